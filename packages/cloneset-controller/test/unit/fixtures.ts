@@ -1,0 +1,107 @@
+// Pod/CloneSet builders shared by the unit tests.
+import type { V1Pod } from '@kubernetes/client-node';
+import { INPLACE_UPDATE_READY, INSTANCE_ID_LABEL, LIFECYCLE_STATE_LABEL, REVISION_LABEL, SPECIFIED_DELETE_LABEL } from '../../src/core/keys.ts';
+import type { CloneSetLike, CloneSetSpecLike } from '../../src/core/types.ts';
+
+export const NOW = Date.parse('2026-01-01T00:10:00Z');
+export const CS_UID = 'uid-cs';
+
+export interface PodOpts {
+  name?: string;
+  rev?: string;
+  ready?: boolean;
+  phase?: string;
+  readySinceSec?: number; // seconds before NOW
+  state?: string;
+  sd?: boolean;
+  node?: string;
+  id?: string;
+  ipuReady?: boolean;
+  deleting?: boolean;
+  createdSec?: number; // seconds before NOW
+  restarts?: number;
+  cost?: number;
+  labels?: Record<string, string>;
+  owner?: 'controller' | 'ref' | 'none' | 'other';
+}
+
+let seq = 0;
+export function pod(o: PodOpts = {}): V1Pod {
+  const id = o.id ?? `p${seq++}`;
+  const name = o.name ?? `cs-${id}`;
+  const labels: Record<string, string> = { app: 'demo', [INSTANCE_ID_LABEL]: id, ...(o.labels ?? {}) };
+  if (o.rev !== undefined) labels[REVISION_LABEL] = o.rev;
+  if (o.state !== undefined) labels[LIFECYCLE_STATE_LABEL] = o.state;
+  if (o.sd) labels[SPECIFIED_DELETE_LABEL] = 'true';
+  const ready = o.ready ?? true;
+  const owner = o.owner ?? 'controller';
+  const ownerReferences =
+    owner === 'none'
+      ? []
+      : [
+          {
+            apiVersion: 'apps.kruise.io/v1alpha1',
+            kind: 'CloneSet',
+            name: 'cs',
+            uid: owner === 'other' ? 'uid-other' : CS_UID,
+            controller: owner !== 'ref',
+          },
+        ];
+  const conditions = [
+    {
+      type: 'Ready',
+      status: ready ? 'True' : 'False',
+      lastTransitionTime: new Date(NOW - (o.readySinceSec ?? 3600) * 1000),
+    },
+  ];
+  if (o.ipuReady !== undefined) conditions.push({ type: INPLACE_UPDATE_READY, status: o.ipuReady ? 'True' : 'False', lastTransitionTime: new Date(NOW) });
+  return {
+    metadata: {
+      name,
+      namespace: 'ns',
+      labels,
+      annotations: o.cost !== undefined ? { 'controller.kubernetes.io/pod-deletion-cost': String(o.cost) } : {},
+      ownerReferences,
+      creationTimestamp: new Date(NOW - (o.createdSec ?? 7200) * 1000),
+      ...(o.deleting ? { deletionTimestamp: new Date(NOW) } : {}),
+    },
+    spec: { containers: [{ name: 'main', image: 'nginx:1' }], ...(o.node === '' ? {} : { nodeName: o.node ?? 'node-a' }) },
+    status: {
+      phase: o.phase ?? 'Running',
+      conditions,
+      containerStatuses: [
+        { name: 'main', image: 'nginx:1', imageID: 'sha-1', ready, restartCount: o.restarts ?? 0 },
+      ],
+    },
+  };
+}
+
+export function cloneSet(spec: Partial<CloneSetSpecLike> = {}, extra: Partial<CloneSetLike> = {}): CloneSetLike {
+  return {
+    apiVersion: 'apps.kruise.io/v1alpha1',
+    kind: 'CloneSet',
+    metadata: { name: 'cs', namespace: 'ns', uid: CS_UID, generation: 1, ...(extra.metadata ?? {}) },
+    spec: {
+      replicas: 3,
+      selector: { matchLabels: { app: 'demo' } },
+      template: {
+        metadata: { labels: { app: 'demo' } },
+        spec: { containers: [{ name: 'main', image: 'nginx:1' }] },
+      },
+      ...spec,
+    },
+    status: extra.status ?? {},
+  };
+}
+
+/** Deterministic PRNG (mulberry32) for id generation in tests. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
