@@ -1,0 +1,229 @@
+// A controller: event sources map objects to keys, a WorkQueue dedupes them, at most
+// maxConcurrentReconciles reconciles run at once (p-queue), and the result decides what happens
+// next: done (forget backoff), requeue after a delay, or retry with backoff on error.
+import { randomUUID } from 'node:crypto';
+import PQueue from 'p-queue';
+import type { ResourceEventHandler, EventSource } from './informer/types.ts';
+import { splitKey } from './keys.ts';
+import { silentLogger, type Logger } from './logger.ts';
+import type { RuntimeMetrics } from './metrics.ts';
+import type { RateLimiter } from './queue/rate-limiter.ts';
+import { WorkQueue } from './queue/work-queue.ts';
+import { realClock, sleep, type Clock } from './util/clock.ts';
+import type { DeepReadonly } from './util/deep-readonly.ts';
+
+export interface ReconcileResult {
+  /** Come back after this many ms (e.g. minReadySeconds, a poll interval). Resets backoff. */
+  requeueAfter?: number;
+  /** Come back with rate-limited backoff, without counting an error. */
+  requeue?: boolean;
+}
+
+export interface ReconcileContext {
+  readonly key: string;
+  readonly namespace: string | undefined;
+  readonly name: string;
+  readonly reconcileID: string;
+  /** Carries controller, key and reconcileID on every line. */
+  readonly logger: Logger;
+  /** Aborted when the controller stops (shutdown, lost lease): stop writing and return. */
+  readonly signal: AbortSignal;
+  /** How many times this key failed in a row before this attempt. */
+  readonly retries: number;
+}
+
+export type Reconciler = (key: string, ctx: ReconcileContext) => Promise<ReconcileResult | void>;
+
+/** An error that retrying cannot fix (controller-runtime's TerminalError): logged, counted, not retried. */
+export class TerminalError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'TerminalError';
+  }
+}
+
+/** Maps an object (and its event) to the keys to reconcile; undefined or [] means none. */
+export type MapObjectToKeys<T> = (obj: DeepReadonly<T>) => Iterable<string> | string | undefined;
+
+export interface ControllerOptions {
+  name: string;
+  reconcile: Reconciler;
+  maxConcurrentReconciles?: number;
+  rateLimiter?: RateLimiter<string>;
+  clock?: Clock;
+  logger?: Logger;
+  metrics?: RuntimeMetrics;
+  /** How often to check sources' hasSynced() before starting workers. */
+  syncPollMs?: number;
+}
+
+export class Controller {
+  readonly name: string;
+  readonly queue: WorkQueue<string>;
+  private readonly reconciler: Reconciler;
+  private readonly concurrency: number;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly metrics: RuntimeMetrics | undefined;
+  private readonly syncPollMs: number;
+  private readonly sources: EventSource<unknown>[] = [];
+  private readonly unsubscribes: (() => void)[] = [];
+  private readonly stopController = new AbortController();
+  private started = false;
+
+  constructor(options: ControllerOptions) {
+    this.name = options.name;
+    this.reconciler = options.reconcile;
+    this.concurrency = Math.max(1, options.maxConcurrentReconciles ?? 1);
+    this.clock = options.clock ?? realClock;
+    this.logger = (options.logger ?? silentLogger()).child({ controller: options.name });
+    this.metrics = options.metrics;
+    this.syncPollMs = options.syncPollMs ?? 100;
+    this.queue = new WorkQueue<string>({
+      name: options.name,
+      clock: this.clock,
+      ...(options.rateLimiter ? { rateLimiter: options.rateLimiter } : {}),
+      ...(options.metrics ? { metrics: options.metrics } : {}),
+    });
+  }
+
+  /**
+   * Enqueues the keys mapObjectToKeys returns for every add, update (old and new object, so a
+   * change of owner or labels reaches both sides) and delete the source delivers.
+   */
+  watches<T>(source: EventSource<T>, mapObjectToKeys: MapObjectToKeys<T>): this {
+    const enqueue = (obj: DeepReadonly<T>): void => {
+      try {
+        const keys = mapObjectToKeys(obj);
+        if (keys === undefined) return;
+        if (typeof keys === 'string') this.queue.add(keys);
+        else for (const k of keys) this.queue.add(k);
+      } catch (err) {
+        this.logger.error({ err }, 'mapping an event to keys failed');
+      }
+    };
+    const handler: ResourceEventHandler<T> = {
+      onAdd: (obj) => enqueue(obj),
+      onUpdate: (oldObj, newObj) => {
+        if (oldObj !== newObj) enqueue(oldObj);
+        enqueue(newObj);
+      },
+      onDelete: (obj) => enqueue(obj),
+    };
+    this.sources.push(source);
+    this.unsubscribes.push(source.addEventHandler(handler));
+    return this;
+  }
+
+  enqueue(key: string): void {
+    this.queue.add(key);
+  }
+
+  enqueueAfter(key: string, delayMs: number): void {
+    this.queue.addAfter(key, delayMs);
+  }
+
+  /**
+   * Waits for every source to sync, then runs workers until the signal aborts or stop() is called;
+   * resolves after in-flight reconciles have returned (they see ctx.signal aborted).
+   */
+  async start(signal?: AbortSignal): Promise<void> {
+    if (this.started) throw new Error(`controller ${this.name} already started`);
+    this.started = true;
+    const stop = this.stopController.signal;
+    const onAbort = (): void => this.stop();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) this.stop();
+    try {
+      while (!stop.aborted && !this.sources.every((s) => s.hasSynced())) {
+        await sleep(this.clock, this.syncPollMs, stop).catch(() => undefined);
+      }
+      if (stop.aborted) return;
+      this.logger.info({ workers: this.concurrency }, 'starting workers');
+      this.metrics?.maxConcurrentReconciles.set({ controller: this.name }, this.concurrency);
+      await this.runWorkers(stop);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      for (const u of this.unsubscribes) u();
+      this.logger.info('all workers finished');
+    }
+  }
+
+  /** Stops handing out keys and aborts in-flight reconciles' signals; start() then resolves. */
+  stop(): void {
+    if (this.stopController.signal.aborted) return;
+    this.stopController.abort(new Error(`controller ${this.name} stopped`));
+    this.queue.shutDown();
+  }
+
+  private async runWorkers(stop: AbortSignal): Promise<void> {
+    const pool = new PQueue({ concurrency: this.concurrency });
+    for (;;) {
+      // Take a key only when a worker is free, so queued keys keep deduplicating meanwhile.
+      while (pool.pending >= this.concurrency) {
+        await new Promise<void>((resolve) => pool.addEventListener('next', () => resolve(), { once: true }));
+      }
+      const key = await this.queue.get();
+      if (key === undefined) break;
+      pool.add(() => this.processItem(key, stop)).catch((err: unknown) => {
+        this.logger.error({ err, key }, 'worker failed');
+      });
+    }
+    await pool.onIdle();
+    await this.queue.shutDownWithDrain();
+  }
+
+  private async processItem(key: string, stop: AbortSignal): Promise<void> {
+    const reconcileID = randomUUID();
+    const logger = this.logger.child({ key, reconcileID });
+    const labels = { controller: this.name };
+    const started = this.clock.now();
+    this.metrics?.activeWorkers.inc(labels);
+    let result: 'success' | 'error' | 'requeue' | 'requeue_after' = 'success';
+    try {
+      let ns: string | undefined;
+      let name: string;
+      try {
+        ({ namespace: ns, name } = splitKey(key));
+      } catch (err) {
+        throw new TerminalError(`cannot parse key ${key}`, { cause: err });
+      }
+      const ctx: ReconcileContext = {
+        key,
+        namespace: ns,
+        name,
+        reconcileID,
+        logger,
+        signal: stop,
+        retries: this.queue.numRequeues(key),
+      };
+      const res = await this.reconciler(key, ctx);
+      if (res?.requeueAfter !== undefined && res.requeueAfter > 0) {
+        result = 'requeue_after';
+        this.queue.forget(key);
+        this.queue.addAfter(key, res.requeueAfter);
+      } else if (res?.requeue) {
+        result = 'requeue';
+        this.queue.addRateLimited(key);
+      } else {
+        this.queue.forget(key);
+      }
+    } catch (err) {
+      result = 'error';
+      this.metrics?.reconcileErrors.inc(labels);
+      if (!(err instanceof Error)) this.metrics?.reconcilePanics.inc(labels);
+      if (err instanceof TerminalError) {
+        this.queue.forget(key);
+        logger.error({ err }, 'reconciler error (terminal, not retried)');
+      } else {
+        logger.error({ err, retries: this.queue.numRequeues(key) }, 'reconciler error');
+        this.queue.addRateLimited(key);
+      }
+    } finally {
+      this.metrics?.reconcileTotal.inc({ controller: this.name, result });
+      this.metrics?.reconcileTime.observe(labels, (this.clock.now() - started) / 1000);
+      this.metrics?.activeWorkers.dec(labels);
+      this.queue.done(key);
+    }
+  }
+}
