@@ -1,1 +1,16 @@
-export {};
+// Public face of @cloneset-suite/api-types: re-exports only.
+export type { IntOrString, LabelSelector, LabelSelectorRequirement, LabelSelectorOperator, ObjectMeta, GroupVersionKind } from './meta.ts';
+export { LABEL_SELECTOR_OPERATORS, LabelSelectorSchema } from './meta.ts';
+
+export * from './cloneset/schema.ts';
+export * from './transition-rule/schema.ts';
+
+export * from './keys/kruise.ts';
+export * from './keys/podopslifecycle.ts';
+export * from './keys/transition-rule.ts';
+export * from './keys/kusion.ts';
+
+export * from './intstr.ts';
+export * from './selector.ts';
+export * from './field-errors.ts';
+export * from './names.ts';
