@@ -1,4 +1,46 @@
 // Public face of @cloneset-suite/kube-runtime: re-exports only.
+export { KubeClient } from './client/client.ts';
+export type { KubeClientOptions } from './client/client.ts';
+export {
+  ApiError,
+  AlreadyExistsError,
+  ConflictError,
+  ForbiddenError,
+  GoneError,
+  InvalidError,
+  NotFoundError,
+  TooManyRequestsError,
+  UnauthorizedError,
+  errorFromStatus,
+  isAlreadyExists,
+  isConflict,
+  isGone,
+  isInvalid,
+  isNotFound,
+  isTooManyRequests,
+} from './client/errors.ts';
+export type { Status, StatusCause, StatusDetails } from './client/errors.ts';
+export { Resources, apiVersionOf, isBuiltIn, resourcePath } from './client/gvr.ts';
+export type { GroupVersionResource } from './client/gvr.ts';
+export { applyPatch, jsonPatch, jsonPointerEscape, mergePatch, strategicMergePatch, PatchContentTypes } from './client/patch.ts';
+export type { Patch } from './client/patch.ts';
+export { ResourceClient } from './client/resource-client.ts';
+export type { DeleteOptions, ListOptions, PatchOptions, WatchOptions, WriteOptions } from './client/resource-client.ts';
+export { RestClient } from './client/rest-client.ts';
+export type { RestClientOptions } from './client/rest-client.ts';
+export { KubeConfigTransport, loadKubeConfig } from './client/transport.ts';
+export type { HttpMethod, HttpRequest, HttpResponse, QueryParams, Transport } from './client/transport.ts';
+export type {
+  JsonPatchOperation,
+  KubeObject,
+  ListMeta,
+  ObjectList,
+  ObjectMeta,
+  OwnerReference,
+  Scale,
+  WatchEvent,
+  WatchEventType,
+} from './client/types.ts';
 export { Controller, TerminalError } from './controller.ts';
 export type { ControllerOptions, MapObjectToKeys, ReconcileContext, ReconcileResult, Reconciler } from './controller.ts';
 export { ScaleExpectations, ResourceVersionExpectations, compareResourceVersions } from './expectations.ts';

@@ -1,0 +1,43 @@
+// A scripted Transport: records requests and answers from a handler (kube-rs tower-test style).
+import type { HttpRequest, HttpResponse, Transport } from '../../src/client/transport.ts';
+
+export interface FakeAnswer {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Raw chunks for streaming answers (watch). */
+  chunks?: string[];
+}
+
+export class FakeTransport implements Transport {
+  readonly host = 'fake:6443';
+  readonly requests: HttpRequest[] = [];
+  handler: (req: HttpRequest) => FakeAnswer | Promise<FakeAnswer>;
+
+  constructor(handler: (req: HttpRequest) => FakeAnswer | Promise<FakeAnswer> = () => ({ body: {} })) {
+    this.handler = handler;
+  }
+
+  async send(req: HttpRequest): Promise<HttpResponse> {
+    this.requests.push(req);
+    const a = await this.handler(req);
+    const text = typeof a.body === 'string' ? a.body : a.body === undefined ? '' : JSON.stringify(a.body);
+    const headers = new Map(Object.entries(a.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+    const encoder = new TextEncoder();
+    return {
+      status: a.status ?? 200,
+      header: (name) => headers.get(name.toLowerCase()) ?? null,
+      text: () => Promise.resolve(text),
+      chunks: async function* () {
+        for (const c of a.chunks ?? [text]) {
+          await Promise.resolve();
+          yield encoder.encode(c);
+        }
+      },
+    };
+  }
+}
+
+export function status(code: number, reason: string, message: string, details?: unknown): FakeAnswer {
+  return { status: code, body: { kind: 'Status', apiVersion: 'v1', status: 'Failure', code, reason, message, details } };
+}
