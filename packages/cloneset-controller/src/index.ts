@@ -1,7 +1,17 @@
 // Public face of the CloneSet functional core: pure planners and their data types.
 export * from './core/keys.ts';
 export type * from './core/types.ts';
+export * from './core/plan.ts';
 export * from './core/pod-state.ts';
 export * from './core/revisions.ts';
 export { normaliseTemplate, semanticallyEqual, canonicalQuantity } from './core/canonical.ts';
 export { selectorMatches, selectorToString } from './core/selector.ts';
+export { resolveKnobs, type Knobs } from './core/knobs.ts';
+export { calculateDiffs, type DiffInput, type Diffs, type Tallies } from './core/diff.ts';
+export { buildContext, scaleDiffs, updateDiffs, needsRecreate, type PlanContext, type ContextInput } from './core/context.ts';
+export { allocateInstanceIds, randomInstanceId, slowStartBatches, podNameFor, pvcNameFor, ID_ALPHABET } from './core/instance-ids.ts';
+export { buildPod, ownerRefTo } from './core/new-pod.ts';
+export { sortForScaleIn, sameNodeRanks, spreadRanks, deletionCost } from './core/scale-in-order.ts';
+export { planScale, chooseScaleIn, planPodsToDeleteCleanup, planPvcCleanup, deleteOrHold } from './core/scale-plan.ts';
+export { isHooked, isAllHooked, kruisePodReadyChange } from './core/lifecycle.ts';
+export { inPlaceDiff, revisionInPlaceDiff, type InPlaceDiff } from './core/inplace.ts';

@@ -105,3 +105,60 @@ export function seededRandom(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+// ---- plan contexts ----
+import type { V1ControllerRevision, V1PersistentVolumeClaim } from '@kubernetes/client-node';
+import { buildContext, type PlanContext } from '../../src/core/context.ts';
+import { revisionData } from '../../src/core/revisions.ts';
+import type { FeatureGates } from '../../src/core/keys.ts';
+
+export function templateWithImage(image: string, extra: Record<string, unknown> = {}) {
+  return {
+    metadata: { labels: { app: 'demo' } },
+    spec: { containers: [{ name: 'main', image, ...extra }] },
+  };
+}
+
+export function revision(name: string, n: number, template: unknown): V1ControllerRevision {
+  return {
+    metadata: { name, ownerReferences: [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'cs', uid: CS_UID, controller: true }] },
+    revision: n,
+    data: revisionData(template as never),
+  };
+}
+
+export interface CtxOpts {
+  gates?: FeatureGates;
+  pvcs?: V1PersistentVolumeClaim[];
+  inactive?: V1Pod[];
+  oldTemplate?: unknown;
+  seed?: number;
+  now?: number;
+  nodeLabels?: Map<string, Record<string, string>>;
+}
+
+/** Context with revisions cs-old (nginx:0) as current and cs-new (the spec template) as update. */
+export function ctxFor(cs: CloneSetLike, pods: V1Pod[], o: CtxOpts = {}): PlanContext {
+  const oldRev = revision('cs-old', 1, o.oldTemplate ?? templateWithImage('nginx:0'));
+  const newRev = revision('cs-new', 2, cs.spec.template);
+  return buildContext({
+    cs,
+    gates: o.gates ?? {},
+    nowMs: o.now ?? NOW,
+    random: seededRandom(o.seed ?? 1),
+    pods,
+    allPods: [...pods, ...(o.inactive ?? [])],
+    pvcs: o.pvcs ?? [],
+    revisions: [oldRev, newRev],
+    currentRevision: oldRev,
+    updateRevision: newRev,
+    ...(o.nodeLabels ? { nodeLabels: o.nodeLabels } : {}),
+  });
+}
+
+export function pvc(name: string, id: string): V1PersistentVolumeClaim {
+  return {
+    metadata: { name, labels: { app: 'demo', 'apps.kruise.io/cloneset-instance-id': id }, ownerReferences: [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'cs', uid: CS_UID, controller: true }] },
+    spec: {},
+  };
+}

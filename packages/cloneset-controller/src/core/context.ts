@@ -1,0 +1,126 @@
+// Everything one reconcile pass derives once from the observed objects, shared by
+// the Scale and Update planners (spec §3 steps 4-9).
+import type { V1ControllerRevision, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
+import { calculateDiffs, type Diffs } from './diff.ts';
+import { revisionInPlaceDiff } from './inplace.ts';
+import { EXCLUDE_PREPARING_DELETE_LABEL, LifecycleState, type FeatureGates } from './keys.ts';
+import { resolveKnobs, type Knobs } from './knobs.ts';
+import { isAvailable, isPodAtRevision, isSpecifiedDelete, lifecycleState, podRevision, revisionMatches } from './pod-state.ts';
+import type { CloneSetLike } from './types.ts';
+
+export interface PlanContext {
+  cs: CloneSetLike;
+  knobs: Knobs;
+  gates: FeatureGates;
+  nowMs: number;
+  /** Random source for instance ids; the only non-determinism, injected. */
+  random: () => number;
+  /** Active claimed pods. */
+  pods: readonly V1Pod[];
+  /** Every owned pod object, active or not (PVC handling, name checks). */
+  allPods: readonly V1Pod[];
+  /** Owned PVCs that are not being deleted. */
+  pvcs: readonly V1PersistentVolumeClaim[];
+  revisions: readonly V1ControllerRevision[];
+  currentRevision: V1ControllerRevision;
+  updateRevision: V1ControllerRevision;
+  podsToDelete: ReadonlySet<string>;
+  minReadySeconds: number;
+  excludePreparingDelete: boolean;
+  updateType: string;
+  nodeLabels?: ReadonlyMap<string, Record<string, string>>;
+}
+
+export interface ContextInput {
+  cs: CloneSetLike;
+  gates: FeatureGates;
+  nowMs: number;
+  random: () => number;
+  pods: readonly V1Pod[];
+  allPods: readonly V1Pod[];
+  pvcs: readonly V1PersistentVolumeClaim[];
+  revisions: readonly V1ControllerRevision[];
+  currentRevision: V1ControllerRevision;
+  updateRevision: V1ControllerRevision;
+  nodeLabels?: ReadonlyMap<string, Record<string, string>>;
+}
+
+export function buildContext(input: ContextInput): PlanContext {
+  const { cs } = input;
+  const knobs = resolveKnobs(cs);
+  const updateType = cs.spec.updateStrategy?.type ?? 'ReCreate';
+  // OnDelete has no rolling block (decisions.md 6): no surge.
+  if (updateType === 'OnDelete') knobs.maxSurge = 0;
+  return {
+    ...input,
+    knobs,
+    podsToDelete: new Set(cs.spec.scaleStrategy?.podsToDelete ?? []),
+    minReadySeconds: cs.spec.minReadySeconds ?? 0,
+    excludePreparingDelete:
+      cs.metadata.labels?.[EXCLUDE_PREPARING_DELETE_LABEL] === 'true' || !!input.gates.CloneSetScalingExcludePreparingDelete,
+    updateType,
+  };
+}
+
+export function revisionName(rev: V1ControllerRevision): string {
+  return rev.metadata?.name ?? '';
+}
+
+export function findRevision(ctx: PlanContext, label: string): V1ControllerRevision | undefined {
+  return ctx.revisions.find((r) => revisionMatches(label, revisionName(r)));
+}
+
+/** Update-flavour "new": at updateRevision (§5). */
+export function isUpdatedPod(ctx: PlanContext, pod: V1Pod): boolean {
+  return isPodAtRevision(pod, revisionName(ctx.updateRevision));
+}
+
+/** Scale-flavour "new": also PreparingUpdate under PreparingUpdateAsUpdate (§8.9). */
+export function isNewForScale(ctx: PlanContext, pod: V1Pod): boolean {
+  return (
+    isUpdatedPod(ctx, pod) || (!!ctx.gates.PreparingUpdateAsUpdate && lifecycleState(pod) === LifecycleState.PreparingUpdate)
+  );
+}
+
+/**
+ * Whether moving this pod to its target revision recreates it (decisions.md fix 1):
+ * always for ReCreate, never for InPlaceOnly/OnDelete, for InPlaceIfPossible only
+ * when the revision pair is not in-place-able (or the pod's revision is unknown).
+ */
+export function needsRecreate(ctx: PlanContext, pod: V1Pod): boolean {
+  if (ctx.updateType === 'InPlaceOnly' || ctx.updateType === 'OnDelete') return false;
+  if (ctx.updateType !== 'InPlaceIfPossible') return true;
+  const from = findRevision(ctx, podRevision(pod));
+  if (!from) return true;
+  const to = isUpdatedPod(ctx, pod) ? ctx.currentRevision : ctx.updateRevision;
+  return (
+    revisionInPlaceDiff(from, to, { vctGate: !!ctx.gates.RecreatePodWhenChangeVCTInCloneSetGate, inPlaceOnly: false }) ===
+    undefined
+  );
+}
+
+function diffsWith(ctx: PlanContext, isNew: (p: V1Pod) => boolean): Diffs {
+  return calculateDiffs({
+    replicas: ctx.knobs.replicas,
+    partition: ctx.knobs.partition,
+    maxSurge: ctx.knobs.maxSurge,
+    maxUnavailable: ctx.knobs.maxUnavailable,
+    scaleMaxUnavailable: ctx.knobs.scaleMaxUnavailable,
+    pods: ctx.pods,
+    isNew,
+    isSpecifiedDelete: (p) => isSpecifiedDelete(p, ctx.podsToDelete),
+    isAvailable: (p) => isAvailable(p, ctx.minReadySeconds, ctx.nowMs),
+    currentEqualsUpdate: revisionName(ctx.currentRevision) === revisionName(ctx.updateRevision),
+    partitionRollback: !!ctx.gates.CloneSetPartitionRollback,
+    excludePreparingDelete: ctx.excludePreparingDelete,
+    needsRecreate: (p) => needsRecreate(ctx, p),
+  });
+}
+
+export function scaleDiffs(ctx: PlanContext): Diffs {
+  return diffsWith(ctx, (p) => isNewForScale(ctx, p));
+}
+
+export function updateDiffs(ctx: PlanContext): Diffs {
+  return diffsWith(ctx, (p) => isUpdatedPod(ctx, p));
+}

@@ -1,0 +1,88 @@
+// Instance ids and names (spec §6.1) with decisions.md fix 5: an id is reused only
+// while no pod object of that name exists.
+import type { V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
+import { instanceIdOf, isActive, podName } from './pod-state.ts';
+
+export const ID_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+export const ID_LENGTH = 5;
+
+export function randomInstanceId(random: () => number): string {
+  let id = '';
+  for (let i = 0; i < ID_LENGTH; i++) {
+    id += ID_ALPHABET[Math.floor(random() * ID_ALPHABET.length) % ID_ALPHABET.length] ?? 'b';
+  }
+  return id;
+}
+
+export function podNameFor(csName: string, id: string): string {
+  return `${csName}-${id}`;
+}
+
+export function pvcNameFor(claimTemplate: string, csName: string, id: string): string {
+  return `${claimTemplate}-${csName}-${id}`;
+}
+
+export interface IdAllocationInput {
+  csName: string;
+  count: number;
+  /** Every owned pod object, active or not. */
+  pods: readonly V1Pod[];
+  /** Owned PVCs not being deleted. */
+  pvcs: readonly V1PersistentVolumeClaim[];
+  /** disablePVCReuse: never reuse a free PVC's id. */
+  disableReuse: boolean;
+  random: () => number;
+}
+
+export interface IdAllocation {
+  ids: string[];
+  /** Slots held back for a reusable id whose old pod is still terminating (fix 5). */
+  waiting: number;
+}
+
+/**
+ * Ids for `count` new pods: ids of free PVCs first (sorted), then random draws that
+ * clash with no active pod, PVC, pod name, or earlier pick. A free id whose pod
+ * object is still terminating holds its slot (the caller requeues); one whose pod
+ * object is finished but not deleted is left alone, since that object may never go.
+ */
+export function allocateInstanceIds(input: IdAllocationInput): IdAllocation {
+  const activeIds = new Set(input.pods.filter(isActive).map(instanceIdOf).filter((x) => x !== undefined));
+  const names = new Map(input.pods.map((p) => [podName(p), p]));
+  const pvcIds = new Set(input.pvcs.map(instanceIdOf).filter((x) => x !== undefined));
+  const ids: string[] = [];
+  let waiting = 0;
+  if (!input.disableReuse) {
+    const free = [...pvcIds].filter((id) => !activeIds.has(id)).sort();
+    for (const id of free) {
+      if (ids.length + waiting >= input.count) break;
+      const blocker = names.get(podNameFor(input.csName, id));
+      if (!blocker) ids.push(id);
+      else if (blocker.metadata?.deletionTimestamp) waiting++;
+    }
+  }
+  const taken = new Set<string>([...activeIds, ...pvcIds, ...ids]);
+  for (const p of input.pods) {
+    const id = instanceIdOf(p);
+    if (id !== undefined) taken.add(id);
+  }
+  while (ids.length + waiting < input.count) {
+    const id = randomInstanceId(input.random);
+    if (taken.has(id) || names.has(podNameFor(input.csName, id))) continue;
+    taken.add(id);
+    ids.push(id);
+  }
+  return { ids, waiting };
+}
+
+/** Slow-start batch sizes 1, 2, 4, ... capped by what is left (§6.4). */
+export function slowStartBatches(n: number): number[] {
+  const out: number[] = [];
+  let size = 1;
+  for (let left = n; left > 0; size *= 2) {
+    const b = Math.min(size, left);
+    out.push(b);
+    left -= b;
+  }
+  return out;
+}

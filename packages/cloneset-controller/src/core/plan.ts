@@ -1,0 +1,158 @@
+// The plan: typed actions the reconciler shell executes in order (ARCHITECTURE.md:
+// planners return data, the shell does the I/O). Outcome events (SuccessfulCreate,
+// FailedDelete, ...) are emitted by the shell from each action's result, §10.3;
+// the plan only carries events that are decisions (ScaleUpLimited).
+import type { V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
+import type { RevisionAction } from './revisions.ts';
+
+export interface CreatePodAction {
+  kind: 'createPod';
+  name: string;
+  instanceId: string;
+  /** Revision name the pod is created at. */
+  revision: string;
+  pod: V1Pod;
+  /** Claims to create first when no PVC of that name exists (§6.3). A failure aborts the pod. */
+  pvcs: V1PersistentVolumeClaim[];
+  /**
+   * Slow-start batch (§6.4): batch k holds up to 2^k pods. Run a batch concurrently,
+   * start the next only if the whole batch succeeded.
+   */
+  batch: number;
+}
+
+export type DeleteReason = 'ScaleIn' | 'SpecifiedDelete' | 'PreDeleteHookReleased';
+
+export interface DeletePodAction {
+  kind: 'deletePod';
+  name: string;
+  reason: DeleteReason;
+  /** Owned PVCs with the pod's instance id, deleted right after the pod (§6.3). */
+  withPvcs: string[];
+}
+
+export interface DeletePvcAction {
+  kind: 'deletePvc';
+  name: string;
+  reason: 'PVCReuseDisabled';
+}
+
+/** disablePVCReuse: hand the PVC to the inactive pod with its id so GC removes both (§6.3). */
+export interface ReownPvcAction {
+  kind: 'reownPvc';
+  name: string;
+  pod: { name: string; uid: string };
+}
+
+export type PatchReason =
+  | 'Lifecycle'
+  | 'BackfillTemplateHash'
+  | 'RecreateUpdate'
+  | 'DropInPlaceGrace'
+  | 'LifecycleHookLabels';
+
+/**
+ * Metadata patch of one pod (JSON merge semantics: a null value removes the key).
+ * `lifecycle` is informational: the state change the patch carries.
+ */
+export interface PatchPodAction {
+  kind: 'patchPod';
+  name: string;
+  reason: PatchReason;
+  labels?: Record<string, string | null>;
+  annotations?: Record<string, string | null>;
+  addFinalizers?: string[];
+  lifecycle?: { from: string; to: string };
+}
+
+export interface PodConditionPatch {
+  type: string;
+  status: 'True' | 'False';
+  reason?: string;
+  message?: string;
+}
+
+/**
+ * Pod status conditions to set in one /status write (§8.2, §8.7, §9). The shell
+ * recomputes PodReady from the readiness gates in the same write.
+ */
+export interface SetPodConditionsAction {
+  kind: 'setPodConditions';
+  name: string;
+  conditions: PodConditionPatch[];
+}
+
+/**
+ * One in-place update (§8.7 step 3): a single pod update setting labels/annotations
+ * and, unless a grace period defers it, the container images.
+ */
+export interface InPlaceUpdateAction {
+  kind: 'inPlaceUpdate';
+  name: string;
+  revision: string;
+  labels: Record<string, string | null>;
+  annotations: Record<string, string | null>;
+  /** container name -> image, applied now; empty while a grace period defers it. */
+  images: Record<string, string>;
+  gracePeriodSeconds: number;
+}
+
+export interface ReleasePodAction {
+  kind: 'releasePod';
+  name: string;
+}
+
+export interface AdoptPodAction {
+  kind: 'adoptPod';
+  name: string;
+}
+
+export interface UpdatePodsToDeleteAction {
+  kind: 'updatePodsToDelete';
+  podsToDelete: string[];
+}
+
+export interface EventAction {
+  kind: 'event';
+  type: 'Normal' | 'Warning';
+  reason: string;
+  message: string;
+}
+
+export type PlanAction =
+  | CreatePodAction
+  | DeletePodAction
+  | DeletePvcAction
+  | ReownPvcAction
+  | PatchPodAction
+  | SetPodConditionsAction
+  | InPlaceUpdateAction
+  | ReleasePodAction
+  | AdoptPodAction
+  | UpdatePodsToDeleteAction
+  | EventAction
+  | RevisionAction;
+
+export interface PlanError {
+  condition: 'FailedScale' | 'FailedUpdate';
+  message: string;
+}
+
+export interface Plan {
+  actions: PlanAction[];
+  /** True when the step wrote something, so later steps of the pass are skipped (§3 step 11). */
+  modified: boolean;
+  /** Smallest positive delay to requeue after, in seconds (§3 step 15). */
+  requeueAfterSeconds?: number;
+  errors: PlanError[];
+}
+
+export function emptyPlan(): Plan {
+  return { actions: [], modified: false, errors: [] };
+}
+
+export function minRequeue(a: number | undefined, b: number | undefined): number | undefined {
+  if (a === undefined || a <= 0) return b !== undefined && b > 0 ? b : undefined;
+  if (b === undefined || b <= 0) return a;
+  return Math.min(a, b);
+}

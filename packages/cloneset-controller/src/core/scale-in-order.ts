@@ -1,0 +1,119 @@
+// Scale-in deletion order (spec §6.6): first element = deleted first.
+import type { V1Pod, V1PodTemplateSpec } from '@kubernetes/client-node';
+import { POD_DELETION_COST_ANNOTATION } from './keys.ts';
+import { isAvailable, isUpdateReady, maxRestartCount, podName, readySinceMs } from './pod-state.ts';
+import { toMillis } from './time.ts';
+
+export interface ScaleInOrderOptions {
+  minReadySeconds: number;
+  nowMs: number;
+  /** The template's topologySpreadConstraints select the ranker. */
+  template?: V1PodTemplateSpec;
+  /** Node name -> labels; nodes are not watched (§11), the shell passes what it has. */
+  nodeLabels?: ReadonlyMap<string, Record<string, string>>;
+}
+
+const PHASE_ORDER: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
+
+export function deletionCost(pod: V1Pod): number {
+  const raw = pod.metadata?.annotations?.[POD_DELETION_COST_ANNOTATION];
+  if (raw === undefined) return 0;
+  const n = Number(raw);
+  return Number.isInteger(n) && Math.abs(n) <= 2147483647 ? n : 0;
+}
+
+type Cmp = (a: V1Pod, b: V1Pod) => number;
+
+const byAssigned: Cmp = (a, b) => Number(!!a.spec?.nodeName) - Number(!!b.spec?.nodeName);
+const byPhase: Cmp = (a, b) => (PHASE_ORDER[a.status?.phase ?? ''] ?? 0) - (PHASE_ORDER[b.status?.phase ?? ''] ?? 0);
+const byCost: Cmp = (a, b) => deletionCost(a) - deletionCost(b);
+const byRestarts: Cmp = (a, b) => maxRestartCount(b) - maxRestartCount(a);
+const INF = Number.POSITIVE_INFINITY;
+const byCreation: Cmp = (a, b) =>
+  (toMillis(b.metadata?.creationTimestamp) ?? INF) - (toMillis(a.metadata?.creationTimestamp) ?? INF) || 0;
+
+function byReadyTime(nowMs: number): Cmp {
+  return (a, b) => {
+    if (!isUpdateReady(a, 0, nowMs) || !isUpdateReady(b, 0, nowMs)) return 0;
+    // More recently ready first; the zero time counts as the most recent.
+    return (readySinceMs(b) ?? INF) - (readySinceMs(a) ?? INF) || 0;
+  };
+}
+
+function byReady(nowMs: number): Cmp {
+  return (a, b) => Number(isUpdateReady(a, 0, nowMs)) - Number(isUpdateReady(b, 0, nowMs));
+}
+
+function chain(...cmps: Cmp[]): Cmp {
+  return (a, b) => {
+    for (const c of cmps) {
+      const r = c(a, b);
+      if (r !== 0) return r;
+    }
+    return 0;
+  };
+}
+
+/** Same-node ranks (§6.6): on a node with k > 1 pods, ranks k-1..1, the survivor 0. */
+export function sameNodeRanks(pods: readonly V1Pod[], nowMs: number): Map<V1Pod, number> {
+  const cmp = chain(byAssigned, byPhase, byReady(nowMs), byCost, byReadyTime(nowMs), byRestarts, byCreation);
+  const byNode = new Map<string, V1Pod[]>();
+  for (const p of pods) {
+    const node = p.spec?.nodeName;
+    if (!node) continue;
+    byNode.set(node, [...(byNode.get(node) ?? []), p]);
+  }
+  const ranks = new Map<V1Pod, number>();
+  for (const group of byNode.values()) {
+    if (group.length < 2) continue;
+    const sorted = [...group].sort(cmp);
+    sorted.forEach((p, i) => ranks.set(p, sorted.length - 1 - i));
+  }
+  return ranks;
+}
+
+const HOSTNAME_KEY = 'kubernetes.io/hostname';
+
+/**
+ * Spread-constraint ranks (§6.6): per topologyKey, the i-th pod of a value group of
+ * size m scores (m - i) * ln(groups + 2). Within a group, pods stacked on a node go
+ * first (same-node rank), then the base order; the spec leaves the exact tie-break
+ * open and names this effect.
+ */
+export function spreadRanks(pods: readonly V1Pod[], opts: ScaleInOrderOptions): Map<V1Pod, number> {
+  const constraints = opts.template?.spec?.topologySpreadConstraints ?? [];
+  if (constraints.length === 0) return sameNodeRanks(pods, opts.nowMs);
+  const nodeRank = sameNodeRanks(pods, opts.nowMs);
+  const base = chain(byAssigned, byPhase, byReady(opts.nowMs), byCost, byReadyTime(opts.nowMs), byRestarts, byCreation);
+  const ranks = new Map<V1Pod, number>();
+  for (const c of constraints) {
+    const groups = new Map<string, V1Pod[]>();
+    for (const p of pods) {
+      const node = p.spec?.nodeName;
+      if (!node) continue;
+      const value = opts.nodeLabels?.get(node)?.[c.topologyKey];
+      if (value === undefined) continue;
+      groups.set(value, [...(groups.get(value) ?? []), p]);
+    }
+    const weight = Math.log(groups.size + 2);
+    for (const group of groups.values()) {
+      const cmp: Cmp =
+        c.topologyKey === HOSTNAME_KEY ? base : (a, b) => (nodeRank.get(b) ?? 0) - (nodeRank.get(a) ?? 0) || base(a, b);
+      const sorted = [...group].sort(cmp);
+      sorted.forEach((p, i) => ranks.set(p, (ranks.get(p) ?? 0) + (sorted.length - i) * weight));
+    }
+  }
+  return ranks;
+}
+
+/** Pods sorted in deletion order (§6.6 rules 1-8). */
+export function sortForScaleIn(pods: readonly V1Pod[], opts: ScaleInOrderOptions): V1Pod[] {
+  const ranks = spreadRanks(pods, opts);
+  const byAvailable: Cmp = (a, b) =>
+    Number(isAvailable(a, opts.minReadySeconds, opts.nowMs)) - Number(isAvailable(b, opts.minReadySeconds, opts.nowMs));
+  const byRank: Cmp = (a, b) => (ranks.get(b) ?? 0) - (ranks.get(a) ?? 0);
+  const byName: Cmp = (a, b) => (podName(a) < podName(b) ? -1 : podName(a) > podName(b) ? 1 : 0);
+  return [...pods].sort(
+    chain(byAssigned, byPhase, byAvailable, byReady(opts.nowMs), byCost, byRank, byReadyTime(opts.nowMs), byRestarts, byCreation, byName),
+  );
+}

@@ -1,0 +1,216 @@
+// The Scale step (spec §6.5): cancel PreparingDelete, scale-out, finish pre-deletes,
+// specified deletes, scale-in; the first path that writes ends the step.
+import type { V1Pod } from '@kubernetes/client-node';
+import { isNewForScale, revisionName, scaleDiffs, type PlanContext } from './context.ts';
+import type { Diffs } from './diff.ts';
+import { allocateInstanceIds, slowStartBatches } from './instance-ids.ts';
+import { LifecycleState, PRE_DELETE_HOOK_KEY } from './keys.ts';
+import { isHooked, kruisePodReadyChange, statePatch } from './lifecycle.ts';
+import { buildPod } from './new-pod.ts';
+import { emptyPlan, type DeleteReason, type Plan, type PlanAction } from './plan.ts';
+import { instanceIdOf, isPreparingDelete, isReady, isSpecifiedDelete, podName } from './pod-state.ts';
+import { templateOfRevision } from './revisions.ts';
+import { sortForScaleIn } from './scale-in-order.ts';
+
+/** Requeue delay while a reusable id waits for its terminating pod (decisions.md fix 5). */
+export const ID_WAIT_REQUEUE_SECONDS = 1;
+
+/**
+ * "Delete" of §6.5: a pod hooked by preDelete goes to PreparingDelete (and, with
+ * markPodNotReady, gets the preDeleteHook not-ready key first); otherwise it is
+ * deleted with every owned PVC of its instance id.
+ */
+export function deleteOrHold(ctx: PlanContext, pod: V1Pod, reason: DeleteReason): PlanAction[] {
+  const hook = ctx.cs.spec.lifecycle?.preDelete;
+  if (hook && isHooked(pod, hook) && !isPreparingDelete(pod)) {
+    const out: PlanAction[] = [];
+    if (hook.markPodNotReady) {
+      const cond = kruisePodReadyChange(pod, { add: PRE_DELETE_HOOK_KEY });
+      if (cond) out.push({ kind: 'setPodConditions', name: podName(pod), conditions: [cond] });
+    }
+    out.push(statePatch(pod, LifecycleState.PreparingDelete, ctx.nowMs));
+    return out;
+  }
+  const id = instanceIdOf(pod);
+  const withPvcs = id === undefined ? [] : ctx.pvcs.filter((c) => instanceIdOf(c) === id).map((c) => c.metadata?.name ?? '');
+  return [{ kind: 'deletePod', name: podName(pod), reason, withPvcs }];
+}
+
+function cancelPreparingDelete(ctx: PlanContext): PlanAction[] {
+  const lc = ctx.cs.spec.lifecycle;
+  if (lc?.preDelete?.markPodNotReady || lc?.inPlaceUpdate?.markPodNotReady) return [];
+  const sd = (p: V1Pod) => isSpecifiedDelete(p, ctx.podsToDelete);
+  let budget = ctx.knobs.replicas - ctx.pods.length + ctx.pods.filter((p) => sd(p) || isPreparingDelete(p)).length;
+  const out: PlanAction[] = [];
+  for (const pod of ctx.pods) {
+    if (budget <= 0) break;
+    if (!isPreparingDelete(pod) || sd(pod)) continue;
+    out.push(statePatch(pod, LifecycleState.PreparingNormal, ctx.nowMs));
+    budget--;
+  }
+  return out;
+}
+
+function scaleOut(ctx: PlanContext, d: Diffs, plan: Plan): void {
+  if (d.scaleUpNum > d.scaleUpLimit) {
+    plan.actions.push({
+      kind: 'event',
+      type: 'Warning',
+      reason: 'ScaleUpLimited',
+      message: `scaleUp is limited because of scaleStrategy.maxUnavailable, limit: ${d.scaleUpLimit}`,
+    });
+  }
+  if (d.scaleUpLimit <= 0) return;
+  const csName = ctx.cs.metadata.name ?? '';
+  const alloc = allocateInstanceIds({
+    csName,
+    count: d.scaleUpLimit,
+    pods: ctx.allPods,
+    pvcs: ctx.pvcs,
+    disableReuse: !!ctx.cs.spec.scaleStrategy?.disablePVCReuse,
+    random: ctx.random,
+  });
+  if (alloc.waiting > 0) plan.requeueAfterSeconds = ID_WAIT_REQUEUE_SECONDS;
+  const existingPvcs = new Set(ctx.pvcs.map((c) => c.metadata?.name ?? ''));
+  const batches = slowStartBatches(alloc.ids.length);
+  let batch = 0;
+  let inBatch = 0;
+  alloc.ids.forEach((id, i) => {
+    // The first scaleUpNumOld pods are at the current revision, the rest at update (§6.4).
+    const atCurrent = i < d.scaleUpNumOld;
+    const rev = atCurrent ? ctx.currentRevision : ctx.updateRevision;
+    const template = atCurrent ? templateOfRevision(rev) : ctx.cs.spec.template;
+    const built = buildPod(ctx.cs, template, revisionName(rev), id, ctx.gates, ctx.nowMs);
+    plan.actions.push({
+      kind: 'createPod',
+      name: built.pod.metadata?.name ?? '',
+      instanceId: id,
+      revision: revisionName(rev),
+      pod: built.pod,
+      pvcs: built.pvcs.filter((c) => !existingPvcs.has(c.metadata?.name ?? '')),
+      batch,
+    });
+    if (++inBatch >= (batches[batch] ?? 0)) {
+      batch++;
+      inBatch = 0;
+    }
+  });
+  plan.modified = alloc.ids.length > 0;
+}
+
+/** Pods to scale in (§6.6): old first per scaleDownNumOld, sorted, then the ready budget. */
+export function chooseScaleIn(ctx: PlanContext, d: Diffs): V1Pod[] {
+  const order = (ps: V1Pod[], n: number) =>
+    ps.length <= n
+      ? ps
+      : sortForScaleIn(ps, {
+          minReadySeconds: ctx.minReadySeconds,
+          nowMs: ctx.nowMs,
+          template: ctx.cs.spec.template,
+          ...(ctx.nodeLabels ? { nodeLabels: ctx.nodeLabels } : {}),
+        }).slice(0, n);
+  const olds = ctx.pods.filter((p) => !isNewForScale(ctx, p));
+  const news = ctx.pods.filter((p) => isNewForScale(ctx, p));
+  const total = d.scaleDownNum;
+  let chosen: V1Pod[];
+  if (d.scaleDownNumOld >= total) chosen = order(olds, total);
+  else if (d.scaleDownNumOld > 0) {
+    const fromOld = order(olds, d.scaleDownNumOld);
+    chosen = [...fromOld, ...order(news, total - fromOld.length)];
+  } else chosen = order(news, total);
+  let limit = d.deleteReadyLimit;
+  // Not-ready pods need no budget; ready ones stop when it runs out, no fallback (§6.6).
+  return chosen.filter((p) => {
+    if (!isReady(p, ctx.nowMs)) return true;
+    if (limit <= 0) return false;
+    limit--;
+    return true;
+  });
+}
+
+export function planScale(ctx: PlanContext): Plan {
+  const plan = emptyPlan();
+  const d = scaleDiffs(ctx);
+
+  // 1. Cancel PreparingDelete when the count allows it.
+  const cancelled = cancelPreparingDelete(ctx);
+  if (cancelled.length > 0) {
+    plan.actions.push(...cancelled);
+    plan.modified = true;
+    return plan;
+  }
+
+  // 2. Scale-out wins over every deletion in the same pass.
+  if (d.scaleUpNum > 0) {
+    scaleOut(ctx, d, plan);
+    return plan;
+  }
+
+  // 3. Finish pre-deletes whose hook was released.
+  const hook = ctx.cs.spec.lifecycle?.preDelete;
+  for (const pod of ctx.pods) {
+    if (isPreparingDelete(pod) && !isHooked(pod, hook)) plan.actions.push(...deleteOrHold(ctx, pod, 'PreDeleteHookReleased'));
+  }
+  if (plan.actions.length > 0) {
+    plan.modified = true;
+    return plan;
+  }
+
+  // 4. Specified deletes under deleteReadyLimit.
+  const specified = ctx.pods.filter((p) => !isPreparingDelete(p) && isSpecifiedDelete(p, ctx.podsToDelete));
+  let limit = d.deleteReadyLimit;
+  for (const pod of specified) {
+    if (isReady(pod, ctx.nowMs)) {
+      if (limit <= 0) continue;
+      limit--;
+    }
+    plan.actions.push(...deleteOrHold(ctx, pod, 'SpecifiedDelete'));
+  }
+  if (plan.actions.length > 0) {
+    plan.modified = true;
+    return plan;
+  }
+
+  // 5. Scale-in, never while a specified or pre-deleting pod exists.
+  if (d.scaleDownNum > 0 && specified.length === 0 && !ctx.pods.some(isPreparingDelete)) {
+    for (const pod of chooseScaleIn(ctx, d)) plan.actions.push(...deleteOrHold(ctx, pod, 'ScaleIn'));
+    plan.modified = plan.actions.length > 0;
+  }
+  return plan;
+}
+
+/** §3 step 13: keep only names of claimed active pods in podsToDelete. */
+export function planPodsToDeleteCleanup(ctx: PlanContext): PlanAction[] {
+  const listed = ctx.cs.spec.scaleStrategy?.podsToDelete ?? [];
+  const names = new Set(ctx.pods.map(podName));
+  const kept = listed.filter((n) => names.has(n));
+  return kept.length === listed.length ? [] : [{ kind: 'updatePodsToDelete', podsToDelete: kept }];
+}
+
+/**
+ * disablePVCReuse clean-up (§6.3, §3 step 5): every PVC whose id matches no active
+ * pod goes to the inactive pod with that id, or is deleted. Returns the PVCs that remain.
+ */
+export function planPvcCleanup(ctx: Pick<PlanContext, 'cs' | 'allPods' | 'pvcs'>): {
+  actions: PlanAction[];
+  remaining: PlanContext['pvcs'];
+} {
+  if (!ctx.cs.spec.scaleStrategy?.disablePVCReuse) return { actions: [], remaining: ctx.pvcs };
+  const activeIds = new Set(
+    ctx.allPods.filter((p) => !p.metadata?.deletionTimestamp && !['Succeeded', 'Failed'].includes(p.status?.phase ?? '')).map(instanceIdOf),
+  );
+  const actions: PlanAction[] = [];
+  const remaining = ctx.pvcs.filter((c) => {
+    const id = instanceIdOf(c);
+    if (id === undefined || activeIds.has(id)) return true;
+    const holder = ctx.allPods.find((p) => instanceIdOf(p) === id);
+    const name = c.metadata?.name ?? '';
+    if (holder) {
+      const alreadyOwned = (c.metadata?.ownerReferences ?? []).some((r) => r.uid === holder.metadata?.uid);
+      if (!alreadyOwned) actions.push({ kind: 'reownPvc', name, pod: { name: podName(holder), uid: holder.metadata?.uid ?? '' } });
+    } else actions.push({ kind: 'deletePvc', name, reason: 'PVCReuseDisabled' });
+    return false;
+  });
+  return { actions, remaining };
+}
+
