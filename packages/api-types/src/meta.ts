@@ -1,6 +1,6 @@
 // Types shared by both kinds: label selectors, int-or-string, object metadata, GVK constants.
 import type { V1ObjectMeta } from '@kubernetes/client-node';
-import { Type, list, str, stringEnum, stringMap } from './schema-kit.ts';
+import { LABEL_KEY_MAX_LENGTH, LABEL_VALUE_MAX_LENGTH, Type, labelMap, list, str, stringEnum } from './schema-kit.ts';
 import type { Static } from 'typebox';
 
 /** Kubernetes `intstr.IntOrString` as it appears in JSON. */
@@ -13,12 +13,12 @@ export type LabelSelectorOperator = (typeof LABEL_SELECTOR_OPERATORS)[number];
 
 export const LabelSelectorRequirementSchema = Type.Object(
   {
-    key: str({ description: 'The label key that the selector applies to.' }),
+    key: str({ description: 'The label key that the selector applies to.', maxLength: LABEL_KEY_MAX_LENGTH }),
     operator: stringEnum(LABEL_SELECTOR_OPERATORS, {
       description: "A key's relationship to a set of values: In, NotIn, Exists or DoesNotExist.",
     }),
     values: Type.Optional(
-      list(str(), {
+      list(str({ maxLength: LABEL_VALUE_MAX_LENGTH }), {
         description: 'Values for In/NotIn (non-empty); empty for Exists/DoesNotExist.',
         'x-kubernetes-list-type': 'atomic',
       }),
@@ -28,10 +28,22 @@ export const LabelSelectorRequirementSchema = Type.Object(
 );
 export type LabelSelectorRequirement = Static<typeof LabelSelectorRequirementSchema>;
 
-export function labelSelectorSchema(description: string, rules: { rule: string; message: string }[] = []) {
+export interface LabelSelectorSchemaOptions {
+  rules?: { rule: string; message: string }[];
+  /** Bounds matchLabels where a CEL rule iterates over it (the apiserver refuses unbounded cost). */
+  maxMatchLabels?: number;
+}
+
+export function labelSelectorSchema(description: string, options: LabelSelectorSchemaOptions = {}) {
+  const rules = options.rules ?? [];
   return Type.Object(
     {
-      matchLabels: Type.Optional(stringMap({ description: 'Equality requirements, ANDed with matchExpressions.' })),
+      matchLabels: Type.Optional(
+        labelMap({
+          description: 'Equality requirements, ANDed with matchExpressions.',
+          ...(options.maxMatchLabels === undefined ? {} : { maxProperties: options.maxMatchLabels }),
+        }),
+      ),
       matchExpressions: Type.Optional(
         list(LabelSelectorRequirementSchema, {
           description: 'Label selector requirements, ANDed.',

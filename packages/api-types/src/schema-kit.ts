@@ -14,6 +14,7 @@ export interface CelRule {
 
 export interface NodeOptions {
   description?: string;
+  maxProperties?: number;
   'x-kubernetes-validations'?: CelRule[];
 }
 
@@ -53,12 +54,22 @@ export function stringEnum<const V extends readonly string[]>(values: V, options
 }
 
 /** map[string]string, as Kubernetes writes it (additionalProperties, not patternProperties). */
-export function stringMap(options: NodeOptions = {}): TUnsafe<Record<string, string>> {
+export function stringMap(options: NodeOptions & { valueMaxLength?: number } = {}): TUnsafe<Record<string, string>> {
+  const { valueMaxLength, ...rest } = options;
   return Type.Unsafe<Record<string, string>>({
     type: 'object',
-    additionalProperties: { type: 'string' },
-    ...options,
+    additionalProperties: { type: 'string', ...(valueMaxLength === undefined ? {} : { maxLength: valueMaxLength }) },
+    ...rest,
   });
+}
+
+/** Longest label key (253-character prefix, '/', 63-character name) and label value. */
+export const LABEL_KEY_MAX_LENGTH = 317;
+export const LABEL_VALUE_MAX_LENGTH = 63;
+
+/** A label map: values bounded as Kubernetes bounds them, which also keeps CEL cost estimates low. */
+export function labelMap(options: NodeOptions = {}): TUnsafe<Record<string, string>> {
+  return stringMap({ valueMaxLength: LABEL_VALUE_MAX_LENGTH, ...options });
 }
 
 export interface IntOrStringOptions extends NodeOptions {

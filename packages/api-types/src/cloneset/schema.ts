@@ -4,7 +4,7 @@
 import type { V1PersistentVolumeClaim, V1PodTemplateSpec } from '@kubernetes/client-node';
 import type { Static } from 'typebox';
 import { labelSelectorSchema, type GroupVersionKind, type ObjectMeta } from '../meta.ts';
-import { Type, bool, int32, int64, intOrString, list, preserved, str, stringEnum, stringMap } from '../schema-kit.ts';
+import { Type, bool, int32, int64, intOrString, labelMap, list, preserved, str, stringEnum } from '../schema-kit.ts';
 
 export const CLONESET_GVK = {
   group: 'apps.kruise.io',
@@ -26,6 +26,11 @@ export type CloneSetConditionType = (typeof CLONESET_CONDITION_TYPES)[number];
 export const CONDITION_STATUSES = ['True', 'False', 'Unknown'] as const;
 export type ConditionStatus = (typeof CONDITION_STATUSES)[number];
 
+// Bounds that only exist so the apiserver accepts the CEL rules' cost estimates; far above any
+// real CloneSet (kruise itself sets none).
+export const MAX_SELECTOR_LABELS = 1024;
+export const MAX_PRIORITY_TERMS = 1024;
+
 /** Largest int32: the "no deadline" value of progressDeadlineSeconds. */
 export const MAX_INT32 = 2147483647;
 
@@ -39,7 +44,7 @@ const isZero = (path: string): string => `(type(${path}) == int ? ${path} == 0 :
 
 export const LifecycleHookSchema = Type.Object(
   {
-    labelsHandler: Type.Optional(stringMap({ description: 'Labels whose k=v presence holds the pod in the hook.' })),
+    labelsHandler: Type.Optional(labelMap({ description: 'Labels whose k=v presence holds the pod in the hook.' })),
     finalizersHandler: Type.Optional(
       list(str(), { description: 'Finalizers whose presence holds the pod in the hook.' }),
     ),
@@ -91,7 +96,7 @@ const nonEmptySelectorRule = {
 
 export const UpdatePriorityWeightTermSchema = Type.Object({
   weight: int32({ description: 'Weight in 0..100, summed over the terms a pod matches.', minimum: 0, maximum: 100 }),
-  matchSelector: labelSelectorSchema('Pods matching this selector get the weight.', [nonEmptySelectorRule]),
+  matchSelector: labelSelectorSchema('Pods matching this selector get the weight.', { rules: [nonEmptySelectorRule] }),
 });
 export type UpdatePriorityWeightTerm = Static<typeof UpdatePriorityWeightTermSchema>;
 
@@ -102,8 +107,8 @@ export type UpdatePriorityOrderTerm = Static<typeof UpdatePriorityOrderTermSchem
 
 export const UpdatePriorityStrategySchema = Type.Object(
   {
-    weightPriority: Type.Optional(list(UpdatePriorityWeightTermSchema)),
-    orderPriority: Type.Optional(list(UpdatePriorityOrderTermSchema)),
+    weightPriority: Type.Optional(list(UpdatePriorityWeightTermSchema, { maxItems: MAX_PRIORITY_TERMS })),
+    orderPriority: Type.Optional(list(UpdatePriorityOrderTermSchema, { maxItems: MAX_PRIORITY_TERMS })),
   },
   {
     description: 'Order of pod updates by weight or by label order; only one of the two.',
@@ -180,7 +185,7 @@ const PodTemplateSchema = preserved<V1PodTemplateSpec>({
   description: 'The pod template (validated by the admission webhook; kept as given).',
   properties: {
     metadata: preserved({
-      properties: { labels: stringMap() },
+      properties: { labels: labelMap() },
     }),
     spec: preserved({
       properties: {
@@ -202,10 +207,13 @@ const PodTemplateSchema = preserved<V1PodTemplateSpec>({
 export const CloneSetSpecSchema = Type.Object(
   {
     replicas: Type.Optional(int32({ description: 'Desired number of pods (default 1).', minimum: 0 })),
-    selector: labelSelectorSchema('Label query over pods; must match the template labels. Immutable.', [
-      { ...nonEmptySelectorRule, message: 'empty selector is invalid for cloneset' },
-      { rule: 'self == oldSelf', message: 'spec.selector is immutable' },
-    ]),
+    selector: labelSelectorSchema('Label query over pods; must match the template labels. Immutable.', {
+      rules: [
+        { ...nonEmptySelectorRule, message: 'empty selector is invalid for cloneset' },
+        { rule: 'self == oldSelf', message: 'spec.selector is immutable' },
+      ],
+      maxMatchLabels: MAX_SELECTOR_LABELS,
+    }),
     template: PodTemplateSchema,
     volumeClaimTemplates: Type.Optional(
       list(preserved<V1PersistentVolumeClaim>(), {
@@ -233,7 +241,7 @@ export const CloneSetSpecSchema = Type.Object(
     'x-kubernetes-validations': [
       {
         rule:
-          "!has(self.selector.matchLabels) || self.selector.matchLabels.all(k, has(self.template.metadata) && has(self.template.metadata.labels) && k in self.template.metadata.labels && self.template.metadata.labels[k] == self.selector.matchLabels[k])",
+          '!has(self.selector.matchLabels) || size(self.selector.matchLabels) == 0 || (has(self.template.metadata) && has(self.template.metadata.labels) && self.selector.matchLabels.all(k, k in self.template.metadata.labels && self.template.metadata.labels[k] == self.selector.matchLabels[k]))',
         message: '`selector` does not match template `labels`',
         fieldPath: '.template.metadata.labels',
       },

@@ -64,14 +64,13 @@ export const LabelCheckRuleSchema = Type.Object(
 );
 export type LabelCheckRule = Static<typeof LabelCheckRuleSchema>;
 
-const urlRule = {
-  rule: "isURL(self) && url(self).getScheme() in ['http', 'https'] && url(self).getHostname() != ''",
-  message: 'must be an absolute http or https URL',
-};
+/** An absolute http(s) URL with a host (a regex, not CEL: no cost budget to fit under lists). */
+export const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+([/?#]\\S*)?$';
+export const URL_MAX_LENGTH = 2048;
 
 export const PollConfigSchema = Type.Object(
   {
-    url: str({ description: 'GET endpoint for task results.', 'x-kubernetes-validations': [urlRule] }),
+    url: str({ description: 'GET endpoint for task results.', maxLength: URL_MAX_LENGTH, pattern: HTTP_URL_PATTERN }),
     rawQueryKey: Type.Optional(str({ description: 'Query key carrying the task id (default task-id).' })),
     caBundle: Type.Optional(str({ description: 'Base64 PEM roots trusted for the poll server.', format: 'byte' })),
     intervalSeconds: Type.Optional(int64({ description: 'Seconds between polls (default 5).', minimum: 1 })),
@@ -83,7 +82,7 @@ export type PollConfig = Static<typeof PollConfigSchema>;
 
 export const ClientConfigSchema = Type.Object(
   {
-    url: str({ description: 'POST endpoint asked to approve pods.', 'x-kubernetes-validations': [urlRule] }),
+    url: str({ description: 'POST endpoint asked to approve pods.', maxLength: URL_MAX_LENGTH, pattern: HTTP_URL_PATTERN }),
     caBundle: Type.Optional(str({ description: 'Base64 PEM roots trusted for the server; empty or Cg== means none.', format: 'byte' })),
     poll: Type.Optional(PollConfigSchema),
   },

@@ -1,0 +1,119 @@
+// CustomResourceDefinition objects for both kinds, built from the schemas in ../*/schema.ts.
+import { CLONESET_GVK, CloneSetSchema } from '../cloneset/schema.ts';
+import type { GroupVersionKind } from '../meta.ts';
+import { PODTRANSITIONRULE_GVK, PodTransitionRuleSchema } from '../transition-rule/schema.ts';
+import { normalize } from './normalize.ts';
+
+export interface PrinterColumn {
+  name: string;
+  type: 'integer' | 'string' | 'date' | 'number' | 'boolean';
+  jsonPath: string;
+  description?: string;
+  priority?: number;
+}
+
+export interface CrdVersionExtras {
+  subresources: Record<string, unknown>;
+  additionalPrinterColumns?: PrinterColumn[];
+}
+
+/** An OpenAPI schema node as written into the CRD. */
+export interface SchemaNode {
+  [keyword: string]: unknown;
+  type?: string;
+  description?: string;
+  properties?: Record<string, SchemaNode>;
+  items?: SchemaNode;
+  additionalProperties?: SchemaNode | boolean;
+  required?: string[];
+  enum?: unknown[];
+  'x-kubernetes-validations'?: { rule: string; message?: string; fieldPath?: string }[];
+}
+
+export interface CrdVersion {
+  name: string;
+  served: boolean;
+  storage: boolean;
+  schema: { openAPIV3Schema: SchemaNode };
+  subresources: Record<string, unknown>;
+  additionalPrinterColumns?: PrinterColumn[];
+}
+
+/** The parts of an apiextensions.k8s.io/v1 CustomResourceDefinition this package writes. */
+export interface CustomResourceDefinition {
+  apiVersion: 'apiextensions.k8s.io/v1';
+  kind: 'CustomResourceDefinition';
+  metadata: { name: string };
+  spec: {
+    group: string;
+    names: { kind: string; listKind: string; plural: string; singular: string; shortNames: string[]; categories?: string[] };
+    scope: 'Namespaced' | 'Cluster';
+    versions: CrdVersion[];
+  };
+}
+
+function crd(gvk: GroupVersionKind, schema: unknown, extras: CrdVersionExtras, categories?: string[]): CustomResourceDefinition {
+  // normalize() only re-orders and drops TypeBox markers, so the shape is the one built here.
+  return normalize({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${gvk.plural}.${gvk.group}` },
+    spec: {
+      group: gvk.group,
+      names: {
+        kind: gvk.kind,
+        listKind: gvk.listKind,
+        plural: gvk.plural,
+        singular: gvk.singular,
+        shortNames: [...gvk.shortNames],
+        ...(categories ? { categories } : {}),
+      },
+      scope: 'Namespaced',
+      versions: [
+        {
+          name: gvk.version,
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: schema },
+          subresources: extras.subresources,
+          ...(extras.additionalPrinterColumns ? { additionalPrinterColumns: extras.additionalPrinterColumns } : {}),
+        },
+      ],
+    },
+  }) as unknown as CustomResourceDefinition;
+}
+
+/** The printer columns of cloneset.md §1.1, in order; the last three only with `-o wide`. */
+export const CLONESET_PRINTER_COLUMNS: PrinterColumn[] = [
+  { name: 'DESIRED', type: 'integer', jsonPath: '.spec.replicas', description: 'The desired number of pods.' },
+  { name: 'UPDATED', type: 'integer', jsonPath: '.status.updatedReplicas', description: 'The number of pods updated.' },
+  { name: 'UPDATED_READY', type: 'integer', jsonPath: '.status.updatedReadyReplicas', description: 'The number of pods updated and ready.' },
+  { name: 'UPDATED_AVAILABLE', type: 'integer', jsonPath: '.status.updatedAvailableReplicas', description: 'The number of pods updated and available.' },
+  { name: 'READY', type: 'integer', jsonPath: '.status.readyReplicas', description: 'The number of pods ready.' },
+  { name: 'TOTAL', type: 'integer', jsonPath: '.status.replicas', description: 'The number of currently all pods.' },
+  { name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+  { name: 'CONTAINERS', type: 'string', jsonPath: '.spec.template.spec.containers[*].name', description: 'The containers of currently cloneset.', priority: 1 },
+  { name: 'IMAGES', type: 'string', jsonPath: '.spec.template.spec.containers[*].image', description: 'The images of currently cloneset.', priority: 1 },
+  { name: 'SELECTOR', type: 'string', jsonPath: '.status.labelSelector', description: 'The selector of currently cloneset.', priority: 1 },
+];
+
+export function cloneSetCrd(): CustomResourceDefinition {
+  return crd(CLONESET_GVK, CloneSetSchema, {
+    subresources: {
+      status: {},
+      scale: {
+        specReplicasPath: '.spec.replicas',
+        statusReplicasPath: '.status.replicas',
+        labelSelectorPath: '.status.labelSelector',
+      },
+    },
+    additionalPrinterColumns: CLONESET_PRINTER_COLUMNS,
+  });
+}
+
+export function podTransitionRuleCrd(): CustomResourceDefinition {
+  return crd(PODTRANSITIONRULE_GVK, PodTransitionRuleSchema, {
+    subresources: { status: {} },
+    additionalPrinterColumns: [{ name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp' }],
+  });
+}
