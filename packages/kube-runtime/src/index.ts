@@ -45,12 +45,33 @@ export { Controller, TerminalError } from './controller.ts';
 export type { ControllerOptions, MapObjectToKeys, ReconcileContext, ReconcileResult, Reconciler } from './controller.ts';
 export { ScaleExpectations, ResourceVersionExpectations, compareResourceVersions } from './expectations.ts';
 export type { ExpectationAction, ExpectationsOptions } from './expectations.ts';
+export { Backoff } from './informer/backoff.ts';
+export type { BackoffOptions } from './informer/backoff.ts';
+export { InformerFactory } from './informer/factory.ts';
+export type { InformerFactoryOptions, InformerScope } from './informer/factory.ts';
+export {
+  Indexer,
+  NamespaceIndex,
+  OwnerUIDIndex,
+  labelIndexFunc,
+  labelIndexName,
+  namespaceIndexFunc,
+  ownerUIDIndexFunc,
+  planIndexLookup,
+} from './informer/indexer.ts';
+export type { IndexFunc, ListQuery } from './informer/indexer.ts';
+export { Reflector } from './informer/reflector.ts';
+export type { ReflectorOptions, ReflectorStore } from './informer/reflector.ts';
+export { SharedIndexInformer } from './informer/shared-informer.ts';
+export type { InformerOptions } from './informer/shared-informer.ts';
 export type { EventSource, ResourceEventHandler } from './informer/types.ts';
 export { objectKey, namespacedKey, splitKey } from './keys.ts';
 export type { ObjectMetaLike } from './keys.ts';
 export { createLogger, silentLogger } from './logger.ts';
 export type { Logger, LoggerOptions, LogLevel } from './logger.ts';
 export { createMetrics } from './metrics.ts';
+export { labelSelectorToString, matchesLabels, parseLabelSelector, requirementsFromLabelSelector } from './selectors.ts';
+export type { LabelSelector, Operator, Requirement } from './selectors.ts';
 export type { RuntimeMetrics } from './metrics.ts';
 export {
   BucketRateLimiter,

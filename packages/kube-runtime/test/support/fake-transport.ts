@@ -7,6 +7,8 @@ export interface FakeAnswer {
   headers?: Record<string, string>;
   /** Raw chunks for streaming answers (watch). */
   chunks?: string[];
+  /** A live stream: chunks arrive as the test pushes them. */
+  stream?: AsyncIterable<string>;
 }
 
 export class FakeTransport implements Transport {
@@ -29,7 +31,7 @@ export class FakeTransport implements Transport {
       header: (name) => headers.get(name.toLowerCase()) ?? null,
       text: () => Promise.resolve(text),
       chunks: async function* () {
-        for (const c of a.chunks ?? [text]) {
+        for await (const c of a.stream ?? a.chunks ?? [text]) {
           await Promise.resolve();
           yield encoder.encode(c);
         }
@@ -40,4 +42,37 @@ export class FakeTransport implements Transport {
 
 export function status(code: number, reason: string, message: string, details?: unknown): FakeAnswer {
   return { status: code, body: { kind: 'Status', apiVersion: 'v1', status: 'Failure', code, reason, message, details } };
+}
+
+/** A watch body the test feeds line by line; it ends on end() or when the request is aborted. */
+export class LiveStream implements AsyncIterable<string> {
+  private readonly queue: string[] = [];
+  private wake: (() => void) | undefined;
+  private ended = false;
+
+  constructor(signal?: AbortSignal) {
+    signal?.addEventListener('abort', () => this.end(), { once: true });
+  }
+
+  push(event: unknown): void {
+    this.queue.push(`${JSON.stringify(event)}\n`);
+    this.wake?.();
+  }
+
+  end(): void {
+    this.ended = true;
+    this.wake?.();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<string> {
+    for (;;) {
+      const next = this.queue.shift();
+      if (next !== undefined) {
+        yield next;
+        continue;
+      }
+      if (this.ended) return;
+      await new Promise<void>((r) => (this.wake = r));
+    }
+  }
 }

@@ -1,0 +1,86 @@
+// One shared informer per (GVR, namespace scope, selectors): every controller asking for pods in
+// a scope gets the same cache, so each object is listed, watched and stored once.
+import type { KubeClient } from '../client/client.ts';
+import type { GroupVersionResource } from '../client/gvr.ts';
+import type { KubeObject } from '../client/types.ts';
+import type { Logger } from '../logger.ts';
+import type { RuntimeMetrics } from '../metrics.ts';
+import type { Clock } from '../util/clock.ts';
+import type { IndexFunc } from './indexer.ts';
+import { SharedIndexInformer } from './shared-informer.ts';
+
+export interface InformerFactoryOptions {
+  client: KubeClient;
+  /** Default resync for informers that do not set their own (ms, 0 = never). */
+  defaultResyncMs?: number;
+  clock?: Clock;
+  logger?: Logger;
+  metrics?: RuntimeMetrics;
+  minWatchTimeoutSeconds?: number;
+}
+
+export interface InformerScope<T> {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  resyncPeriodMs?: number;
+  indexers?: Record<string, IndexFunc<T>>;
+}
+
+export class InformerFactory {
+  private readonly o: InformerFactoryOptions;
+  private readonly informers = new Map<string, SharedIndexInformer<KubeObject>>();
+  private signal: AbortSignal | undefined;
+  private readonly runs: Promise<void>[] = [];
+
+  constructor(options: InformerFactoryOptions) {
+    this.o = options;
+  }
+
+  /**
+   * The shared informer for the GVR and scope. Indexers given here are added if missing; asking
+   * again for the same scope returns the same informer. Created after start(): starts at once.
+   */
+  informerFor<T extends KubeObject>(gvr: GroupVersionResource, scope: InformerScope<T> = {}): SharedIndexInformer<T> {
+    const id = [gvr.group, gvr.version, gvr.resource, scope.namespace ?? '', scope.labelSelector ?? '', scope.fieldSelector ?? ''].join('|');
+    let informer = this.informers.get(id) as SharedIndexInformer<T> | undefined;
+    if (!informer) {
+      informer = new SharedIndexInformer<T>({
+        client: this.o.client.resource<T>(gvr),
+        ...(scope.namespace ? { namespace: scope.namespace } : {}),
+        ...(scope.labelSelector ? { labelSelector: scope.labelSelector } : {}),
+        ...(scope.fieldSelector ? { fieldSelector: scope.fieldSelector } : {}),
+        resyncPeriodMs: scope.resyncPeriodMs ?? this.o.defaultResyncMs ?? 0,
+        ...(this.o.clock ? { clock: this.o.clock } : {}),
+        ...(this.o.logger ? { logger: this.o.logger } : {}),
+        ...(this.o.metrics ? { metrics: this.o.metrics } : {}),
+        ...(this.o.minWatchTimeoutSeconds ? { minWatchTimeoutSeconds: this.o.minWatchTimeoutSeconds } : {}),
+      });
+      this.informers.set(id, informer as unknown as SharedIndexInformer<KubeObject>);
+      if (this.signal) this.runs.push(informer.run(this.signal));
+    }
+    if (scope.indexers) {
+      const names = informer.indexer.indexNames();
+      const missing = Object.fromEntries(Object.entries(scope.indexers).filter(([n]) => !names.has(n)));
+      informer.addIndexers(missing);
+    }
+    return informer;
+  }
+
+  /** Starts every informer (and any created later) until the signal aborts. */
+  start(signal: AbortSignal): void {
+    if (this.signal) return;
+    this.signal = signal;
+    for (const i of this.informers.values()) this.runs.push(i.run(signal));
+  }
+
+  /** Resolves when every informer created so far has synced. */
+  async waitForCacheSync(signal?: AbortSignal): Promise<void> {
+    await Promise.all([...this.informers.values()].map((i) => i.waitForSync(signal)));
+  }
+
+  /** Resolves after every informer's loop has ended (after the start signal aborted). */
+  async stopped(): Promise<void> {
+    await Promise.all(this.runs);
+  }
+}

@@ -1,0 +1,147 @@
+// The reflector keeps a store in step with the apiserver (client-go's ListAndWatch):
+//   list (paginated) -> replace the store -> watch from the list's resourceVersion with bookmarks
+//   -> apply events, tracking the resourceVersion of each event and bookmark.
+// A watch that ends cleanly (server timeout) is resumed from the last resourceVersion at once;
+// 410 Gone (compaction, a too-old version after an apiserver restart) forces a fresh list; any other
+// failure waits a jittered backoff and resumes. A watchdog aborts a watch that goes silent.
+import { GoneError, errorFromStatus } from '../client/errors.ts';
+import type { ResourceClient } from '../client/resource-client.ts';
+import type { KubeObject } from '../client/types.ts';
+import type { Logger } from '../logger.ts';
+import type { RuntimeMetrics } from '../metrics.ts';
+import { sleep, type Clock, type TimerHandle } from '../util/clock.ts';
+import { Backoff } from './backoff.ts';
+
+export interface ReflectorStore<T> {
+  /** A full list: the store becomes exactly these items. */
+  replace(items: T[], resourceVersion: string): void;
+  apply(type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: T): void;
+}
+
+export interface ReflectorOptions<T extends KubeObject> {
+  client: ResourceClient<T>;
+  store: ReflectorStore<T>;
+  clock: Clock;
+  logger: Logger;
+  metrics?: RuntimeMetrics;
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  pageSize?: number;
+  /** Watches last a random time in [min, 2*min) seconds, as client-go (5 min). */
+  minWatchTimeoutSeconds?: number;
+  backoff?: Backoff;
+  random?: () => number;
+}
+
+export class Reflector<T extends KubeObject> {
+  private readonly o: ReflectorOptions<T>;
+  private readonly backoff: Backoff;
+  private readonly random: () => number;
+  private resourceVersion: string | undefined;
+
+  constructor(options: ReflectorOptions<T>) {
+    this.o = options;
+    this.random = options.random ?? Math.random;
+    this.backoff = options.backoff ?? new Backoff({ random: this.random });
+  }
+
+  lastSyncResourceVersion(): string | undefined {
+    return this.resourceVersion;
+  }
+
+  /** Runs until the signal aborts; never rejects for API or network errors. */
+  async run(signal: AbortSignal): Promise<void> {
+    const resource = this.o.client.gvr.resource;
+    while (!signal.aborted) {
+      try {
+        if (this.resourceVersion === undefined) await this.list(signal);
+        const started = this.o.clock.now();
+        const progressed = await this.watch(signal);
+        if (progressed) {
+          this.backoff.reset();
+          continue; // clean end (server timeout): resume at once
+        }
+        // A watch closed at once without a single event: do not spin.
+        if (this.o.clock.now() - started < 1000) await sleep(this.o.clock, this.backoff.next(), signal).catch(() => undefined);
+      } catch (err) {
+        if (signal.aborted) break;
+        if (err instanceof GoneError) {
+          this.o.logger.info({ resource, resourceVersion: this.resourceVersion, err: err.message }, 'resourceVersion expired, relisting');
+          this.resourceVersion = undefined;
+          continue;
+        }
+        const delay = this.backoff.next();
+        this.o.logger.warn({ resource, err, retryInMs: Math.round(delay) }, 'list/watch failed');
+        await sleep(this.o.clock, delay, signal).catch(() => undefined);
+      }
+    }
+  }
+
+  private async list(signal: AbortSignal): Promise<void> {
+    this.o.metrics?.informerRelists.inc({ resource: this.o.client.gvr.resource });
+    const list = await this.o.client.listAll({
+      ...this.selectors(),
+      limit: this.o.pageSize ?? 500,
+      signal,
+    });
+    const rv = list.metadata?.resourceVersion;
+    if (!rv) throw new Error('list answered without a resourceVersion');
+    this.o.store.replace(list.items, rv);
+    this.resourceVersion = rv;
+  }
+
+  /** One watch request; resolves true when it delivered anything, false on a silent clean close. */
+  private async watch(signal: AbortSignal): Promise<boolean> {
+    const minTimeout = this.o.minWatchTimeoutSeconds ?? 300;
+    const timeoutSeconds = Math.floor(minTimeout * (1 + this.random()));
+    const abort = new AbortController();
+    const onAbort = (): void => abort.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    // The server ends the watch at timeoutSeconds and sends bookmarks meanwhile; silence well past
+    // that means a dead connection nobody told us about (client-node #2127, #596).
+    let watchdog: TimerHandle | undefined;
+    const arm = (): void => {
+      watchdog?.cancel();
+      watchdog = this.o.clock.setTimer(() => abort.abort(new Error('watch went silent')), (timeoutSeconds + 30) * 1000);
+    };
+    let progressed = false;
+    try {
+      arm();
+      const events = this.o.client.watch({
+        ...this.selectors(),
+        resourceVersion: this.resourceVersion,
+        allowWatchBookmarks: true,
+        timeoutSeconds,
+        signal: abort.signal,
+      });
+      for await (const event of events) {
+        arm();
+        progressed = true;
+        switch (event.type) {
+          case 'ERROR':
+            throw errorFromStatus(event.object, `WATCH ${this.o.client.gvr.resource}`);
+          case 'BOOKMARK':
+            this.resourceVersion = event.object.metadata?.resourceVersion ?? this.resourceVersion;
+            break;
+          default:
+            this.o.store.apply(event.type, event.object);
+            this.resourceVersion = event.object.metadata?.resourceVersion ?? this.resourceVersion;
+        }
+      }
+      return progressed;
+    } finally {
+      watchdog?.cancel();
+      signal.removeEventListener('abort', onAbort);
+      abort.abort();
+    }
+  }
+
+  private selectors(): { namespace?: string; labelSelector?: string; fieldSelector?: string } {
+    return {
+      ...(this.o.namespace ? { namespace: this.o.namespace } : {}),
+      ...(this.o.labelSelector ? { labelSelector: this.o.labelSelector } : {}),
+      ...(this.o.fieldSelector ? { fieldSelector: this.o.fieldSelector } : {}),
+    };
+  }
+}

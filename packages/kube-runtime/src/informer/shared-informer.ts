@@ -1,0 +1,200 @@
+// One reflector feeding one indexed store and many handlers (client-go's SharedIndexInformer).
+// Handlers see frozen objects: the stored instance itself, never a copy.
+import type { ResourceClient } from '../client/resource-client.ts';
+import type { KubeObject } from '../client/types.ts';
+import { namespacedKey, objectKey } from '../keys.ts';
+import { silentLogger, type Logger } from '../logger.ts';
+import type { RuntimeMetrics } from '../metrics.ts';
+import { parseLabelSelector } from '../selectors.ts';
+import { realClock, type Clock, type TimerHandle } from '../util/clock.ts';
+import { deepFreeze, type DeepReadonly } from '../util/deep-readonly.ts';
+import { Indexer, type IndexFunc } from './indexer.ts';
+import { Reflector, type ReflectorStore } from './reflector.ts';
+import type { EventSource, ResourceEventHandler } from './types.ts';
+
+export interface InformerOptions<T extends KubeObject> {
+  client: ResourceClient<T>;
+  /** Watch one namespace; all namespaces when undefined. */
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Re-deliver every cached object as an update this often (ms), without listing. 0 = never. */
+  resyncPeriodMs?: number;
+  indexers?: Record<string, IndexFunc<T>>;
+  clock?: Clock;
+  logger?: Logger;
+  metrics?: RuntimeMetrics;
+  pageSize?: number;
+  minWatchTimeoutSeconds?: number;
+}
+
+export class SharedIndexInformer<T extends KubeObject> implements EventSource<T>, ReflectorStore<T> {
+  readonly indexer: Indexer<T>;
+  private readonly handlers = new Set<ResourceEventHandler<T>>();
+  private readonly reflector: Reflector<T>;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly resyncPeriodMs: number;
+  private synced = false;
+  private syncWaiters: (() => void)[] = [];
+  private running: Promise<void> | undefined;
+  private resyncTimer: TimerHandle | undefined;
+
+  constructor(options: InformerOptions<T>) {
+    this.clock = options.clock ?? realClock;
+    this.logger = (options.logger ?? silentLogger()).child({ informer: options.client.gvr.resource });
+    this.resyncPeriodMs = options.resyncPeriodMs ?? 0;
+    this.indexer = new Indexer<T>(options.indexers);
+    this.reflector = new Reflector<T>({
+      client: options.client,
+      store: this,
+      clock: this.clock,
+      logger: this.logger,
+      ...(options.metrics ? { metrics: options.metrics } : {}),
+      ...(options.namespace ? { namespace: options.namespace } : {}),
+      ...(options.labelSelector ? { labelSelector: options.labelSelector } : {}),
+      ...(options.fieldSelector ? { fieldSelector: options.fieldSelector } : {}),
+      ...(options.pageSize ? { pageSize: options.pageSize } : {}),
+      ...(options.minWatchTimeoutSeconds ? { minWatchTimeoutSeconds: options.minWatchTimeoutSeconds } : {}),
+    });
+  }
+
+  /**
+   * Registers handlers. If the cache already holds objects they are delivered as adds first,
+   * so a late handler sees the same world as an early one.
+   */
+  addEventHandler(handler: ResourceEventHandler<T>): () => void {
+    this.handlers.add(handler);
+    for (const obj of this.indexer.values()) this.call(handler, 'onAdd', () => handler.onAdd?.(obj, true));
+    return () => this.handlers.delete(handler);
+  }
+
+  addIndexers(indexers: Record<string, IndexFunc<T>>): void {
+    this.indexer.addIndexers(indexers);
+  }
+
+  hasSynced(): boolean {
+    return this.synced;
+  }
+
+  /** Resolves once the first list is in the cache; rejects if the signal aborts first. */
+  async waitForSync(signal?: AbortSignal): Promise<void> {
+    if (this.synced) return;
+    signal?.throwIfAborted();
+    await new Promise<void>((resolve, reject) => {
+      const onAbort = (): void => reject(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.syncWaiters.push(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      });
+    });
+  }
+
+  lastSyncResourceVersion(): string | undefined {
+    return this.reflector.lastSyncResourceVersion();
+  }
+
+  /** Runs list/watch until the signal aborts. Idempotent: a second call returns the same run. */
+  run(signal: AbortSignal): Promise<void> {
+    this.running ??= (async () => {
+      this.scheduleResync(signal);
+      await this.reflector.run(signal);
+      this.resyncTimer?.cancel();
+    })();
+    return this.running;
+  }
+
+  // ---- read side (listers) ----
+
+  get(namespace: string | undefined, name: string): DeepReadonly<T> | undefined {
+    return this.indexer.getByKey(namespacedKey(namespace, name));
+  }
+
+  getByKey(key: string): DeepReadonly<T> | undefined {
+    return this.indexer.getByKey(key);
+  }
+
+  /** Lists from the cache, through an index where the query allows it. */
+  list(query: { namespace?: string; labelSelector?: string } = {}): DeepReadonly<T>[] {
+    return this.indexer.list({
+      ...(query.namespace ? { namespace: query.namespace } : {}),
+      ...(query.labelSelector ? { labelSelector: parseLabelSelector(query.labelSelector) } : {}),
+    });
+  }
+
+  byIndex(indexName: string, value: string): DeepReadonly<T>[] {
+    return this.indexer.byIndex(indexName, value);
+  }
+
+  // ---- write side (fed by the reflector) ----
+
+  replace(items: T[], _resourceVersion: string): void {
+    const seen = new Set<string>();
+    const initial = !this.synced;
+    for (const raw of items) {
+      const obj = deepFreeze(raw);
+      const key = objectKey(obj);
+      seen.add(key);
+      const old = this.indexer.getByKey(key);
+      if (old && old.metadata?.resourceVersion === obj.metadata?.resourceVersion) continue;
+      this.indexer.set(obj);
+      if (old) this.dispatch('onUpdate', (h) => h.onUpdate?.(old, obj));
+      else this.dispatch('onAdd', (h) => h.onAdd?.(obj, initial));
+    }
+    // Deletions that happened while we were not watching: deliver the last state we knew.
+    for (const key of this.indexer.keys()) {
+      if (seen.has(key)) continue;
+      const old = this.indexer.delete(key);
+      if (old) this.dispatch('onDelete', (h) => h.onDelete?.(old, true));
+    }
+    if (!this.synced) {
+      this.synced = true;
+      const waiters = this.syncWaiters;
+      this.syncWaiters = [];
+      for (const w of waiters) w();
+    }
+  }
+
+  apply(type: 'ADDED' | 'MODIFIED' | 'DELETED', raw: T): void {
+    const obj = deepFreeze(raw);
+    const key = objectKey(obj);
+    const old = this.indexer.getByKey(key);
+    if (type === 'DELETED') {
+      if (!old) return;
+      this.indexer.delete(key);
+      // The event carries the object as it was when deleted: the true final state.
+      this.dispatch('onDelete', (h) => h.onDelete?.(obj, false));
+      return;
+    }
+    // A replayed event (same version) after a reconnect is not a change.
+    if (old && old.metadata?.resourceVersion === obj.metadata?.resourceVersion) return;
+    this.indexer.set(obj);
+    if (old) this.dispatch('onUpdate', (h) => h.onUpdate?.(old, obj));
+    else this.dispatch('onAdd', (h) => h.onAdd?.(obj, false));
+  }
+
+  private scheduleResync(signal: AbortSignal): void {
+    if (this.resyncPeriodMs <= 0 || signal.aborted) return;
+    this.resyncTimer = this.clock.setTimer(() => {
+      if (signal.aborted) return;
+      if (this.synced) {
+        for (const obj of this.indexer.values()) this.dispatch('onUpdate', (h) => h.onUpdate?.(obj, obj));
+      }
+      this.scheduleResync(signal);
+    }, this.resyncPeriodMs);
+  }
+
+  private dispatch(what: string, fn: (h: ResourceEventHandler<T>) => void): void {
+    for (const h of this.handlers) this.call(h, what, () => fn(h));
+  }
+
+  // A throwing handler must not break the informer or the other handlers.
+  private call(_h: ResourceEventHandler<T>, what: string, fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.logger.error({ err, handler: what }, 'event handler threw');
+    }
+  }
+}

@@ -1,0 +1,204 @@
+import { describe, expect, it } from 'vitest';
+import { KubeClient } from '../../src/client/client.ts';
+import { Resources } from '../../src/client/gvr.ts';
+import type { HttpRequest } from '../../src/client/transport.ts';
+import type { KubeObject } from '../../src/client/types.ts';
+import { InformerFactory } from '../../src/informer/factory.ts';
+import { SharedIndexInformer } from '../../src/informer/shared-informer.ts';
+import { FakeClock, flushMicrotasks } from '../../src/util/clock.ts';
+import { FakeTransport, LiveStream, status, type FakeAnswer } from '../support/fake-transport.ts';
+
+const cm = (name: string, rv: string, data: Record<string, string> = {}): KubeObject & { data: Record<string, string> } => ({
+  metadata: { name, namespace: 'ns', resourceVersion: rv, uid: `uid-${name}` },
+  data,
+});
+
+async function tick(clock: FakeClock, ms = 0): Promise<void> {
+  for (let i = 0; i < 5; i++) {
+    await new Promise((r) => setImmediate(r));
+    await flushMicrotasks();
+  }
+  await clock.advance(ms);
+}
+
+/** Records every handler call as a compact string. */
+function record(informer: SharedIndexInformer<KubeObject>) {
+  const log: string[] = [];
+  informer.addEventHandler({
+    onAdd: (o, initial) => log.push(`add ${o.metadata?.name}@${o.metadata?.resourceVersion}${initial ? ' initial' : ''}`),
+    onUpdate: (a, b) => log.push(`update ${b.metadata?.name}@${a.metadata?.resourceVersion}->${b.metadata?.resourceVersion}`),
+    onDelete: (o, unknown) => log.push(`delete ${o.metadata?.name}@${o.metadata?.resourceVersion}${unknown ? ' unknown' : ''}`),
+  });
+  return log;
+}
+
+function setup(script: (req: HttpRequest, n: { lists: number; watches: number }) => FakeAnswer) {
+  const clock = new FakeClock();
+  const counts = { lists: 0, watches: 0 };
+  const transport = new FakeTransport((req) => {
+    if (req.query?.watch) counts.watches++;
+    else counts.lists++;
+    return script(req, counts);
+  });
+  const client = new KubeClient({ transport, clock, qps: 0 });
+  const informer = new SharedIndexInformer<KubeObject>({ client: client.resource(Resources.configMaps), namespace: 'ns', clock });
+  return { clock, transport, informer, counts };
+}
+
+describe('SharedIndexInformer + Reflector', () => {
+  it('lists, watches from the list version with bookmarks, skips replays, and relists on a 410 event', async () => {
+    const streams: LiveStream[] = [];
+    const { clock, transport, informer } = setup((req, n) => {
+      if (!req.query?.watch) {
+        return n.lists === 1
+          ? { body: { metadata: { resourceVersion: '10' }, items: [cm('a', '1'), cm('b', '2')] } }
+          : { body: { metadata: { resourceVersion: '20' }, items: [cm('a', '12'), cm('d', '19')] } };
+      }
+      const s = new LiveStream(req.signal);
+      streams.push(s);
+      return { stream: s };
+    });
+    const log = record(informer);
+    const ac = new AbortController();
+    const run = informer.run(ac.signal);
+    await informer.waitForSync();
+    expect(informer.hasSynced()).toBe(true);
+    await tick(clock);
+    const watch1 = transport.requests[1]!;
+    expect(watch1.query).toMatchObject({ watch: true, resourceVersion: '10', allowWatchBookmarks: true });
+    expect(Number(watch1.query?.timeoutSeconds)).toBeGreaterThanOrEqual(300);
+
+    const s1 = streams[0]!;
+    s1.push({ type: 'ADDED', object: cm('c', '11') });
+    s1.push({ type: 'MODIFIED', object: cm('a', '12') });
+    s1.push({ type: 'MODIFIED', object: cm('a', '12') }); // replay: no event
+    s1.push({ type: 'BOOKMARK', object: { metadata: { resourceVersion: '15' } } });
+    s1.push({ type: 'DELETED', object: cm('b', '16', { final: 'yes' }) });
+    await tick(clock);
+    expect(informer.lastSyncResourceVersion()).toBe('16');
+    s1.end(); // server-side timeout: resume from 16 without listing
+    await tick(clock);
+    expect(transport.requests[2]!.query).toMatchObject({ watch: true, resourceVersion: '16' });
+
+    streams[1]!.push({ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired', message: 'too old resource version' } });
+    await tick(clock);
+    expect(transport.requests[3]!.query?.watch).toBeUndefined(); // relist
+    await tick(clock);
+    expect(transport.requests[4]!.query).toMatchObject({ watch: true, resourceVersion: '20' });
+
+    expect(log).toEqual([
+      'add a@1 initial',
+      'add b@2 initial',
+      'add c@11',
+      'update a@1->12',
+      'delete b@16',
+      'add d@19',
+      'delete c@11 unknown', // seen only through the relist: last known state
+    ]);
+    expect(informer.list().map((o) => o.metadata?.name).sort()).toEqual(['a', 'd']);
+    const deleted = informer.get('ns', 'a');
+    expect(Object.isFrozen(deleted)).toBe(true);
+    expect(Object.isFrozen(deleted?.metadata)).toBe(true);
+    ac.abort();
+    await run;
+  });
+
+  it('reconnects after a failed watch with backoff, from the same resourceVersion', async () => {
+    const { clock, transport, informer, counts } = setup((req, n) => {
+      if (!req.query?.watch) return { body: { metadata: { resourceVersion: '5' }, items: [] } };
+      if (n.watches <= 2) return status(500, 'InternalError', 'etcd is down');
+      return { stream: new LiveStream(req.signal) };
+    });
+    const ac = new AbortController();
+    const run = informer.run(ac.signal);
+    await tick(clock);
+    expect(counts.watches).toBe(1);
+    await tick(clock, 300);
+    expect(counts.watches).toBe(1); // still backing off (>= 800 ms)
+    await tick(clock, 1300);
+    await tick(clock, 3300);
+    expect(counts.watches).toBe(3);
+    expect(counts.lists).toBe(1);
+    expect(transport.requests.filter((r) => r.query?.watch).every((r) => r.query?.resourceVersion === '5')).toBe(true);
+    ac.abort();
+    await run;
+  });
+
+  it('relists when the watch request itself answers 410', async () => {
+    const { clock, informer, counts } = setup((req, n) => {
+      if (!req.query?.watch) return { body: { metadata: { resourceVersion: String(n.lists * 100) }, items: [] } };
+      if (n.watches === 1) return status(410, 'Gone', 'too old');
+      return { stream: new LiveStream(req.signal) };
+    });
+    const ac = new AbortController();
+    const run = informer.run(ac.signal);
+    await tick(clock);
+    await tick(clock);
+    expect(counts.lists).toBe(2);
+    expect(informer.lastSyncResourceVersion()).toBe('200');
+    ac.abort();
+    await run;
+  });
+
+  it('a watch that goes silent is aborted by the watchdog and resumed', async () => {
+    const { clock, informer, counts } = setup((req) => {
+      if (!req.query?.watch) return { body: { metadata: { resourceVersion: '1' }, items: [] } };
+      return { stream: new LiveStream(req.signal) };
+    });
+    const ac = new AbortController();
+    const run = informer.run(ac.signal);
+    await tick(clock);
+    expect(counts.watches).toBe(1);
+    await tick(clock, 631_000); // > max timeoutSeconds (600) + 30 s
+    await tick(clock, 60_000);
+    expect(counts.watches).toBe(2);
+    ac.abort();
+    await run;
+  });
+
+  it('resync re-delivers cached objects as updates without listing; late handlers get the cache as adds', async () => {
+    const clock = new FakeClock();
+    let lists = 0;
+    const transport = new FakeTransport((req) => {
+      if (!req.query?.watch) {
+        lists++;
+        return { body: { metadata: { resourceVersion: '3' }, items: [cm('a', '1'), cm('b', '2')] } };
+      }
+      return { stream: new LiveStream(req.signal) };
+    });
+    const client = new KubeClient({ transport, clock, qps: 0 });
+    const factory = new InformerFactory({ client, clock, defaultResyncMs: 10_000 });
+    const informer = factory.informerFor<KubeObject>(Resources.configMaps, { namespace: 'ns' });
+    expect(factory.informerFor(Resources.configMaps, { namespace: 'ns' })).toBe(informer);
+    expect(factory.informerFor(Resources.configMaps)).not.toBe(informer);
+    const log = record(informer);
+    const ac = new AbortController();
+    factory.start(ac.signal);
+    await factory.waitForCacheSync();
+    await tick(clock, 10_000);
+    expect(log).toEqual(['add a@1 initial', 'add b@2 initial', 'update a@1->1', 'update b@2->2']);
+    const late = record(informer);
+    expect(late).toEqual(['add a@1 initial', 'add b@2 initial']);
+    expect(lists).toBe(2); // one per informer, none for the resync
+    ac.abort();
+    await factory.stopped();
+  });
+
+  it('a throwing handler does not stop other handlers', async () => {
+    const { clock, informer } = setup((req) =>
+      req.query?.watch ? { stream: new LiveStream(req.signal) } : { body: { metadata: { resourceVersion: '1' }, items: [cm('a', '1')] } },
+    );
+    informer.addEventHandler({
+      onAdd: () => {
+        throw new Error('handler bug');
+      },
+    });
+    const log = record(informer);
+    const ac = new AbortController();
+    const run = informer.run(ac.signal);
+    await tick(clock);
+    expect(log).toEqual(['add a@1 initial']);
+    ac.abort();
+    await run;
+  });
+});
