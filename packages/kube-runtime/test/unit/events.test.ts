@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { KubeClient } from '../../src/client/client.ts';
+import { EventRecorder } from '../../src/events.ts';
+import { createMetrics } from '../../src/metrics.ts';
+import { FakeClock, flushMicrotasks } from '../../src/util/clock.ts';
+import { FakeTransport, status } from '../support/fake-transport.ts';
+
+const cs = {
+  apiVersion: 'apps.kruise.io/v1alpha1',
+  kind: 'CloneSet',
+  metadata: { name: 'web', namespace: 'ns', uid: 'u-1', resourceVersion: '7' },
+};
+
+function setup(options: { flushIntervalMs?: number; aggregationWindowMs?: number } = {}) {
+  const clock = new FakeClock(1_700_000_000_000);
+  let patchAnswer = (): ReturnType<typeof status> | undefined => undefined;
+  const transport = new FakeTransport((req) => {
+    if (req.method === 'PATCH') return patchAnswer() ?? { body: {} };
+    const body = JSON.parse(req.body ?? '{}') as Record<string, unknown>;
+    return { body };
+  });
+  const metrics = createMetrics();
+  const recorder = new EventRecorder({
+    client: new KubeClient({ transport, clock, qps: 0 }),
+    reportingController: 'apps.kruise.io/cloneset-controller',
+    reportingInstance: 'ctl-0',
+    clock,
+    metrics,
+    ...options,
+  });
+  return { clock, transport, recorder, metrics, setPatchAnswer: (f: typeof patchAnswer) => (patchAnswer = f) };
+}
+
+async function settle(clock: FakeClock, ms = 0): Promise<void> {
+  await clock.advance(ms);
+  await flushMicrotasks(50);
+}
+
+describe('EventRecorder', () => {
+  it('creates an events.k8s.io/v1 Event with the reference and reporting fields', async () => {
+    const { clock, transport, recorder } = setup();
+    recorder.event(cs, 'Warning', 'FailedCreate', 'Create', 'pods "web-abc" is forbidden');
+    await settle(clock);
+    expect(transport.requests).toHaveLength(1);
+    const req = transport.requests[0]!;
+    expect(req.path).toBe('/apis/events.k8s.io/v1/namespaces/ns/events');
+    expect(JSON.parse(req.body!)).toMatchObject({
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      reason: 'FailedCreate',
+      action: 'Create',
+      type: 'Warning',
+      reportingController: 'apps.kruise.io/cloneset-controller',
+      reportingInstance: 'ctl-0',
+      regarding: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web', namespace: 'ns', uid: 'u-1' },
+      eventTime: '2023-11-14T22:13:20.000000Z',
+    });
+  });
+
+  it('folds repeats into one series update per flush interval', async () => {
+    const { clock, transport, recorder, metrics } = setup({ flushIntervalMs: 30_000 });
+    for (let i = 0; i < 500; i++) {
+      recorder.event(cs, 'Warning', 'FailedCreate', 'Create', 'quota exceeded');
+      await settle(clock, 10);
+    }
+    await settle(clock, 30_000);
+    const verbs = transport.requests.map((r) => r.method);
+    expect(verbs.filter((v) => v === 'POST')).toHaveLength(1);
+    const patches = transport.requests.filter((r) => r.method === 'PATCH');
+    expect(patches.length).toBeLessThanOrEqual(2);
+    const last = JSON.parse(patches.at(-1)!.body!);
+    expect(last.series.count).toBe(500);
+    expect(patches.at(-1)!.contentType).toBe('application/merge-patch+json');
+    expect(await metrics.registry.getSingleMetricAsString('event_recorder_aggregated_total')).toContain('} 499');
+    // A different note is a different event.
+    recorder.event(cs, 'Warning', 'FailedCreate', 'Create', 'another reason');
+    await settle(clock);
+    expect(transport.requests.filter((r) => r.method === 'POST')).toHaveLength(2);
+  });
+
+  it('starts a new Event after the aggregation window or when the old one is gone', async () => {
+    const { clock, transport, recorder, setPatchAnswer } = setup({ aggregationWindowMs: 60_000, flushIntervalMs: 1_000 });
+    recorder.event(cs, 'Normal', 'SuccessfulCreate', 'Create', 'created pod');
+    await settle(clock, 61_000);
+    recorder.event(cs, 'Normal', 'SuccessfulCreate', 'Create', 'created pod');
+    await settle(clock);
+    expect(transport.requests.filter((r) => r.method === 'POST')).toHaveLength(2);
+
+    setPatchAnswer(() => status(404, 'NotFound', 'events "x" not found'));
+    recorder.event(cs, 'Normal', 'SuccessfulCreate', 'Create', 'created pod');
+    await settle(clock, 1_000); // series patch answers 404: forget it
+    recorder.event(cs, 'Normal', 'SuccessfulCreate', 'Create', 'created pod');
+    await settle(clock);
+    expect(transport.requests.filter((r) => r.method === 'POST')).toHaveLength(3);
+  });
+
+  it('never throws when the apiserver refuses, and stop() flushes', async () => {
+    const clock = new FakeClock();
+    const transport = new FakeTransport((req) => (req.method === 'POST' ? status(403, 'Forbidden', 'no') : { body: {} }));
+    const recorder = new EventRecorder({ client: new KubeClient({ transport, clock, qps: 0 }), reportingController: 'c', reportingInstance: 'i', clock });
+    expect(() => recorder.event(cs, 'Normal', 'R', 'A', 'n')).not.toThrow();
+    await recorder.stop();
+    recorder.event(cs, 'Normal', 'R', 'A', 'n');
+    await flushMicrotasks();
+    expect(transport.requests).toHaveLength(1);
+  });
+});
