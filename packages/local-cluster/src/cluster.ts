@@ -1,0 +1,207 @@
+// Starts and stops the local control plane: kwokctl's binary runtime running the pinned
+// kube-apiserver, kube-controller-manager, kube-scheduler, etcd and kwok built from Go
+// modules, plus the suite's own kwok Stages, zoned fake nodes and a default StorageClass.
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ensureBinaries } from './binaries.ts';
+import { nodeManifests } from './nodes.ts';
+import { clusterDir, clusterName, kubeconfigPath, kwokWorkdir, stagesDir, usingExternalCluster, testKubeconfigPath } from './paths.ts';
+import { run, sleep } from './run.ts';
+import { storageClassManifest } from './storage.ts';
+
+export interface StartClusterOptions {
+  /** Number of fake nodes (spread over three zones). Default 6, or CLONESET_SUITE_NODES. */
+  nodes?: number;
+  /** Called with progress lines; defaults to stderr. */
+  log?: (line: string) => void;
+}
+
+export interface ClusterHandle {
+  kubeconfigPath: string;
+  /** True when this call created or started the cluster (false when it was already running). */
+  started: boolean;
+}
+
+const defaultLog = (line: string): void => {
+  process.stderr.write(`[local-cluster] ${line}\n`);
+};
+
+async function kwokEnv(): Promise<{ env: NodeJS.ProcessEnv; binDir: string }> {
+  const binDir = await ensureBinaries();
+  return {
+    binDir,
+    env: { ...process.env, KWOK_WORKDIR: kwokWorkdir, PATH: `${binDir}${path.delimiter}${process.env.PATH ?? ''}` },
+  };
+}
+
+/** True when the cluster behind the kubeconfig answers /readyz. */
+export async function isClusterReady(kubeconfig = testKubeconfigPath()): Promise<boolean> {
+  if (!existsSync(kubeconfig)) return false;
+  try {
+    const out = await run('kubectl', ['--kubeconfig', kubeconfig, 'get', '--raw', '/readyz', '--request-timeout=5s'], { timeoutMs: 10_000 });
+    return out.trim() === 'ok';
+  } catch {
+    return false;
+  }
+}
+
+export function kubectl(args: readonly string[], input?: string, kubeconfig = testKubeconfigPath()): Promise<string> {
+  return run('kubectl', ['--kubeconfig', kubeconfig, ...args], input === undefined ? {} : { input });
+}
+
+async function clusterExists(env: NodeJS.ProcessEnv): Promise<boolean> {
+  const out = await run('kwokctl', ['get', 'clusters'], { env });
+  return out.split('\n').map((l) => l.trim()).includes(clusterName);
+}
+
+async function stagesConfigFile(): Promise<string> {
+  const files = (await readdir(stagesDir)).filter((f) => f.endsWith('.yaml')).sort();
+  const docs = await Promise.all(files.map((f) => readFile(path.join(stagesDir, f), 'utf8')));
+  const file = path.join(clusterDir, 'kwok-stages.yaml');
+  await writeFile(file, docs.map((d) => d.trim()).join('\n---\n') + '\n');
+  return file;
+}
+
+async function createCluster(env: NodeJS.ProcessEnv, binDir: string, log: (l: string) => void): Promise<void> {
+  const bin = (name: string): string => path.join(binDir, name);
+  const config = await stagesConfigFile();
+  log(`creating cluster "${clusterName}" (kwokctl, binary runtime)...`);
+  await run(
+    'kwokctl',
+    [
+      'create', 'cluster',
+      '--name', clusterName,
+      '--runtime', 'binary',
+      '--kube-apiserver-binary', bin('kube-apiserver'),
+      '--kube-controller-manager-binary', bin('kube-controller-manager'),
+      '--kube-scheduler-binary', bin('kube-scheduler'),
+      '--etcd-binary', bin('etcd'),
+      '--kwok-controller-binary', bin('kwok'),
+      '--config', config,
+      '--kubeconfig', kubeconfigPath,
+      // Admission webhooks and RBAC behave as in a real cluster.
+      '--kube-admission',
+      '--kube-authorization',
+      // PVCs of the default StorageClass get a fresh hostPath PV each (kcm's dev provisioner).
+      '--extra-args', 'kube-controller-manager=enable-hostpath-provisioner=true',
+      '--disable-qps-limits',
+      '--wait', '3m',
+      '--timeout', '10m',
+    ],
+    { env, timeoutMs: 12 * 60_000 },
+  );
+}
+
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await sleep(500);
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+async function installClusterObjects(nodes: number, log: (l: string) => void): Promise<void> {
+  await kubectl(['apply', '-f', '-'], nodeManifests(nodes), kubeconfigPath);
+  await kubectl(['apply', '-f', '-'], storageClassManifest(), kubeconfigPath);
+  log(`waiting for ${nodes} nodes to be Ready...`);
+  await waitFor(
+    `${nodes} Ready nodes`,
+    async () => {
+      const out = await kubectl(
+        ['get', 'nodes', '-o', 'jsonpath={range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\\n"}{end}'],
+        undefined,
+        kubeconfigPath,
+      );
+      return out.split('\n').filter((s) => s === 'True').length >= nodes;
+    },
+    120_000,
+  );
+  // Pods are admitted only once the service-account controller made the default account.
+  await waitFor(
+    'the default ServiceAccount',
+    async () => (await kubectl(['get', 'serviceaccount', 'default', '-n', 'default', '--ignore-not-found', '-o', 'name'], undefined, kubeconfigPath)).trim() !== '',
+    120_000,
+  );
+}
+
+/**
+ * Brings the local cluster up (building binaries the first time) or reuses the running one.
+ * With E2E_KUBECONFIG set, nothing is started: that cluster is used as it is.
+ */
+export async function startCluster(options: StartClusterOptions = {}): Promise<ClusterHandle> {
+  const log = options.log ?? defaultLog;
+  if (usingExternalCluster()) return { kubeconfigPath: testKubeconfigPath(), started: false };
+  const nodes = options.nodes ?? Number(process.env.CLONESET_SUITE_NODES ?? 6);
+  await mkdir(clusterDir, { recursive: true });
+  const { env, binDir } = await kwokEnv();
+  let started = false;
+  if (!(await isClusterReady(kubeconfigPath))) {
+    started = true;
+    if (await clusterExists(env)) {
+      log(`starting the existing cluster "${clusterName}"...`);
+      try {
+        await run('kwokctl', ['start', 'cluster', '--name', clusterName, '--timeout', '5m'], { env, timeoutMs: 6 * 60_000 });
+        await run('kwokctl', ['get', 'kubeconfig', '--name', clusterName], { env }).then((kc) => writeFile(kubeconfigPath, kc));
+      } catch (err) {
+        log(`restarting failed (${(err as Error).message}); recreating the cluster`);
+        await run('kwokctl', ['delete', 'cluster', '--name', clusterName], { env });
+        await rm(kubeconfigPath, { force: true });
+        await createCluster(env, binDir, log);
+      }
+    } else {
+      await rm(kubeconfigPath, { force: true });
+      await createCluster(env, binDir, log);
+    }
+    await waitFor('the apiserver', () => isClusterReady(kubeconfigPath), 120_000);
+  }
+  await installClusterObjects(nodes, log);
+  log(`cluster ready; export KUBECONFIG=${path.relative(process.cwd(), kubeconfigPath) || kubeconfigPath}`);
+  return { kubeconfigPath, started };
+}
+
+/** Deletes the local cluster and its kubeconfig. */
+export async function stopCluster(options: { log?: (line: string) => void } = {}): Promise<void> {
+  const log = options.log ?? defaultLog;
+  const { env } = await kwokEnv();
+  if (await clusterExists(env)) {
+    log(`deleting cluster "${clusterName}"...`);
+    await run('kwokctl', ['delete', 'cluster', '--name', clusterName], { env, timeoutMs: 5 * 60_000 });
+  }
+  await rm(kubeconfigPath, { force: true });
+}
+
+export type ComponentName = 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'etcd' | 'kwok-controller';
+
+/**
+ * Stops one component process, waits `downMs`, and starts it again (kwokctl starts only the
+ * components that are not running). Used to prove watches survive an apiserver restart.
+ */
+export async function restartComponent(component: ComponentName, downMs = 1_000): Promise<void> {
+  if (usingExternalCluster()) throw new Error('restartComponent works only on the local cluster');
+  const { env } = await kwokEnv();
+  const pidFile = path.join(kwokWorkdir, 'clusters', clusterName, 'pids', `${component}.pid`);
+  const pid = Number((await readFile(pidFile, 'utf8')).trim());
+  if (!Number.isInteger(pid) || pid <= 0) throw new Error(`no pid for ${component} in ${pidFile}`);
+  process.kill(pid, 'SIGTERM');
+  try {
+    await waitFor(`${component} to exit`, () => Promise.resolve(!processAlive(pid)), 5_000);
+  } catch {
+    // kube-apiserver drains long-running watches on SIGTERM; a crash is as good a restart.
+    process.kill(pid, 'SIGKILL');
+    await waitFor(`${component} to be killed`, () => Promise.resolve(!processAlive(pid)), 10_000);
+  }
+  await sleep(downMs);
+  await run('kwokctl', ['start', 'cluster', '--name', clusterName, '--timeout', '3m'], { env, timeoutMs: 4 * 60_000 });
+  await waitFor('the apiserver', () => isClusterReady(kubeconfigPath), 120_000);
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

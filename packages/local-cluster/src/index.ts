@@ -1,0 +1,7 @@
+export { startCluster, stopCluster, restartComponent, isClusterReady, kubectl } from './cluster.ts';
+export type { StartClusterOptions, ClusterHandle, ComponentName } from './cluster.ts';
+export { ensureBinaries, controlPlaneBinaries } from './binaries.ts';
+export { kubeconfigPath, testKubeconfigPath, usingExternalCluster, repoRoot, clusterName } from './paths.ts';
+export { zones, nodeName } from './nodes.ts';
+export { defaultStorageClassName } from './storage.ts';
+export { getJson, eventually, createTestNamespace } from './testing.ts';

@@ -1,0 +1,16 @@
+// vitest global setup for the cluster suites: bring the local cluster up (or reuse it, or
+// use E2E_KUBECONFIG), and tear it down afterwards only if this run started it.
+import { startCluster, stopCluster, testKubeconfigPath } from '@cloneset-suite/local-cluster';
+
+let startedHere = false;
+
+export async function setup(): Promise<void> {
+  const handle = await startCluster();
+  startedHere = handle.started;
+  process.env.E2E_KUBECONFIG_RESOLVED = testKubeconfigPath();
+  console.log(`[tests] cluster suites use ${handle.kubeconfigPath}${handle.started ? ' (started for this run)' : ''}`);
+}
+
+export async function teardown(): Promise<void> {
+  if (startedHere && process.env.CLONESET_SUITE_KEEP_CLUSTER !== '1') await stopCluster();
+}
