@@ -15,3 +15,15 @@ export { sortForScaleIn, sameNodeRanks, spreadRanks, deletionCost } from './core
 export { planScale, chooseScaleIn, planPodsToDeleteCleanup, planPvcCleanup, deleteOrHold } from './core/scale-plan.ts';
 export { isHooked, isAllHooked, kruisePodReadyChange } from './core/lifecycle.ts';
 export { inPlaceDiff, revisionInPlaceDiff, type InPlaceDiff } from './core/inplace.ts';
+export { planUpdate, updateCandidates, limitByMaxUnavailable } from './core/update-plan.ts';
+export { planRefresh, refreshPod, nextLifecycleState } from './core/refresh.ts';
+export { sortForUpdate, defaultUpdateOrder, applyPriority, applyScatter, scatterOne } from './core/update-order.ts';
+export {
+  isInPlaceUpdateComplete,
+  readUpdateState,
+  readGrace,
+  type InPlaceUpdateState,
+  type InPlaceUpdateGrace,
+} from './core/inplace-state.ts';
+export { computeStatus, statusEquals, type StatusInput, type StatusResult } from './core/status.ts';
+export { planReconcile, type ReconcileInput, type ReconcilePlan } from './core/reconcile-plan.ts';

@@ -1,7 +1,7 @@
 // Scale-in deletion order (spec §6.6): first element = deleted first.
 import type { V1Pod, V1PodTemplateSpec } from '@kubernetes/client-node';
 import { POD_DELETION_COST_ANNOTATION } from './keys.ts';
-import { isAvailable, isUpdateReady, maxRestartCount, podName, readySinceMs } from './pod-state.ts';
+import { isAvailable, isPodReadyCondition, maxRestartCount, podName, readySinceMs } from './pod-state.ts';
 import { toMillis } from './time.ts';
 
 export interface ScaleInOrderOptions {
@@ -32,17 +32,14 @@ const INF = Number.POSITIVE_INFINITY;
 const byCreation: Cmp = (a, b) =>
   (toMillis(b.metadata?.creationTimestamp) ?? INF) - (toMillis(a.metadata?.creationTimestamp) ?? INF) || 0;
 
-function byReadyTime(nowMs: number): Cmp {
-  return (a, b) => {
-    if (!isUpdateReady(a, 0, nowMs) || !isUpdateReady(b, 0, nowMs)) return 0;
+const byReadyTime: Cmp = (a, b) => {
+    if (!isPodReadyCondition(a) || !isPodReadyCondition(b)) return 0;
     // More recently ready first; the zero time counts as the most recent.
     return (readySinceMs(b) ?? INF) - (readySinceMs(a) ?? INF) || 0;
-  };
-}
+};
 
-function byReady(nowMs: number): Cmp {
-  return (a, b) => Number(isUpdateReady(a, 0, nowMs)) - Number(isUpdateReady(b, 0, nowMs));
-}
+// Ordering reads the PodReady condition only, not the phase.
+const byReady: Cmp = (a, b) => Number(isPodReadyCondition(a)) - Number(isPodReadyCondition(b));
 
 function chain(...cmps: Cmp[]): Cmp {
   return (a, b) => {
@@ -55,8 +52,8 @@ function chain(...cmps: Cmp[]): Cmp {
 }
 
 /** Same-node ranks (§6.6): on a node with k > 1 pods, ranks k-1..1, the survivor 0. */
-export function sameNodeRanks(pods: readonly V1Pod[], nowMs: number): Map<V1Pod, number> {
-  const cmp = chain(byAssigned, byPhase, byReady(nowMs), byCost, byReadyTime(nowMs), byRestarts, byCreation);
+export function sameNodeRanks(pods: readonly V1Pod[]): Map<V1Pod, number> {
+  const cmp = chain(byAssigned, byPhase, byReady, byCost, byReadyTime, byRestarts, byCreation);
   const byNode = new Map<string, V1Pod[]>();
   for (const p of pods) {
     const node = p.spec?.nodeName;
@@ -82,9 +79,9 @@ const HOSTNAME_KEY = 'kubernetes.io/hostname';
  */
 export function spreadRanks(pods: readonly V1Pod[], opts: ScaleInOrderOptions): Map<V1Pod, number> {
   const constraints = opts.template?.spec?.topologySpreadConstraints ?? [];
-  if (constraints.length === 0) return sameNodeRanks(pods, opts.nowMs);
-  const nodeRank = sameNodeRanks(pods, opts.nowMs);
-  const base = chain(byAssigned, byPhase, byReady(opts.nowMs), byCost, byReadyTime(opts.nowMs), byRestarts, byCreation);
+  if (constraints.length === 0) return sameNodeRanks(pods);
+  const nodeRank = sameNodeRanks(pods);
+  const base = chain(byAssigned, byPhase, byReady, byCost, byReadyTime, byRestarts, byCreation);
   const ranks = new Map<V1Pod, number>();
   for (const c of constraints) {
     const groups = new Map<string, V1Pod[]>();
@@ -114,6 +111,6 @@ export function sortForScaleIn(pods: readonly V1Pod[], opts: ScaleInOrderOptions
   const byRank: Cmp = (a, b) => (ranks.get(b) ?? 0) - (ranks.get(a) ?? 0);
   const byName: Cmp = (a, b) => (podName(a) < podName(b) ? -1 : podName(a) > podName(b) ? 1 : 0);
   return [...pods].sort(
-    chain(byAssigned, byPhase, byAvailable, byReady(opts.nowMs), byCost, byRank, byReadyTime(opts.nowMs), byRestarts, byCreation, byName),
+    chain(byAssigned, byPhase, byAvailable, byReady, byCost, byRank, byReadyTime, byRestarts, byCreation, byName),
   );
 }

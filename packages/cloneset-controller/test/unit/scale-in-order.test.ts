@@ -50,7 +50,7 @@ describe('deletion order rules (§6.6)', () => {
     const p4 = pod({ name: 'p4', node: 'a', readySinceSec: 2 });
     const p10 = pod({ name: 'p10', node: 'a', readySinceSec: 3 });
     const lone = pod({ name: 'lone', node: 'b' });
-    const r = sameNodeRanks([p10, lone, p4, p0], NOW);
+    const r = sameNodeRanks([p10, lone, p4, p0]);
     expect([r.get(p0), r.get(p4), r.get(p10), r.get(lone) ?? 0]).toEqual([2, 1, 0, 0]);
   });
 

@@ -1,0 +1,100 @@
+// In-place update records on the pod (spec §8.7): the state annotation, the grace
+// annotation, and completion detection from container statuses.
+import type { V1Pod } from '@kubernetes/client-node';
+import {
+  INPLACE_UPDATE_GRACE_ANNOTATION,
+  INPLACE_UPDATE_GRACE_ANNOTATION_LEGACY,
+  INPLACE_UPDATE_STATE_ANNOTATION,
+  INPLACE_UPDATE_STATE_ANNOTATION_LEGACY,
+} from './keys.ts';
+import { rfc3339 } from './time.ts';
+
+/** `apps.kruise.io/inplace-update-state` (the fields the planners write and read). */
+export interface InPlaceUpdateState {
+  revision: string;
+  updateTimestamp: string;
+  updateImages?: boolean;
+  lastContainerStatuses?: Record<string, { imageID?: string }>;
+}
+
+/** `apps.kruise.io/inplace-update-grace`: the pending spec during the grace period. */
+export interface InPlaceUpdateGrace {
+  revision: string;
+  containerImages?: Record<string, string>;
+  graceSeconds: number;
+}
+
+function parse<T>(raw: string | undefined): T | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    return JSON.parse(raw) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+export function readUpdateState(pod: V1Pod): InPlaceUpdateState | undefined {
+  const a = pod.metadata?.annotations ?? {};
+  return parse<InPlaceUpdateState>(a[INPLACE_UPDATE_STATE_ANNOTATION] ?? a[INPLACE_UPDATE_STATE_ANNOTATION_LEGACY]);
+}
+
+export function graceAnnotationKey(pod: V1Pod): string | undefined {
+  const a = pod.metadata?.annotations ?? {};
+  if (Object.hasOwn(a, INPLACE_UPDATE_GRACE_ANNOTATION)) return INPLACE_UPDATE_GRACE_ANNOTATION;
+  if (Object.hasOwn(a, INPLACE_UPDATE_GRACE_ANNOTATION_LEGACY)) return INPLACE_UPDATE_GRACE_ANNOTATION_LEGACY;
+  return undefined;
+}
+
+export function readGrace(pod: V1Pod): InPlaceUpdateGrace | undefined {
+  const key = graceAnnotationKey(pod);
+  return key === undefined ? undefined : parse<InPlaceUpdateGrace>(pod.metadata?.annotations?.[key]);
+}
+
+/** Image statuses recorded at the moment the new images are written. */
+export function lastContainerStatuses(pod: V1Pod, containers: readonly string[]): Record<string, { imageID?: string }> {
+  const out: Record<string, { imageID?: string }> = {};
+  for (const name of containers) {
+    const s = pod.status?.containerStatuses?.find((c) => c.name === name);
+    out[name] = s?.imageID ? { imageID: s.imageID } : {};
+  }
+  return out;
+}
+
+export function stateJson(state: InPlaceUpdateState): string {
+  return JSON.stringify(state);
+}
+
+export function newUpdateState(revision: string, nowMs: number, pod: V1Pod, images: Record<string, string>): InPlaceUpdateState {
+  const names = Object.keys(images);
+  return {
+    revision,
+    updateTimestamp: rfc3339(nowMs),
+    ...(names.length > 0 ? { updateImages: true, lastContainerStatuses: lastContainerStatuses(pod, names) } : {}),
+  };
+}
+
+/** An image without a tag or digest is compared as `:latest` (§8.7). */
+export function normaliseImage(image: string): string {
+  if (image.includes('@')) return image;
+  const slash = image.lastIndexOf('/');
+  return image.slice(slash + 1).includes(':') ? image : `${image}:latest`;
+}
+
+/**
+ * Completion (§8.7 step 5): no grace pending and, for every recorded container, the
+ * status imageID changed or the status image equals the spec image.
+ */
+export function isInPlaceUpdateComplete(pod: V1Pod): boolean {
+  if (graceAnnotationKey(pod) !== undefined) return false;
+  const state = readUpdateState(pod);
+  if (!state) return true;
+  for (const [name, last] of Object.entries(state.lastContainerStatuses ?? {})) {
+    const status = pod.status?.containerStatuses?.find((c) => c.name === name);
+    if (!status) return false;
+    const specImage = pod.spec?.containers.find((c) => c.name === name)?.image;
+    const idChanged = !!status.imageID && status.imageID !== last.imageID;
+    const sameImage = specImage !== undefined && normaliseImage(status.image) === normaliseImage(specImage);
+    if (!idChanged && !sameImage) return false;
+  }
+  return true;
+}

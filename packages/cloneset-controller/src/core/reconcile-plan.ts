@@ -1,0 +1,103 @@
+// One reconcile pass as data (spec §3): claim, revisions, Scale-or-Update, clean-ups.
+// The shell executes `actions` in order, then calls computeStatus with the outcome.
+import type { V1ControllerRevision, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
+import { buildContext, revisionName, type PlanContext } from './context.ts';
+import type { FeatureGates } from './keys.ts';
+import { minRequeue, type PlanAction, type PlanError } from './plan.ts';
+import { classifyPods, podName } from './pod-state.ts';
+import { computeRevisions, planHistoryTruncation, type RevisionsResult } from './revisions.ts';
+import { planPodsToDeleteCleanup, planPvcCleanup, planScale } from './scale-plan.ts';
+import type { CloneSetLike } from './types.ts';
+import { planUpdate } from './update-plan.ts';
+
+export interface ReconcileInput {
+  cs: CloneSetLike;
+  /** Pods listed by ownerRef UID (active and inactive). */
+  pods: readonly V1Pod[];
+  /** Owned PVCs not being deleted. */
+  pvcs: readonly V1PersistentVolumeClaim[];
+  /** ControllerRevisions matching the selector. */
+  revisions: readonly V1ControllerRevision[];
+  /** False while a create/delete issued earlier is unobserved (§3 step 3, §6.8). */
+  expectationsSatisfied: boolean;
+  gates: FeatureGates;
+  nowMs: number;
+  random: () => number;
+  nodeLabels?: ReadonlyMap<string, Record<string, string>>;
+}
+
+export interface ReconcilePlan {
+  /** True when expectations blocked the pass: nothing to do but requeue. */
+  waitingForExpectations: boolean;
+  actions: PlanAction[];
+  /** Which sync step ran: Scale wrote (Update skipped), or Update ran. */
+  stepsRun: { scale: boolean; update: boolean };
+  errors: PlanError[];
+  requeueAfterSeconds?: number;
+  revisions?: RevisionsResult;
+  context?: PlanContext;
+}
+
+export function planReconcile(input: ReconcileInput): ReconcilePlan {
+  const empty: ReconcilePlan = { waitingForExpectations: false, actions: [], stepsRun: { scale: false, update: false }, errors: [] };
+  if (!input.expectationsSatisfied) return { ...empty, waitingForExpectations: true };
+  const { cs } = input;
+  const deleting = !!cs.metadata.deletionTimestamp;
+  const actions: PlanAction[] = [];
+
+  const claim = classifyPods(cs, input.pods);
+  const allPods = [...claim.claimed, ...claim.inactive];
+  const pvcClean = planPvcCleanup({ cs, allPods, pvcs: input.pvcs });
+  actions.push(...pvcClean.actions);
+  for (const p of claim.toRelease) actions.push({ kind: 'releasePod', name: podName(p) });
+  for (const p of claim.toAdopt) actions.push({ kind: 'adoptPod', name: podName(p) });
+
+  const revisions = computeRevisions({ cs, revisions: input.revisions });
+  actions.push(...revisions.actions);
+  const allRevisions = revisions.actions.some((a) => a.kind === 'createRevision')
+    ? [...input.revisions, revisions.updateRevision]
+    : input.revisions.map((r) => (r.metadata?.name === revisionName(revisions.updateRevision) ? revisions.updateRevision : r));
+
+  const ctx = buildContext({
+    cs: { ...cs, status: { ...(cs.status ?? {}), collisionCount: revisions.collisionCount } },
+    gates: input.gates,
+    nowMs: input.nowMs,
+    random: input.random,
+    pods: claim.claimed,
+    allPods,
+    pvcs: pvcClean.remaining,
+    revisions: allRevisions,
+    currentRevision: revisions.currentRevision,
+    updateRevision: revisions.updateRevision,
+    ...(input.nodeLabels ? { nodeLabels: input.nodeLabels } : {}),
+  });
+
+  const result: ReconcilePlan = { ...empty, actions, revisions, context: ctx };
+  if (!deleting) {
+    const scale = planScale(ctx);
+    actions.push(...scale.actions);
+    result.errors.push(...scale.errors);
+    result.stepsRun.scale = true;
+    result.requeueAfterSeconds = minRequeue(result.requeueAfterSeconds, scale.requeueAfterSeconds);
+    if (!scale.modified) {
+      const update = planUpdate(ctx);
+      actions.push(...update.actions);
+      result.errors.push(...update.errors);
+      result.stepsRun.update = true;
+      result.requeueAfterSeconds = minRequeue(result.requeueAfterSeconds, update.requeueAfterSeconds);
+    }
+    actions.push(...planPodsToDeleteCleanup(ctx));
+  }
+  actions.push(
+    ...planHistoryTruncation(
+      allRevisions,
+      {
+        currentRevision: revisionName(revisions.currentRevision),
+        updateRevision: revisionName(revisions.updateRevision),
+        claimedPods: claim.claimed,
+      },
+      cs.spec.revisionHistoryLimit,
+    ),
+  );
+  return result;
+}

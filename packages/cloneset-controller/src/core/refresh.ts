@@ -1,0 +1,158 @@
+// Step 1 of Update (spec §8.2): refresh every claimed pod, even when paused: grace
+// period handling, InPlaceUpdateReady, lifecycle transitions of §9, hash back-fill.
+import type { V1Pod } from '@kubernetes/client-node';
+import { isUpdatedPod, type PlanContext } from './context.ts';
+import {
+  INPLACE_UPDATE_READY,
+  INPLACE_UPDATE_STATE_ANNOTATION,
+  KRUISE_POD_READY,
+  LifecycleState,
+  POD_TEMPLATE_HASH_LABEL,
+  PRE_UPDATE_HOOK_KEY,
+} from './keys.ts';
+import { isAllHooked, hasReadinessGate, kruisePodReadyChange, statePatch } from './lifecycle.ts';
+import { emptyPlan, minRequeue, type Plan, type PlanAction, type PodConditionPatch } from './plan.ts';
+import { getCondition, isPodAtRevision, lifecycleState, podLabels, podName, podRevision, shortHashOf } from './pod-state.ts';
+import {
+  graceAnnotationKey,
+  isInPlaceUpdateComplete,
+  lastContainerStatuses,
+  readGrace,
+  readUpdateState,
+  stateJson,
+} from './inplace-state.ts';
+import { toMillis } from './time.ts';
+
+/** Whether the lifecycle block is defined at all (§9 "Updated if the lifecycle is defined"). */
+function lifecycleDefined(ctx: PlanContext): boolean {
+  return ctx.cs.spec.lifecycle !== undefined && ctx.cs.spec.lifecycle !== null;
+}
+
+/** State after an in-place update completes or a PreparingUpdate is rolled back (§9). */
+function afterUpdateState(ctx: PlanContext, pod: V1Pod): string {
+  return lifecycleDefined(ctx) && !isAllHooked(pod, ctx.cs.spec.lifecycle?.inPlaceUpdate)
+    ? LifecycleState.Updated
+    : LifecycleState.Normal;
+}
+
+/**
+ * The lifecycle state refresh moves this pod to (§9), or undefined. `complete` is the
+ * in-place completion check.
+ */
+export function nextLifecycleState(ctx: PlanContext, pod: V1Pod, complete: boolean): string | undefined {
+  const lc = ctx.cs.spec.lifecycle;
+  switch (lifecycleState(pod)) {
+    case LifecycleState.PreparingNormal:
+      if (lc?.preNormal) return isAllHooked(pod, lc.preNormal) ? LifecycleState.Normal : undefined;
+      // v1.9 rule (#1485): only once scheduled, to avoid racing the scheduler.
+      return pod.spec?.nodeName ? LifecycleState.Normal : undefined;
+    case LifecycleState.Updating:
+      return complete ? afterUpdateState(ctx, pod) : undefined;
+    case LifecycleState.PreparingUpdate:
+      return isUpdatedPod(ctx, pod) ? afterUpdateState(ctx, pod) : undefined;
+    case LifecycleState.Updated:
+      return !lc || !lc.inPlaceUpdate || isAllHooked(pod, lc.inPlaceUpdate) ? LifecycleState.Normal : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function conditionIsCleanTrue(pod: V1Pod, type: string): boolean {
+  const c = getCondition(pod, type);
+  return c?.status === 'True' && !c.reason && !c.message;
+}
+
+/** Refresh one pod; returns its actions, whether a label was patched, and a requeue delay. */
+export function refreshPod(ctx: PlanContext, pod: V1Pod): { actions: PlanAction[]; labelPatched: boolean; requeue?: number } {
+  const actions: PlanAction[] = [];
+  const name = podName(pod);
+  let requeue: number | undefined;
+
+  // Grace period: drop on rollback, wait, or apply the pending spec (§8.2).
+  const graceKey = graceAnnotationKey(pod);
+  const grace = readGrace(pod);
+  let gracePending = false;
+  if (graceKey !== undefined) {
+    const state = readUpdateState(pod);
+    if (!grace || !isPodAtRevision(pod, grace.revision)) {
+      actions.push({ kind: 'patchPod', name, reason: 'DropInPlaceGrace', annotations: { [graceKey]: null } });
+    } else {
+      const since = toMillis(state?.updateTimestamp) ?? ctx.nowMs;
+      const remainingMs = since + grace.graceSeconds * 1000 - ctx.nowMs;
+      if (remainingMs > 0) {
+        requeue = Math.ceil(remainingMs / 1000);
+        gracePending = true;
+      } else {
+        const images = grace.containerImages ?? {};
+        const newState = {
+          ...(state ?? { revision: grace.revision, updateTimestamp: '' }),
+          updateImages: Object.keys(images).length > 0,
+          lastContainerStatuses: lastContainerStatuses(pod, Object.keys(images)),
+        };
+        actions.push({
+          kind: 'inPlaceUpdate',
+          name,
+          revision: grace.revision,
+          labels: {},
+          annotations: { [graceKey]: null, [INPLACE_UPDATE_STATE_ANNOTATION]: stateJson(newState) },
+          images,
+          gracePeriodSeconds: 0,
+        });
+        gracePending = true; // the images land with this write; completion is seen next pass
+      }
+    }
+  }
+
+  const complete = !gracePending && graceKey === undefined && isInPlaceUpdateComplete(pod);
+
+  // Readiness gates: InPlaceUpdateReady True once complete; KruisePodReady initialised
+  // True on pods that carry the gate but no condition (decisions.md: both on create).
+  const conditions: PodConditionPatch[] = [];
+  if (complete && hasReadinessGate(pod, INPLACE_UPDATE_READY) && !conditionIsCleanTrue(pod, INPLACE_UPDATE_READY)) {
+    conditions.push({ type: INPLACE_UPDATE_READY, status: 'True' });
+  }
+  if (hasReadinessGate(pod, KRUISE_POD_READY) && !getCondition(pod, KRUISE_POD_READY)) {
+    conditions.push({ type: KRUISE_POD_READY, status: 'True' });
+  }
+
+  // Lifecycle transition (§9) with the KruisePodReady bookkeeping applied first.
+  const from = lifecycleState(pod);
+  const to = nextLifecycleState(ctx, pod, complete);
+  let labelPatched = false;
+  const labels: Record<string, string> = {};
+  if (!podLabels(pod)[POD_TEMPLATE_HASH_LABEL] && podRevision(pod) !== '') {
+    labels[POD_TEMPLATE_HASH_LABEL] = shortHashOf(podRevision(pod));
+  }
+  if (to !== undefined) {
+    // decisions.md fix 4: clear preUpdateHook on any exit from PreparingUpdate, and on entering Updated.
+    if (from === LifecycleState.PreparingUpdate || to === LifecycleState.Updated) {
+      const c = kruisePodReadyChange(pod, { remove: PRE_UPDATE_HOOK_KEY });
+      if (c) conditions.push(c);
+    }
+    if (conditions.length > 0) actions.push({ kind: 'setPodConditions', name, conditions });
+    actions.push(statePatch(pod, to, ctx.nowMs, Object.keys(labels).length > 0 ? { labels } : {}));
+    labelPatched = true;
+  } else {
+    if (conditions.length > 0) actions.push({ kind: 'setPodConditions', name, conditions });
+    if (Object.keys(labels).length > 0) {
+      actions.push({ kind: 'patchPod', name, reason: 'BackfillTemplateHash', labels });
+      labelPatched = true;
+    }
+  }
+  return { actions, labelPatched, ...(requeue !== undefined ? { requeue } : {}) };
+}
+
+/** Refresh every claimed pod. `stop` is true when a state or hash label was patched. */
+export function planRefresh(ctx: PlanContext): Plan & { stop: boolean } {
+  const plan = emptyPlan();
+  let stop = false;
+  for (const pod of ctx.pods) {
+    const r = refreshPod(ctx, pod);
+    plan.actions.push(...r.actions);
+    stop ||= r.labelPatched;
+    plan.requeueAfterSeconds = minRequeue(plan.requeueAfterSeconds, r.requeue);
+  }
+  plan.modified = plan.actions.length > 0;
+  return { ...plan, stop };
+}
+

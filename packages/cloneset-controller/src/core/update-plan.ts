@@ -1,0 +1,177 @@
+// The Update step (spec §8): refresh, gates, candidates and order, the
+// maxUnavailable walk, then per pod an in-place update (with lifecycle pre-steps)
+// or a recreate mark.
+import type { V1Pod } from '@kubernetes/client-node';
+import { findRevision, isUpdatedPod, revisionName, updateDiffs, type PlanContext } from './context.ts';
+import { revisionInPlaceDiff } from './inplace.ts';
+import { graceAnnotationKey, newUpdateState, stateJson } from './inplace-state.ts';
+import {
+  INPLACE_UPDATE_GRACE_ANNOTATION,
+  INPLACE_UPDATE_READY,
+  INPLACE_UPDATE_STATE_ANNOTATION,
+  LIFECYCLE_STATE_LABEL,
+  LIFECYCLE_TIMESTAMP_ANNOTATION,
+  LifecycleState,
+  PRE_UPDATE_HOOK_KEY,
+  SPECIFIED_DELETE_LABEL,
+} from './keys.ts';
+import { hasReadinessGate, isHooked, kruisePodReadyChange, statePatch } from './lifecycle.ts';
+import { emptyPlan, minRequeue, type Plan, type PlanAction, type PodConditionPatch } from './plan.ts';
+import { isAvailable, isPodAtRevision, isPreparingDelete, lifecycleState, podLabels, podName, podRevision } from './pod-state.ts';
+import { planRefresh } from './refresh.ts';
+import { revisionLabels } from './revisions.ts';
+import { rfc3339 } from './time.ts';
+import { sortForUpdate } from './update-order.ts';
+
+/**
+ * §8.5: walk the ordered candidates (already truncated to |updateNum|), stopping when
+ * the target-revision unavailable count or the total unavailable count would exceed
+ * updateMaxUnavailable. Updating an already-unavailable pod costs no total budget.
+ */
+export function limitByMaxUnavailable(
+  ctx: PlanContext,
+  ordered: readonly V1Pod[],
+  targetRevision: string,
+  updateMaxUnavailable: number,
+): V1Pod[] {
+  const avail = (p: V1Pod) => isAvailable(p, ctx.minReadySeconds, ctx.nowMs);
+  let unavail = ctx.pods.filter((p) => !avail(p)).length;
+  const targetUnavail = ctx.pods.filter((p) => !avail(p) && isPodAtRevision(p, targetRevision)).length;
+  const chosen: V1Pod[] = [];
+  let k = 0;
+  for (const pod of ordered) {
+    if (targetUnavail + k >= updateMaxUnavailable) break;
+    if (avail(pod)) {
+      if (unavail >= updateMaxUnavailable) break;
+      unavail++;
+    }
+    k++;
+    chosen.push(pod);
+  }
+  return chosen;
+}
+
+/** Candidates for this pass (§8.4): wrong revision, not pre-deleting, no pending grace (unless Updated). */
+export function updateCandidates(ctx: PlanContext, updateNum: number): V1Pod[] {
+  return ctx.pods.filter((p) => {
+    if (updateNum > 0 === isUpdatedPod(ctx, p)) return false;
+    if (isPreparingDelete(p)) return false;
+    return graceAnnotationKey(p) === undefined || lifecycleState(p) === LifecycleState.Updated;
+  });
+}
+
+/** In-place update of one pod to `target` (§8.7), including the lifecycle pre-step. */
+function inPlaceUpdate(ctx: PlanContext, pod: V1Pod, target: string, diff: NonNullable<ReturnType<typeof revisionInPlaceDiff>>): PlanAction[] {
+  const hook = ctx.cs.spec.lifecycle?.inPlaceUpdate;
+  const state = lifecycleState(pod);
+  const name = podName(pod);
+  const toPreparing = (extra: Parameters<typeof statePatch>[3] = {}): PlanAction[] => {
+    const out: PlanAction[] = [];
+    if (hook?.markPodNotReady) {
+      const c = kruisePodReadyChange(pod, { add: PRE_UPDATE_HOOK_KEY });
+      if (c) out.push({ kind: 'setPodConditions', name, conditions: [c] });
+    }
+    out.push(statePatch(pod, LifecycleState.PreparingUpdate, ctx.nowMs, extra));
+    return out;
+  };
+  switch (state) {
+    case '':
+    case LifecycleState.PreparingNormal:
+    case LifecycleState.Normal:
+      if (hook && isHooked(pod, hook)) return toPreparing();
+      break;
+    case LifecycleState.Updated:
+      // A new revision arrived after an update: re-arm the hook, or let refresh move to Normal.
+      if (!hook) return [];
+      return toPreparing({
+        labels: { ...(hook.labelsHandler ?? {}) },
+        ...(hook.finalizersHandler?.length ? { addFinalizers: [...hook.finalizersHandler] } : {}),
+      });
+    case LifecycleState.PreparingUpdate:
+      if (isHooked(pod, hook)) return [];
+      break;
+    case LifecycleState.Updating:
+      break;
+    default:
+      return [];
+  }
+
+  const actions: PlanAction[] = [];
+  const conditions: PodConditionPatch[] = [];
+  if (hasReadinessGate(pod, INPLACE_UPDATE_READY)) {
+    conditions.push({ type: INPLACE_UPDATE_READY, status: 'False', reason: 'StartInPlaceUpdate' });
+  }
+  if (state === LifecycleState.PreparingUpdate) {
+    // decisions.md fix 4: leaving PreparingUpdate clears the preUpdateHook not-ready key.
+    const c = kruisePodReadyChange(pod, { remove: PRE_UPDATE_HOOK_KEY });
+    if (c) conditions.push(c);
+  }
+  if (conditions.length > 0) actions.push({ kind: 'setPodConditions', name, conditions });
+
+  const grace = ctx.cs.spec.updateStrategy?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0;
+  const deferred = grace > 0 && Object.keys(diff.images).length > 0;
+  const updateState = newUpdateState(target, ctx.nowMs, pod, deferred ? {} : diff.images);
+  const annotations: Record<string, string | null> = {
+    ...diff.annotations,
+    [LIFECYCLE_TIMESTAMP_ANNOTATION]: rfc3339(ctx.nowMs),
+    [INPLACE_UPDATE_STATE_ANNOTATION]: stateJson(updateState),
+  };
+  if (deferred) {
+    annotations[INPLACE_UPDATE_GRACE_ANNOTATION] = JSON.stringify({ revision: target, containerImages: diff.images, graceSeconds: grace });
+  }
+  actions.push({
+    kind: 'inPlaceUpdate',
+    name,
+    revision: target,
+    labels: { ...diff.labels, ...revisionLabels(target, ctx.gates), [LIFECYCLE_STATE_LABEL]: LifecycleState.Updating },
+    annotations,
+    images: deferred ? {} : diff.images,
+    gracePeriodSeconds: grace,
+  });
+  return actions;
+}
+
+export function planUpdate(ctx: PlanContext): Plan {
+  const refresh = planRefresh(ctx);
+  const plan: Plan = { ...emptyPlan(), actions: [...refresh.actions] };
+  if (refresh.requeueAfterSeconds !== undefined) plan.requeueAfterSeconds = refresh.requeueAfterSeconds;
+  const done = () => ({ ...plan, modified: plan.actions.length > 0 });
+  if (refresh.stop) return done();
+  if (ctx.updateType === 'OnDelete' || ctx.cs.spec.updateStrategy?.paused) return done();
+
+  const d = updateDiffs(ctx);
+  if (d.updateNum === 0) return done();
+  const target = d.updateNum > 0 ? ctx.updateRevision : ctx.currentRevision;
+  const targetName = revisionName(target);
+  const ordered = sortForUpdate(updateCandidates(ctx, d.updateNum), ctx.cs.spec.updateStrategy, ctx.pods).slice(
+    0,
+    Math.abs(d.updateNum),
+  );
+  const chosen = limitByMaxUnavailable(ctx, ordered, targetName, d.updateMaxUnavailable);
+
+  const inPlaceType = ctx.updateType === 'InPlaceIfPossible' || ctx.updateType === 'InPlaceOnly';
+  for (const pod of chosen) {
+    const from = findRevision(ctx, podRevision(pod));
+    const diff =
+      inPlaceType && from
+        ? revisionInPlaceDiff(from, target, {
+            vctGate: !!ctx.gates.RecreatePodWhenChangeVCTInCloneSetGate,
+            inPlaceOnly: ctx.updateType === 'InPlaceOnly',
+          })
+        : undefined;
+    if (diff) {
+      plan.actions.push(...inPlaceUpdate(ctx, pod, targetName, diff));
+      const grace = ctx.cs.spec.updateStrategy?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0;
+      if (grace > 0) plan.requeueAfterSeconds = minRequeue(plan.requeueAfterSeconds, grace);
+    } else if (ctx.updateType === 'InPlaceOnly') {
+      plan.errors.push({
+        condition: 'FailedUpdate',
+        message: `pod ${podName(pod)}: update strategy is InPlaceOnly but can not update in-place`,
+      });
+    } else if (!Object.hasOwn(podLabels(pod), SPECIFIED_DELETE_LABEL)) {
+      // Recreate (§8.8): mark now; the next Scale pass deletes it as a specified delete.
+      plan.actions.push({ kind: 'patchPod', name: podName(pod), reason: 'RecreateUpdate', labels: { [SPECIFIED_DELETE_LABEL]: 'true' } });
+    }
+  }
+  return done();
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import type { V1Pod } from '@kubernetes/client-node';
+import { applyPriority, applyScatter, defaultUpdateOrder, orderSuffix, sortForUpdate } from '../../src/core/update-order.ts';
+import { pod } from './fixtures.ts';
+
+const names = (ps: V1Pod[]) => ps.map((p) => p.metadata!.name);
+
+describe('default update order (§8.4)', () => {
+  it('TestSortUpdateIndexes example: Pending, Pending-ready, Running, Running-ready', () => {
+    const pendingReady = pod({ name: 'pending-ready', phase: 'Pending', ready: true });
+    const pending = pod({ name: 'pending', phase: 'Pending', ready: false });
+    const runningReady = pod({ name: 'running-ready' });
+    const running = pod({ name: 'running', ready: false });
+    expect(names(defaultUpdateOrder([runningReady, pendingReady, running, pending]))).toEqual([
+      'pending',
+      'pending-ready',
+      'running',
+      'running-ready',
+    ]);
+  });
+
+  it.each([
+    ['unscheduled first', { node: '' }, {}],
+    ['more recently ready first', { readySinceSec: 5 }, { readySinceSec: 50 }],
+    ['more restarts first', { restarts: 2 }, {}],
+    ['newer first', { createdSec: 1 }, { createdSec: 100 }],
+  ])('%s', (_n, a, b) => {
+    expect(names(defaultUpdateOrder([pod({ ...b, name: 'b' }), pod({ ...a, name: 'a' })]))).toEqual(['a', 'b']);
+  });
+});
+
+describe('priority (§8.4 step 2)', () => {
+  it('weightPriority: higher weight sum first, ties keep prior order', () => {
+    const ps = [pod({ name: 'none' }), pod({ name: 'bar', labels: { k: 'bar' } }), pod({ name: 'foo', labels: { k: 'foo' } }), pod({ name: 'none2' })];
+    const out = applyPriority(ps, {
+      weightPriority: [
+        { weight: 50, matchSelector: { matchLabels: { k: 'foo' } } },
+        { weight: 30, matchSelector: { matchLabels: { k: 'bar' } } },
+      ],
+    });
+    expect(names(out)).toEqual(['foo', 'bar', 'none', 'none2']);
+  });
+
+  it('orderPriority: term index, then higher suffix; pods without keys first (quirk 2)', () => {
+    expect(orderSuffix('sts-10')).toBe(10);
+    expect(orderSuffix('abc')).toBe(0);
+    const ps = [
+      pod({ name: 'o-5', labels: { o: 'o-5' } }),
+      pod({ name: 'p-9', labels: { p: 'p-9' } }),
+      pod({ name: 'nokey' }),
+      pod({ name: 'o-10', labels: { o: 'o-10' } }),
+    ];
+    expect(names(applyPriority(ps, { orderPriority: [{ orderedKey: 'o' }, { orderedKey: 'p' }] }))).toEqual(['nokey', 'o-10', 'o-5', 'p-9']);
+  });
+});
+
+describe('scatter (§8.4 step 3)', () => {
+  it('docs example: 10 candidates, 3 matched -> positions 1, 6 and 10', () => {
+    const ps = Array.from({ length: 10 }, (_, i) => pod({ name: `p${i}`, labels: i < 3 ? { foo: 'bar' } : {} }));
+    const out = applyScatter(ps, [{ key: 'foo', value: 'bar' }], ps);
+    const positions = out.map((p, i) => (p.metadata!.labels!.foo === 'bar' ? i + 1 : 0)).filter((x) => x > 0);
+    expect(positions).toEqual([1, 6, 10]);
+    expect(new Set(names(out)).size).toBe(10);
+  });
+
+  it('leaves the order alone when one side has at most one pod', () => {
+    const ps = [pod({ name: 'a', labels: { foo: 'bar' } }), pod({ name: 'b' }), pod({ name: 'c' })];
+    expect(names(applyScatter(ps, [{ key: 'foo', value: 'bar' }], ps))).toEqual(['a', 'b', 'c']);
+  });
+
+  it('matched pods are spread, the last matched one goes last (total-ratio branch)', () => {
+    const all = Array.from({ length: 12 }, (_, i) => pod({ name: `p${i}`, labels: i % 4 === 0 ? { foo: 'bar' } : {} }));
+    const cands = all.slice(0, 8); // p0, p4 matched among candidates
+    const out = applyScatter(cands, [{ key: 'foo', value: 'bar' }], all);
+    expect(out).toHaveLength(8);
+    expect(out.at(-1)!.metadata!.labels!.foo).toBe('bar');
+  });
+});
+
+describe('sortForUpdate', () => {
+  it('moves PreparingUpdate pods to the front (stable)', () => {
+    const ps = [pod({ name: 'a', ready: false }), pod({ name: 'b', state: 'PreparingUpdate' }), pod({ name: 'c' })];
+    expect(names(sortForUpdate(ps, undefined, ps))).toEqual(['b', 'a', 'c']);
+  });
+});
