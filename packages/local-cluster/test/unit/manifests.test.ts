@@ -1,0 +1,51 @@
+import { parseAllDocuments } from 'yaml';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { nodeManifests, zones } from '../../src/nodes.ts';
+import { storageClassManifest } from '../../src/storage.ts';
+
+interface Doc { kind: string; metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: Record<string, unknown> }
+
+describe('node manifests', () => {
+  it('spreads nodes evenly over three zones, kwok-managed and untainted', () => {
+    const docs = parseAllDocuments(nodeManifests(7)).map((d) => d.toJS() as Doc);
+    expect(docs).toHaveLength(7);
+    const perZone = zones.map((z) => docs.filter((d) => d.metadata.labels?.['topology.kubernetes.io/zone'] === z).length);
+    expect(perZone).toEqual([3, 2, 2]);
+    for (const d of docs) {
+      expect(d.metadata.annotations?.['kwok.x-k8s.io/node']).toBe('fake');
+      expect(d.spec?.taints).toBeUndefined();
+    }
+    expect(new Set(docs.map((d) => d.metadata.name)).size).toBe(7);
+  });
+});
+
+describe('storage class', () => {
+  it('is the default class, provisioned by kube-controller-manager', () => {
+    const sc = parseAllDocuments(storageClassManifest())[0]!.toJS() as Doc & { provisioner: string };
+    expect(sc.metadata.annotations?.['storageclass.kubernetes.io/is-default-class']).toBe('true');
+    expect(sc.provisioner).toBe('kubernetes.io/host-path');
+  });
+});
+
+describe('kwok stages', () => {
+  const dir = path.resolve(import.meta.dirname, '../../stages');
+  const stages = readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .flatMap((f) => parseAllDocuments(readFileSync(path.join(dir, f), 'utf8')).map((d) => d.toJS() as Doc & { spec: { selector?: unknown; resourceRef: { kind: string }; next: { statusTemplate?: string } } }));
+
+  it('defines the suite pod and node stages, each with a selector (kwok ignores stages without one)', () => {
+    expect(stages.map((s) => s.metadata.name).sort()).toEqual([
+      'node-heartbeat', 'node-initialize',
+      'pod-containers-ready', 'pod-crash', 'pod-create', 'pod-delete', 'pod-ready-sync', 'pod-restart-changed-containers', 'pod-start', 'pod-terminate',
+    ]);
+    for (const s of stages) expect(s.spec.selector, s.metadata.name).toBeDefined();
+  });
+
+  it('never sets readiness-gate conditions itself (controllers own them)', () => {
+    for (const s of stages.filter((x) => x.spec.resourceRef.kind === 'Pod')) {
+      expect(s.spec.next.statusTemplate ?? '', s.metadata.name).not.toMatch(/range \.spec\.readinessGates \}\}\s*- /);
+    }
+  });
+});
