@@ -18,3 +18,11 @@ export * from './names.ts';
 export { cloneSetCrd, podTransitionRuleCrd, CLONESET_PRINTER_COLUMNS } from './crd/definitions.ts';
 export type { PrinterColumn, CustomResourceDefinition, CrdVersion, SchemaNode } from './crd/definitions.ts';
 export { renderCrdFiles, renderYaml, type GeneratedFile } from './crd/generate.ts';
+
+export * from './cloneset/defaults.ts';
+export * from './cloneset/validation.ts';
+export { defaultPodTemplate, defaultPodTemplateInPlace, defaultPodSpec, defaultPersistentVolumeClaimInPlace } from './cloneset/pod-defaults.ts';
+export { validateCloneSetTemplate } from './cloneset/template-validation.ts';
+export * from './transition-rule/defaults.ts';
+export * from './transition-rule/validation.ts';
+export { jsonEqual } from './json-equal.ts';

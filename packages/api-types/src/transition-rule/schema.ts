@@ -110,7 +110,7 @@ export type Parameter = Static<typeof ParameterSchema>;
 export const WebhookRuleSchema = Type.Object(
   {
     clientConfig: ClientConfigSchema,
-    failurePolicy: Type.Optional(stringEnum(WEBHOOK_FAILURE_POLICIES, { description: 'Ignore (default) or Fail.' })),
+    failurePolicy: Type.Optional(stringEnum(WEBHOOK_FAILURE_POLICIES, { description: 'Fail (default): errors reject the pods; Ignore: errors let them pass.' })),
     parameters: Type.Optional(list(ParameterSchema, { description: 'Per-pod parameters sent to the webhook.' })),
   },
   { description: 'Ask an HTTP endpoint to approve pods.' },
