@@ -73,6 +73,8 @@ export { LeaderElector } from './leader-election.ts';
 export type { LeaderElectionOptions, Lease } from './leader-election.ts';
 export { createLogger, silentLogger } from './logger.ts';
 export type { Logger, LoggerOptions, LogLevel } from './logger.ts';
+export { Manager } from './manager.ts';
+export type { ManagerOptions, StopReason } from './manager.ts';
 export { createMetrics } from './metrics.ts';
 export { labelSelectorToString, matchesLabels, parseLabelSelector, requirementsFromLabelSelector } from './selectors.ts';
 export type { LabelSelector, Operator, Requirement } from './selectors.ts';

@@ -1,0 +1,53 @@
+import { Registry } from 'prom-client';
+import { describe, expect, it } from 'vitest';
+import { Resources } from '../../src/client/gvr.ts';
+import type { KubeObject } from '../../src/client/types.ts';
+import { objectKey } from '../../src/keys.ts';
+import { Manager } from '../../src/manager.ts';
+import { FakeClock, flushMicrotasks } from '../../src/util/clock.ts';
+import { FakeTransport, LiveStream } from '../support/fake-transport.ts';
+
+async function tick(clock: FakeClock, ms = 0): Promise<void> {
+  for (let i = 0; i < 5; i++) {
+    await new Promise((r) => setImmediate(r));
+    await flushMicrotasks();
+  }
+  await clock.advance(ms);
+}
+
+describe('Manager', () => {
+  it('wires informers to controllers on one registry, and stop() ends everything', async () => {
+    const clock = new FakeClock();
+    const streams: LiveStream[] = [];
+    const transport = new FakeTransport((req) => {
+      if (!req.query?.watch) {
+        return { body: { metadata: { resourceVersion: '5' }, items: [{ metadata: { name: 'a', namespace: 'ns', resourceVersion: '1' } }] } };
+      }
+      const s = new LiveStream(req.signal);
+      streams.push(s);
+      return { stream: s };
+    });
+    const registry = new Registry();
+    const mgr = new Manager({ transport, clock, registry, qps: 0 });
+    const seen: string[] = [];
+    const ctl = mgr.addController({
+      name: 'cm',
+      maxConcurrentReconciles: 2,
+      reconcile: (key) => {
+        seen.push(key);
+        return Promise.resolve();
+      },
+    });
+    ctl.watches(mgr.informers.informerFor<KubeObject>(Resources.configMaps), (o) => objectKey(o));
+    const done = mgr.start();
+    await tick(clock, 200);
+    streams[0]!.push({ type: 'ADDED', object: { metadata: { name: 'b', namespace: 'ns', resourceVersion: '6' } } });
+    await tick(clock, 10);
+    expect(seen).toEqual(['ns/a', 'ns/b']);
+    const text = await registry.metrics();
+    expect(text).toContain('controller_runtime_reconcile_total{controller="cm",result="success"} 2');
+    expect(text).toContain('rest_client_requests_total{code="200",method="GET",host="fake:6443"} 2');
+    mgr.stop();
+    await expect(done).resolves.toBe('signal');
+  });
+});
