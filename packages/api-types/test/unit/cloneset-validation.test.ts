@@ -1,0 +1,218 @@
+import { describe, expect, it } from 'vitest';
+import {
+  defaultCloneSet,
+  formatFieldError,
+  validateCloneSet,
+  validateCloneSetDeletion,
+  type CloneSet,
+  type CloneSetValidationOptions,
+  type FieldError,
+} from '../../src/index.ts';
+import { CLONESET_FIXTURES, loadCloneSet, loadSpecFragments, withFragment } from '../fixtures.ts';
+
+const valid = (): CloneSet => defaultCloneSet(loadCloneSet());
+const fields = (errs: FieldError[]): string[] => errs.map((e) => e.field);
+const texts = (errs: FieldError[]): string => errs.map(formatFieldError).join('\n');
+
+describe('seed samples', () => {
+  it.each(CLONESET_FIXTURES)('%s validates after defaulting', (name) => {
+    expect(texts(validateCloneSet(defaultCloneSet(loadCloneSet(name))))).toBe('');
+  });
+
+  it.each(loadSpecFragments().map((f) => [f.title, f.spec] as const))('fragment %s validates merged into the sample', (_title, spec) => {
+    expect(texts(validateCloneSet(defaultCloneSet(withFragment(loadCloneSet(), spec))))).toBe('');
+  });
+});
+
+type Case = [rule: string, mutate: (cs: CloneSet) => void, field?: string, message?: RegExp];
+
+// One accepted and one rejected case per rule of cloneset.md §1.8 (plus decisions.md).
+const accepted: Case[] = [
+  ['metadata name is a DNS subdomain', (cs) => (cs.metadata!.name = 'a.b-c')],
+  ['replicas 0', (cs) => (cs.spec.replicas = 0)],
+  ['selector with expressions', (cs) => (cs.spec.selector = { matchExpressions: [{ key: 'app', operator: 'In', values: ['sample'] }] })],
+  ['selector matching template labels', (cs) => (cs.spec.template.metadata!.labels = { app: 'sample', extra: 'x' })],
+  ['template with VCT-backed mount', (cs) => {
+    cs.spec.volumeClaimTemplates = [{ metadata: { name: 'data' }, spec: {} }];
+    cs.spec.template.spec!.containers[0]!.volumeMounts = [{ name: 'data', mountPath: '/d' }];
+  }],
+  ['restartPolicy Always', (cs) => (cs.spec.template.spec!.restartPolicy = 'Always')],
+  ['no activeDeadlineSeconds', () => {}],
+  ['podsToDelete unique', (cs) => (cs.spec.scaleStrategy = { podsToDelete: ['a', 'b'] })],
+  ['type InPlaceIfPossible', (cs) => (cs.spec.updateStrategy!.type = 'InPlaceIfPossible')],
+  ['type OnDelete', (cs) => (cs.spec.updateStrategy!.type = 'OnDelete')],
+  ['partition decimal percent', (cs) => (cs.spec.updateStrategy!.partition = '99.5%')],
+  ['partition above replicas', (cs) => (cs.spec.updateStrategy!.partition = 100)],
+  ['weightPriority alone', (cs) => (cs.spec.updateStrategy!.priorityStrategy = { weightPriority: [{ weight: 100, matchSelector: { matchLabels: { a: 'b' } } }] })],
+  ['orderPriority alone', (cs) => (cs.spec.updateStrategy!.priorityStrategy = { orderPriority: [{ orderedKey: 'k' }] })],
+  ['scatter terms distinct', (cs) => (cs.spec.updateStrategy!.scatterStrategy = [{ key: 'a', value: '1' }, { key: 'a', value: '2' }])],
+  ['maxUnavailable integer percent', (cs) => (cs.spec.updateStrategy!.maxUnavailable = '25%')],
+  ['maxSurge int', (cs) => (cs.spec.updateStrategy!.maxSurge = 2)],
+  ['maxSurge 0 with InPlaceOnly', (cs) => Object.assign(cs.spec.updateStrategy!, { type: 'InPlaceOnly', maxSurge: '0%' })],
+  ['maxUnavailable 0 with maxSurge 1', (cs) => Object.assign(cs.spec.updateStrategy!, { maxUnavailable: 0, maxSurge: 1 })],
+  ['both zero with replicas 0', (cs) => { cs.spec.replicas = 0; Object.assign(cs.spec.updateStrategy!, { maxUnavailable: 0, maxSurge: 0 }); }],
+  ['progressDeadlineSeconds above minReadySeconds', (cs) => { cs.spec.minReadySeconds = 10; cs.spec.progressDeadlineSeconds = 11; }],
+  ['progressDeadlineSeconds MaxInt32', (cs) => { cs.spec.minReadySeconds = 10; cs.spec.progressDeadlineSeconds = 2147483647; }],
+  ['minReadySeconds 0', (cs) => (cs.spec.minReadySeconds = 0)],
+  ['revisionHistoryLimit 0', (cs) => (cs.spec.revisionHistoryLimit = 0)],
+  ['scaleStrategy.maxUnavailable percent', (cs) => (cs.spec.scaleStrategy = { maxUnavailable: '10%' })],
+  ['gracePeriodSeconds 0', (cs) => (cs.spec.updateStrategy!.inPlaceUpdateStrategy = { gracePeriodSeconds: 0 })],
+];
+
+const rejected: Case[] = [
+  ['metadata name not a DNS subdomain', (cs) => (cs.metadata!.name = 'Bad_Name'), 'metadata.name'],
+  ['replicas < 0', (cs) => (cs.spec.replicas = -1), 'spec.replicas', /Invalid value: -1/],
+  ['selector nil', (cs) => delete (cs.spec as Partial<CloneSet['spec']>).selector, 'spec.selector', /Required value/],
+  ['selector invalid', (cs) => (cs.spec.selector = { matchExpressions: [{ key: 'app', operator: 'In', values: [] }] }), 'spec.selector.matchExpressions[0].values'],
+  ['selector empty', (cs) => (cs.spec.selector = {}), 'spec.selector', /empty selector is invalid for cloneset/],
+  ['selector not matching template', (cs) => (cs.spec.selector = { matchLabels: { app: 'other' } }), 'spec.template.metadata.labels', /`selector` does not match template `labels`/],
+  ['template without containers', (cs) => (cs.spec.template.spec!.containers = []), 'spec.template.spec.containers', /Required value/],
+  ['template container without image', (cs) => delete cs.spec.template.spec!.containers[0]!.image, 'spec.template.spec.containers[0].image'],
+  ['template mount of unknown volume', (cs) => (cs.spec.template.spec!.containers[0]!.volumeMounts = [{ name: 'nope', mountPath: '/d' }]), 'spec.template.spec.containers[0].volumeMounts[0].name'],
+  ['template duplicate container names', (cs) => cs.spec.template.spec!.containers.push({ name: 'nginx', image: 'x' }), 'spec.template.spec.containers[1].name', /Duplicate value/],
+  ['restartPolicy not Always', (cs) => (cs.spec.template.spec!.restartPolicy = 'Never'), 'spec.template.spec.restartPolicy', /Unsupported value: "Never"/],
+  ['activeDeadlineSeconds set', (cs) => (cs.spec.template.spec!.activeDeadlineSeconds = 5), 'spec.template.spec.activeDeadlineSeconds', /activeDeadlineSeconds in cloneset is not Supported/],
+  ['podsToDelete duplicates', (cs) => (cs.spec.scaleStrategy = { podsToDelete: ['a', 'a'] }), 'spec.scaleStrategy.podsToDelete[1]', /Duplicate value: "a"/],
+  ['type unknown', (cs) => (cs.spec.updateStrategy!.type = 'Rolling' as 'ReCreate'), 'spec.updateStrategy.type', /Unsupported value: "Rolling"/],
+  ['partition not int or percent', (cs) => (cs.spec.updateStrategy!.partition = 'abc'), 'spec.updateStrategy.partition', /Invalid value: "abc"/],
+  ['partition negative', (cs) => (cs.spec.updateStrategy!.partition = -1), 'spec.updateStrategy.partition', /negative/],
+  ['weight and order together', (cs) => (cs.spec.updateStrategy!.priorityStrategy = { weightPriority: [{ weight: 1, matchSelector: { matchLabels: { a: 'b' } } }], orderPriority: [{ orderedKey: 'k' }] }), 'spec.updateStrategy.priorityStrategy'],
+  ['weight out of range', (cs) => (cs.spec.updateStrategy!.priorityStrategy = { weightPriority: [{ weight: 101, matchSelector: { matchLabels: { a: 'b' } } }] }), 'spec.updateStrategy.priorityStrategy.weightPriority[0].weight'],
+  ['weight matchSelector empty', (cs) => (cs.spec.updateStrategy!.priorityStrategy = { weightPriority: [{ weight: 1, matchSelector: {} }] }), 'spec.updateStrategy.priorityStrategy.weightPriority[0].matchSelector'],
+  ['weight matchSelector invalid', (cs) => (cs.spec.updateStrategy!.priorityStrategy = { weightPriority: [{ weight: 1, matchSelector: { matchLabels: { 'a b': 'c' } } }] }), 'spec.updateStrategy.priorityStrategy.weightPriority[0].matchSelector.matchLabels'],
+  ['orderedKey empty', (cs) => (cs.spec.updateStrategy!.priorityStrategy = { orderPriority: [{ orderedKey: '' }] }), 'spec.updateStrategy.priorityStrategy.orderPriority[0].orderedKey'],
+  ['scatter empty key', (cs) => (cs.spec.updateStrategy!.scatterStrategy = [{ key: '', value: 'x' }]), 'spec.updateStrategy.scatterStrategy[0].key'],
+  ['scatter duplicate pair', (cs) => (cs.spec.updateStrategy!.scatterStrategy = [{ key: 'a', value: '1' }, { key: 'a', value: '1' }]), 'spec.updateStrategy.scatterStrategy[1]', /Duplicate value/],
+  ['maxUnavailable decimal percent', (cs) => (cs.spec.updateStrategy!.maxUnavailable = '12.5%'), 'spec.updateStrategy.maxUnavailable'],
+  ['maxUnavailable not int or percent', (cs) => (cs.spec.updateStrategy!.maxUnavailable = 'x'), 'spec.updateStrategy.maxUnavailable'],
+  ['maxSurge negative', (cs) => (cs.spec.updateStrategy!.maxSurge = -1), 'spec.updateStrategy.maxSurge'],
+  ['maxSurge with InPlaceOnly', (cs) => Object.assign(cs.spec.updateStrategy!, { type: 'InPlaceOnly', maxSurge: 1 }), 'spec.updateStrategy.maxSurge', /InPlaceOnly/],
+  ['both zero', (cs) => Object.assign(cs.spec.updateStrategy!, { maxUnavailable: 0, maxSurge: '0%' }), 'spec.updateStrategy.maxUnavailable', /should not both be less than 1/],
+  ['progressDeadlineSeconds not above minReadySeconds', (cs) => { cs.spec.minReadySeconds = 10; cs.spec.progressDeadlineSeconds = 10; }, 'spec.progressDeadlineSeconds'],
+  ['progressDeadlineSeconds negative', (cs) => (cs.spec.progressDeadlineSeconds = -1), 'spec.progressDeadlineSeconds'],
+  ['minReadySeconds negative', (cs) => (cs.spec.minReadySeconds = -1), 'spec.minReadySeconds'],
+  ['revisionHistoryLimit negative', (cs) => (cs.spec.revisionHistoryLimit = -1), 'spec.revisionHistoryLimit'],
+  ['scaleStrategy.maxUnavailable invalid', (cs) => (cs.spec.scaleStrategy = { maxUnavailable: 'lots' }), 'spec.scaleStrategy.maxUnavailable'],
+  ['gracePeriodSeconds negative', (cs) => (cs.spec.updateStrategy!.inPlaceUpdateStrategy = { gracePeriodSeconds: -1 }), 'spec.updateStrategy.inPlaceUpdateStrategy.gracePeriodSeconds'],
+];
+
+describe('validateCloneSet on CREATE', () => {
+  it.each(accepted)('accepts: %s', (_rule, mutate) => {
+    const cs = valid();
+    mutate(cs);
+    expect(texts(validateCloneSet(cs))).toBe('');
+  });
+
+  it.each(rejected)('rejects: %s', (_rule, mutate, field, message) => {
+    const cs = valid();
+    mutate(cs);
+    const errs = validateCloneSet(cs);
+    expect(fields(errs)).toContain(field);
+    if (message) expect(texts(errs)).toMatch(message);
+  });
+
+  it('reports a missing spec', () => {
+    expect(validateCloneSet({ metadata: { name: 'x' } } as unknown as CloneSet)).toEqual([{ field: 'spec', type: 'Required', message: '' }]);
+  });
+});
+
+describe('validateCloneSet podsToDelete lookups (newly added names only)', () => {
+  const uid = 'cs-uid';
+  const pods: Record<string, { deletionTimestamp?: string; ownerReferences?: { uid: string; controller?: boolean }[] }> = {
+    mine: { ownerReferences: [{ uid, controller: true }] },
+    terminating: { deletionTimestamp: '2026-01-01T00:00:00Z', ownerReferences: [{ uid, controller: true }] },
+    foreign: { ownerReferences: [{ uid: 'other', controller: true }] },
+    notController: { ownerReferences: [{ uid }] },
+  };
+  const options: CloneSetValidationOptions = { getPod: (name) => pods[name] };
+  const withPods = (names: string[]): CloneSet => {
+    const cs = valid();
+    cs.metadata!.uid = uid;
+    cs.spec.scaleStrategy = { podsToDelete: names };
+    return cs;
+  };
+
+  it('accepts an active pod this CloneSet controls', () => {
+    expect(validateCloneSet(withPods(['mine']), undefined, options)).toEqual([]);
+  });
+
+  it.each([
+    ['missing', /not found/],
+    ['terminating', /already terminating/],
+    ['foreign', /not owned/],
+    ['notController', /not owned/],
+  ])('rejects a newly added %s pod', (name, message) => {
+    const errs = validateCloneSet(withPods([name]), undefined, options);
+    expect(fields(errs)).toEqual(['spec.scaleStrategy.podsToDelete[0]']);
+    expect(texts(errs)).toMatch(message);
+  });
+
+  it('does not look up names already in the old object', () => {
+    const old = withPods(['missing']);
+    expect(validateCloneSet(withPods(['missing']), old, options)).toEqual([]);
+  });
+});
+
+describe('validateCloneSet on UPDATE', () => {
+  it('accepts changes to the mutable fields', () => {
+    const old = valid();
+    const cs = valid();
+    cs.spec.replicas = 7;
+    cs.spec.minReadySeconds = 3;
+    cs.spec.progressDeadlineSeconds = 600;
+    cs.spec.updateStrategy!.paused = true;
+    cs.spec.lifecycle = { preDelete: { finalizersHandler: ['x/y'] } };
+    cs.spec.template.spec!.containers[0]!.image = 'nginx:mainline';
+    expect(validateCloneSet(cs, old)).toEqual([]);
+  });
+
+  it('rejects a selector change', () => {
+    const old = valid();
+    const cs = valid();
+    cs.spec.selector = { matchLabels: { app: 'sample', extra: 'x' } };
+    cs.spec.template.metadata!.labels = { app: 'sample', extra: 'x' };
+    const errs = validateCloneSet(cs, old);
+    expect(errs).toHaveLength(1);
+    expect(formatFieldError(errs[0]!)).toMatch(/^spec: Forbidden: updates to cloneset spec for fields other than 'replicas'/);
+  });
+
+  it('accepts an image-only template change under InPlaceOnly, metadata changes included', () => {
+    const old = valid();
+    old.spec.updateStrategy!.type = 'InPlaceOnly';
+    const cs = structuredClone(old);
+    cs.spec.template.spec!.containers[0]!.image = 'nginx:mainline';
+    cs.spec.template.metadata!.annotations = { a: 'b' };
+    expect(validateCloneSet(cs, old)).toEqual([]);
+  });
+
+  it.each<[string, (cs: CloneSet) => void]>([
+    ['an env change', (cs) => (cs.spec.template.spec!.containers[0]!.env = [{ name: 'A', value: '1' }])],
+    ['an added container', (cs) => cs.spec.template.spec!.containers.push({ name: 'side', image: 'busybox' })],
+    ['a removed image', (cs) => delete cs.spec.template.spec!.containers[0]!.image],
+  ])('rejects %s under InPlaceOnly', (_name, mutate) => {
+    const old = valid();
+    old.spec.updateStrategy!.type = 'InPlaceOnly';
+    const cs = structuredClone(old);
+    mutate(cs);
+    expect(fields(validateCloneSet(cs, old))).toContain('spec.template.spec');
+  });
+});
+
+describe('validateCloneSetDeletion', () => {
+  const labelled = (policy: string, replicas: number): CloneSet => {
+    const cs = valid();
+    cs.metadata!.labels = { 'policy.kruise.io/delete-protection': policy };
+    cs.spec.replicas = replicas;
+    return cs;
+  };
+
+  it.each([
+    ['Always', 0, true, 1],
+    ['Cascading', 2, true, 1],
+    ['Cascading', 0, true, 0],
+    ['Always', 3, false, 0],
+    ['Other', 3, true, 0],
+  ])('label %s with replicas %i, gate %s: %i errors', (policy, replicas, gate, count) => {
+    expect(validateCloneSetDeletion(labelled(policy, replicas), { resourcesDeletionProtection: gate })).toHaveLength(count);
+  });
+});
