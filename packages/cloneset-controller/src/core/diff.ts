@@ -29,6 +29,7 @@ export interface DiffInput {
    * decisions.md fix 1: whether moving this pod to its target revision would recreate
    * it. When given, update surge is only spent on such pods, so in-place-able
    * rollouts create no surge pods. Omitted: every pod counts (Kruise behaviour).
+   * Not applied when U = 0: there the surge is the only update budget.
    */
   needsRecreate?: (pod: V1Pod) => boolean;
 }
@@ -129,7 +130,9 @@ export function calculateDiffs(input: DiffInput): Diffs {
         updateSurge = Math.abs(newDiff);
         if (newDiff > 0) updateSurgeOld = updateSurge;
       }
-      if (input.needsRecreate) {
+      // With U = 0 surge is the only budget an in-place update can spend, so the cap
+      // would deadlock the rollout (found by the rollout simulation): keep Kruise's surge.
+      if (input.needsRecreate && U > 0) {
         // Pods moving forward are old ones; moving back (rollback) are new ones.
         const forward = oldDiff > 0;
         const needsRecreate = input.needsRecreate;

@@ -1,41 +1,42 @@
-// Well-known keys used by the planners (spec §1.9). Defined locally because
-// @cloneset-suite/api-types did not export them when this core was written;
-// they should move there (see the hand-off report).
+// Well-known keys used by the planners (spec §1.9), taken from api-types. The
+// feature-gate set below is local: api-types does not model gates (move it there
+// or to kube-runtime's config when one exists).
+import { KRUISE_ANNOTATIONS, KRUISE_LABELS, KRUISE_READINESS_GATES, LIFECYCLE_STATES, NOT_READY_KEYS } from '@cloneset-suite/api-types';
 
-export const INSTANCE_ID_LABEL = 'apps.kruise.io/cloneset-instance-id';
-export const REVISION_LABEL = 'controller-revision-hash';
-export const POD_TEMPLATE_HASH_LABEL = 'pod-template-hash';
-export const LIFECYCLE_STATE_LABEL = 'lifecycle.apps.kruise.io/state';
-export const LIFECYCLE_TIMESTAMP_ANNOTATION = 'lifecycle.apps.kruise.io/timestamp';
-export const SPECIFIED_DELETE_LABEL = 'apps.kruise.io/specified-delete';
-export const INPLACE_UPDATE_STATE_ANNOTATION = 'apps.kruise.io/inplace-update-state';
-export const INPLACE_UPDATE_STATE_ANNOTATION_LEGACY = 'inplace-update-state';
-export const INPLACE_UPDATE_GRACE_ANNOTATION = 'apps.kruise.io/inplace-update-grace';
-export const INPLACE_UPDATE_GRACE_ANNOTATION_LEGACY = 'inplace-update-grace';
-export const POD_DELETION_COST_ANNOTATION = 'controller.kubernetes.io/pod-deletion-cost';
-export const REVISION_HASH_LABEL = 'controller.kubernetes.io/hash';
-export const VCT_HASH_ANNOTATION = 'kruise.io/cloneset-volumeclaimtemplate-hash';
-export const EXCLUDE_PREPARING_DELETE_LABEL = 'apps.kruise.io/cloneset-scaling-exclude-preparing-delete';
+export const INSTANCE_ID_LABEL = KRUISE_LABELS.cloneSetInstanceId;
+export const REVISION_LABEL = KRUISE_LABELS.controllerRevisionHash;
+export const POD_TEMPLATE_HASH_LABEL = KRUISE_LABELS.podTemplateHash;
+export const LIFECYCLE_STATE_LABEL = KRUISE_LABELS.lifecycleState;
+export const LIFECYCLE_TIMESTAMP_ANNOTATION = KRUISE_ANNOTATIONS.lifecycleTimestamp;
+export const SPECIFIED_DELETE_LABEL = KRUISE_LABELS.specifiedDelete;
+export const INPLACE_UPDATE_STATE_ANNOTATION = KRUISE_ANNOTATIONS.inPlaceUpdateState;
+export const INPLACE_UPDATE_STATE_ANNOTATION_LEGACY = KRUISE_ANNOTATIONS.inPlaceUpdateStateLegacy;
+export const INPLACE_UPDATE_GRACE_ANNOTATION = KRUISE_ANNOTATIONS.inPlaceUpdateGrace;
+export const INPLACE_UPDATE_GRACE_ANNOTATION_LEGACY = KRUISE_ANNOTATIONS.inPlaceUpdateGraceLegacy;
+export const POD_DELETION_COST_ANNOTATION = KRUISE_ANNOTATIONS.podDeletionCost;
+export const REVISION_HASH_LABEL = KRUISE_LABELS.revisionHash;
+export const VCT_HASH_ANNOTATION = KRUISE_ANNOTATIONS.volumeClaimTemplateHash;
+export const EXCLUDE_PREPARING_DELETE_LABEL = KRUISE_LABELS.scalingExcludePreparingDelete;
 
-export const INPLACE_UPDATE_READY = 'InPlaceUpdateReady';
-export const KRUISE_POD_READY = 'KruisePodReady';
+export const INPLACE_UPDATE_READY = KRUISE_READINESS_GATES.inPlaceUpdateReady;
+export const KRUISE_POD_READY = KRUISE_READINESS_GATES.kruisePodReady;
 
 export const CLONESET_API_VERSION = 'apps.kruise.io/v1alpha1';
 export const CLONESET_KIND = 'CloneSet';
 
 export const LifecycleState = {
-  PreparingNormal: 'PreparingNormal',
-  Normal: 'Normal',
-  PreparingUpdate: 'PreparingUpdate',
-  Updating: 'Updating',
-  Updated: 'Updated',
-  PreparingDelete: 'PreparingDelete',
+  PreparingNormal: LIFECYCLE_STATES.preparingNormal,
+  Normal: LIFECYCLE_STATES.normal,
+  PreparingUpdate: LIFECYCLE_STATES.preparingUpdate,
+  Updating: LIFECYCLE_STATES.updating,
+  Updated: LIFECYCLE_STATES.updated,
+  PreparingDelete: LIFECYCLE_STATES.preparingDelete,
 } as const;
 export type LifecycleState = (typeof LifecycleState)[keyof typeof LifecycleState];
 
 /** Not-ready keys carried in the KruisePodReady condition message (§9). */
-export const PRE_DELETE_HOOK_KEY = 'preDeleteHook';
-export const PRE_UPDATE_HOOK_KEY = 'preUpdateHook';
+export const PRE_DELETE_HOOK_KEY = NOT_READY_KEYS.preDeleteHook;
+export const PRE_UPDATE_HOOK_KEY = NOT_READY_KEYS.preUpdateHook;
 
 /** Feature gates the planners read (decisions.md: anchor names and defaults). */
 export interface FeatureGates {

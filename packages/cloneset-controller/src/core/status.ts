@@ -134,7 +134,7 @@ export function computeStatus(input: StatusInput): StatusResult {
   // Requeue when a ready pod will become available (§3 step 15).
   if (minReady > 0) {
     for (const p of pods) {
-      if (!ready(p) || available(p)) continue;
+      if (!ready(p) || isUpdateReady(p, minReady, nowMs)) continue;
       const since = readySinceMs(p);
       if (since === undefined) continue;
       const wait = Math.max(1, Math.ceil((since + minReady * 1000 - nowMs) / 1000));

@@ -1,20 +1,13 @@
 // Structural view of the CloneSet the planners read. Field names follow the CRD
 // (spec §1.2-1.5), so the api-types `CloneSet` satisfies it; keeping it structural
 // lets the core stay independent of how api-types models optional fields.
+import type { LabelSelector } from '@cloneset-suite/api-types';
 import type { V1PersistentVolumeClaim, V1PodTemplateSpec } from '@kubernetes/client-node';
 
 export type IntOrPercent = number | string;
 
-export interface SelectorRequirement {
-  key: string;
-  operator: string;
-  values?: string[];
-}
-
-export interface Selector {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: SelectorRequirement[];
-}
+/** The api-types selector; kept under this name for the planners. */
+export type Selector = LabelSelector;
 
 export interface Hook {
   labelsHandler?: Record<string, string>;

@@ -1,0 +1,278 @@
+// A pure in-memory cluster: apply each plan, let pods become ready after random
+// delays, and check the invariants at every step of a rollout.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { V1ControllerRevision, V1Pod, V1PodCondition } from '@kubernetes/client-node';
+import { planReconcile } from '../../src/core/reconcile-plan.ts';
+import { computeStatus, statusEquals } from '../../src/core/status.ts';
+import { isAvailable, isPodAtRevision, isPreparingDelete } from '../../src/core/pod-state.ts';
+import type { PlanAction } from '../../src/core/plan.ts';
+import type { CloneSetLike } from '../../src/core/types.ts';
+import { CS_UID, NOW, cloneSet, seededRandom } from './fixtures.ts';
+
+interface Sim {
+  cs: CloneSetLike;
+  pods: Map<string, V1Pod>;
+  revisions: V1ControllerRevision[];
+  now: number;
+  /** name -> time the kubelet finishes starting (or restarting) its containers */
+  startsAt: Map<string, number>;
+  created: Set<string>;
+  delay: () => number;
+}
+
+function recomputeReady(p: V1Pod): void {
+  const conds = p.status!.conditions!;
+  const gatesOk = (p.spec!.readinessGates ?? []).every((g) => conds.some((c) => c.type === g.conditionType && c.status === 'True'));
+  const containersOk = (p.status!.containerStatuses ?? []).every((c) => c.ready);
+  const ready = p.status!.phase === 'Running' && gatesOk && containersOk;
+  const cur = conds.find((c) => c.type === 'Ready');
+  if (!cur) conds.push({ type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: new Date(p.status!.phase === 'Running' ? 0 : 0) });
+  const c = conds.find((x) => x.type === 'Ready')!;
+  const status = ready ? 'True' : 'False';
+  if (c.status !== status || !c.lastTransitionTime) {
+    c.status = status;
+    c.lastTransitionTime = new Date(simNow);
+  }
+}
+let simNow = NOW;
+
+function setConditions(p: V1Pod, conds: { type: string; status: string; reason?: string; message?: string }[]): void {
+  for (const n of conds) {
+    const list = p.status!.conditions!;
+    const i = list.findIndex((c) => c.type === n.type);
+    const next: V1PodCondition = { type: n.type, status: n.status, ...(n.reason ? { reason: n.reason } : {}), ...(n.message ? { message: n.message } : {}), lastTransitionTime: new Date(simNow) };
+    if (i >= 0) list[i] = next;
+    else list.push(next);
+  }
+  recomputeReady(p);
+}
+
+function mergeMap(target: Record<string, string>, patch: Record<string, string | null> | undefined): Record<string, string> {
+  const out = { ...target };
+  for (const [k, v] of Object.entries(patch ?? {})) {
+    if (v === null) delete out[k];
+    else out[k] = v;
+  }
+  return out;
+}
+
+function apply(sim: Sim, a: PlanAction): void {
+  const pod = 'name' in a ? sim.pods.get(a.name) : undefined;
+  switch (a.kind) {
+    case 'createRevision':
+      sim.revisions.push(a.revision);
+      break;
+    case 'updateRevision':
+      sim.revisions = sim.revisions.map((r) => (r.metadata!.name === a.name ? { ...r, revision: a.revision } : r));
+      break;
+    case 'deleteRevision':
+      sim.revisions = sim.revisions.filter((r) => r.metadata!.name !== a.name);
+      break;
+    case 'createPod': {
+      expect(sim.created.has(a.name), `pod ${a.name} created twice`).toBe(false);
+      sim.created.add(a.name);
+      const p = structuredClone(a.pod);
+      p.metadata!.uid = `uid-${a.name}`;
+      p.metadata!.creationTimestamp = new Date(simNow);
+      p.spec!.nodeName = 'node-1';
+      p.status = {
+        phase: 'Pending',
+        conditions: [],
+        containerStatuses: p.spec!.containers.map((c) => ({ name: c.name, image: c.image!, imageID: `id-${c.image}`, ready: false, restartCount: 0 })),
+      };
+      recomputeReady(p);
+      sim.pods.set(a.name, p);
+      sim.startsAt.set(a.name, simNow + sim.delay());
+      break;
+    }
+    case 'deletePod':
+      sim.pods.delete(a.name);
+      break;
+    case 'patchPod':
+      if (!pod) break;
+      pod.metadata!.labels = mergeMap(pod.metadata!.labels ?? {}, a.labels);
+      pod.metadata!.annotations = mergeMap(pod.metadata!.annotations ?? {}, a.annotations);
+      if (a.addFinalizers) pod.metadata!.finalizers = [...new Set([...(pod.metadata!.finalizers ?? []), ...a.addFinalizers])];
+      break;
+    case 'setPodConditions':
+      if (pod) setConditions(pod, a.conditions);
+      break;
+    case 'inPlaceUpdate': {
+      if (!pod) break;
+      expect(isPreparingDelete(pod), 'a PreparingDelete pod was updated').toBe(false);
+      pod.metadata!.labels = mergeMap(pod.metadata!.labels ?? {}, a.labels);
+      pod.metadata!.annotations = mergeMap(pod.metadata!.annotations ?? {}, a.annotations);
+      let restarted = false;
+      for (const [name, image] of Object.entries(a.images)) {
+        const c = pod.spec!.containers.find((x) => x.name === name)!;
+        c.image = image;
+        const st = pod.status!.containerStatuses!.find((x) => x.name === name)!;
+        st.ready = false;
+        restarted = true;
+      }
+      if (restarted) sim.startsAt.set(a.name, simNow + sim.delay());
+      recomputeReady(pod);
+      break;
+    }
+    case 'updatePodsToDelete':
+      sim.cs.spec.scaleStrategy = { ...(sim.cs.spec.scaleStrategy ?? {}), podsToDelete: a.podsToDelete };
+      break;
+    default:
+      break;
+  }
+}
+
+/** The kubelet: containers finish starting; images and imageIDs follow the spec. */
+function kubelet(sim: Sim): void {
+  for (const [name, at] of sim.startsAt) {
+    const p = sim.pods.get(name);
+    if (!p) {
+      sim.startsAt.delete(name);
+      continue;
+    }
+    if (at > simNow) continue;
+    p.status!.phase = 'Running';
+    for (const st of p.status!.containerStatuses!) {
+      const image = p.spec!.containers.find((c) => c.name === st.name)!.image!;
+      st.image = image;
+      st.imageID = `id-${image}`;
+      st.ready = true;
+    }
+    recomputeReady(p);
+    sim.startsAt.delete(name);
+  }
+}
+
+interface StepResult {
+  actions: PlanAction[];
+  statusChanged: boolean;
+  /** Containers were still starting when this pass ran. */
+  kubeletBusy: boolean;
+}
+
+function step(sim: Sim): StepResult {
+  simNow = sim.now;
+  const plan = planReconcile({
+    cs: sim.cs,
+    pods: [...sim.pods.values()],
+    pvcs: [],
+    revisions: sim.revisions,
+    expectationsSatisfied: true,
+    gates: {},
+    nowMs: sim.now,
+    random: seededRandom(sim.now),
+  });
+  for (const a of plan.actions) apply(sim, a);
+  const ctx = plan.context!;
+  const claimed = [...sim.pods.values()];
+  const { status } = computeStatus({
+    cs: sim.cs,
+    pods: claimed,
+    updateRevision: ctx.updateRevision.metadata!.name!,
+    currentRevision: ctx.currentRevision.metadata!.name!,
+    collisionCount: plan.revisions!.collisionCount,
+    partition: ctx.knobs.partition,
+    failures: {},
+    nowMs: sim.now,
+  });
+  const statusChanged = !statusEquals(sim.cs.status, status);
+  sim.cs.status = status;
+  const kubeletBusy = sim.startsAt.size > 0;
+  sim.now += 1000;
+  simNow = sim.now;
+  kubelet(sim);
+  return { actions: plan.actions, statusChanged, kubeletBusy };
+}
+
+function newSim(replicas: number, updateType: string, seed: number): Sim {
+  const rnd = seededRandom(seed);
+  const cs = cloneSet({
+    replicas,
+    template: { metadata: { labels: { app: 'demo' } }, spec: { containers: [{ name: 'main', image: 'nginx:0' }] } },
+    updateStrategy: { type: updateType, maxUnavailable: 1 },
+  });
+  cs.metadata.uid = CS_UID;
+  return { cs, pods: new Map(), revisions: [], now: NOW, startsAt: new Map(), created: new Set(), delay: () => Math.floor(rnd() * 4000) };
+}
+
+function settle(sim: Sim, maxSteps: number, check?: () => void): number {
+  for (let i = 0; i < maxSteps; i++) {
+    const r = step(sim);
+    check?.();
+    if (r.actions.length === 0 && !r.statusChanged && !r.kubeletBusy) return i;
+  }
+  throw new Error(`did not settle in ${maxSteps} steps`);
+}
+
+describe('simulated rollouts', () => {
+  it('scale-out from zero settles with every pod available and the status written once per change', () => {
+    const sim = newSim(4, 'ReCreate', 7);
+    settle(sim, 100);
+    expect(sim.pods.size).toBe(4);
+    expect(sim.cs.status).toMatchObject({ replicas: 4, readyReplicas: 4, availableReplicas: 4, updatedReplicas: 4 });
+    // Settled: another pass plans nothing and writes no status.
+    const r = step(sim);
+    expect(r.actions).toEqual([]);
+    expect(r.statusChanged).toBe(false);
+  });
+
+  it('rollouts terminate at the partition with the invariants held at every step (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          r1: fc.integer({ min: 1, max: 5 }),
+          r2: fc.integer({ min: 1, max: 6 }),
+          partition: fc.integer({ min: 0, max: 7 }),
+          maxUnavailable: fc.integer({ min: 0, max: 3 }),
+          maxSurge: fc.integer({ min: 0, max: 2 }),
+          type: fc.constantFrom('ReCreate', 'InPlaceIfPossible', 'InPlaceOnly'),
+          seed: fc.integer({ min: 1, max: 1_000_000 }),
+        }),
+        (c) => {
+          const surge = c.type === 'InPlaceOnly' ? 0 : c.maxSurge;
+          const maxUnavailable = surge === 0 && c.maxUnavailable === 0 ? 1 : c.maxUnavailable;
+          const sim = newSim(c.r1, c.type, c.seed);
+          settle(sim, 200);
+          const firstRevision = sim.cs.status!.updateRevision!;
+          // Roll out a new image together with a new replica count and partition.
+          sim.cs.spec = {
+            ...sim.cs.spec,
+            replicas: c.r2,
+            template: { metadata: { labels: { app: 'demo' } }, spec: { containers: [{ name: 'main', image: 'nginx:1' }] } },
+            updateStrategy: { type: c.type, partition: c.partition, maxUnavailable, maxSurge: surge },
+          };
+          sim.cs.metadata.generation = 2;
+          const P = Math.min(c.partition, c.r2);
+          let prevActive = sim.pods.size;
+          let prevNew = 0;
+          settle(sim, 400, () => {
+            const pods = [...sim.pods.values()];
+            const updateRev = sim.cs.status!.updateRevision!;
+            const active = pods.length;
+            // Never more than R + maxSurge active pods (or fewer than before when shrinking).
+            expect(active).toBeLessThanOrEqual(Math.max(c.r2 + surge, prevActive));
+            prevActive = Math.min(prevActive, Math.max(active, c.r2 + surge));
+            // Never more than R - partition pods at the update revision (beyond what was there).
+            const atNew = pods.filter((p) => isPodAtRevision(p, updateRev)).length;
+            expect(atNew).toBeLessThanOrEqual(Math.max(c.r2 - P, prevNew));
+            prevNew = Math.max(prevNew, Math.min(atNew, c.r2 - P));
+          });
+          const pods = [...sim.pods.values()];
+          const updateRev = sim.cs.status!.updateRevision!;
+          expect(updateRev).not.toBe(firstRevision);
+          expect(pods).toHaveLength(c.r2);
+          expect(pods.filter((p) => isPodAtRevision(p, updateRev))).toHaveLength(c.r2 - P);
+          expect(pods.filter((p) => isPodAtRevision(p, firstRevision))).toHaveLength(P);
+          expect(pods.every((p) => isAvailable(p, 0, sim.now))).toBe(true);
+          expect(sim.cs.status).toMatchObject({ replicas: c.r2, updatedReplicas: c.r2 - P, expectedUpdatedReplicas: c.r2 - P, availableReplicas: c.r2 });
+          if (c.type !== 'ReCreate' && maxUnavailable >= 1) {
+            // decisions fix 1: an in-place-able rollout creates no surge pods.
+            expect(sim.created.size).toBeLessThanOrEqual(Math.max(c.r1, c.r2));
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
