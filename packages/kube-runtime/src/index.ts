@@ -27,6 +27,8 @@ export type { Patch } from './client/patch.ts';
 export { ResourceClient } from './client/resource-client.ts';
 export type { DeleteOptions, ListOptions, PatchOptions, WatchOptions, WriteOptions } from './client/resource-client.ts';
 export { RestClient } from './client/rest-client.ts';
+export { retryOnConflict } from './client/retry.ts';
+export type { RetryOptions } from './client/retry.ts';
 export type { RestClientOptions } from './client/rest-client.ts';
 export { KubeConfigTransport, loadKubeConfig } from './client/transport.ts';
 export type { HttpMethod, HttpRequest, HttpResponse, QueryParams, Transport } from './client/transport.ts';

@@ -211,3 +211,25 @@ describe('watch stream', () => {
     await expect(bad()).rejects.toThrow();
   });
 });
+
+describe('retryOnConflict', () => {
+  it('re-runs on Conflict until it succeeds, and gives up after the steps', async () => {
+    const { retryOnConflict } = await import('../../src/client/retry.ts');
+    let n = 0;
+    const result = await retryOnConflict(() => {
+      n++;
+      return n < 3 ? Promise.reject(new ConflictError(409, 'Conflict', 'modified', undefined, 'PUT x')) : Promise.resolve('ok');
+    }, { delayMs: 1 });
+    expect(result).toBe('ok');
+    expect(n).toBe(3);
+    let m = 0;
+    const err = await retryOnConflict(() => {
+      m++;
+      return Promise.reject(new ConflictError(409, 'Conflict', 'modified', undefined, 'PUT x'));
+    }, { delayMs: 1, steps: 4 }).catch((e: unknown) => e);
+    expect(isConflict(err)).toBe(true);
+    expect(m).toBe(4);
+    const other = await retryOnConflict(() => Promise.reject(new NotFoundError(404, 'NotFound', 'gone', undefined, 'GET x'))).catch((e: unknown) => e);
+    expect(other).toBeInstanceOf(NotFoundError);
+  });
+});
