@@ -27,8 +27,10 @@ export class IntOrStringError extends Error {
   override name = 'IntOrStringError';
 }
 
-const INT_PERCENT = /^([+-]?)([0-9]+)%$/;
-const DECIMAL_PERCENT = /^([+-]?)([0-9]+)(?:\.([0-9]+))?%$/;
+// A leading '-' parses (so validation can say "must not be negative"); '+' does not, as the CRD
+// patterns refuse it.
+const INT_PERCENT = /^(-?)([0-9]+)%$/;
+const DECIMAL_PERCENT = /^(-?)([0-9]+)(?:\.([0-9]+))?%$/;
 
 /** Parses an int-or-string; throws IntOrStringError when it is neither an integer nor a percentage. */
 export function parseIntOrPercent(value: IntOrString, options: ParseOptions = {}): ParsedIntOrPercent {

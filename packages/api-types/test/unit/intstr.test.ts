@@ -32,6 +32,7 @@ describe('parseIntOrPercent', () => {
     ['1e2%', { decimalPercent: true }],
     ['.5%', { decimalPercent: true }],
     [' 5%', {}],
+    ['+5%', {}],
     [1.5, {}],
     [Number.NaN, {}],
   ] as const)('rejects %j (%j)', (input, options) => {
