@@ -3,5 +3,5 @@ export type { StartClusterOptions, ClusterHandle, ComponentName } from './cluste
 export { ensureBinaries, controlPlaneBinaries } from './binaries.ts';
 export { kubeconfigPath, testKubeconfigPath, usingExternalCluster, repoRoot, clusterName } from './paths.ts';
 export { zones, nodeName } from './nodes.ts';
-export { defaultStorageClassName } from './storage.ts';
+export { defaultStorageClassName, sampleStorageClassName } from './storage.ts';
 export { getJson, eventually, createTestNamespace } from './testing.ts';

@@ -22,10 +22,12 @@ describe('node manifests', () => {
 });
 
 describe('storage class', () => {
-  it('is the default class, provisioned by kube-controller-manager', () => {
-    const sc = parseAllDocuments(storageClassManifest())[0]!.toJS() as Doc & { provisioner: string };
-    expect(sc.metadata.annotations?.['storageclass.kubernetes.io/is-default-class']).toBe('true');
-    expect(sc.provisioner).toBe('kubernetes.io/host-path');
+  it('is the default class, provisioned by kube-controller-manager, plus the seed sample\'s class', () => {
+    const [standard, nfs] = parseAllDocuments(storageClassManifest()).map((d) => d.toJS() as Doc & { provisioner: string });
+    expect(standard!.metadata.annotations?.['storageclass.kubernetes.io/is-default-class']).toBe('true');
+    expect(standard!.provisioner).toBe('kubernetes.io/host-path');
+    expect(nfs!.metadata).toMatchObject({ name: 'nfs-storage' });
+    expect(nfs!.metadata.annotations).toBeUndefined();
   });
 });
 

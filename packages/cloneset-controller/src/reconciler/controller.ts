@@ -1,0 +1,164 @@
+// The CloneSet controller's imperative shell (ARCHITECTURE.md): gather inputs from the shared
+// caches, call planReconcile, execute its actions, write /status only when it changed.
+import type { V1ControllerRevision, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
+import {
+  OwnerUIDIndex,
+  TerminalError,
+  jsonPatch,
+  namespacedKey,
+  type Controller,
+  type DeepReadonly,
+  type KubeObject,
+  type Manager,
+  type ReconcileContext,
+  type ReconcileResult,
+} from '@cloneset-suite/kube-runtime';
+import type { FeatureGates } from '../core/keys.ts';
+import { planReconcile } from '../core/reconcile-plan.ts';
+import { selectorMatches } from '../core/selector.ts';
+import { computeStatus, statusEquals } from '../core/status.ts';
+import { revisionName } from '../core/context.ts';
+import type { CloneSetLike } from '../core/types.ts';
+import { executePlan } from './executor.ts';
+import { cloneSetResource, nodeResource, owningCloneSetKey, podResource, pvcResource, revisionResource } from './resources.ts';
+
+export const CLONESET_CONTROLLER_NAME = 'cloneset';
+
+export interface CloneSetControllerOptions {
+  /** Watch one namespace; all when undefined. */
+  namespace?: string;
+  maxConcurrentReconciles?: number;
+  featureGates?: FeatureGates;
+  /** How long an unobserved create/delete blocks the CloneSet (decisions.md fix 2). */
+  expectationTimeoutMs?: number;
+  /** Identity for Events' reportingInstance. */
+  instance?: string;
+  random?: () => number;
+}
+
+type CloneSetObject = CloneSetLike & KubeObject;
+// The caches hold the JSON the apiserver sent (timestamps are strings); the planners read
+// client-node's shapes and accept either form, hence the casts at the boundary.
+const asPods = (objs: readonly unknown[]): V1Pod[] => objs as V1Pod[];
+
+/** Requeue while a create waits for a terminating pod's name to be freed. */
+const NAME_WAIT_REQUEUE_MS = 1_000;
+
+export function createCloneSetController(manager: Manager, options: CloneSetControllerOptions = {}): Controller {
+  const scope = options.namespace ? { namespace: options.namespace } : {};
+  const cloneSets = manager.informers.informerFor<CloneSetObject>(cloneSetResource, scope);
+  const pods = manager.informers.informerFor<KubeObject>(podResource, scope);
+  const pvcs = manager.informers.informerFor<KubeObject>(pvcResource, scope);
+  const revisions = manager.informers.informerFor<KubeObject>(revisionResource, scope);
+  const nodes = manager.informers.informerFor<KubeObject>(nodeResource);
+  const gates = options.featureGates ?? {};
+  const random = options.random ?? Math.random;
+  const recorder = manager.eventRecorder('cloneset-controller', options.instance ?? 'cloneset-suite');
+
+  // Registered before the controller's own handlers, so an event satisfies the expectation
+  // before the enqueue it causes.
+  const expectationsRef: { current?: ReturnType<Manager['scaleExpectations']> } = {};
+  pods.addEventHandler({
+    onAdd: (pod) => {
+      const key = owningCloneSetKey(pod);
+      if (key && pod.metadata?.name) expectationsRef.current?.observe(key, 'create', pod.metadata.name);
+    },
+    onUpdate: (_old, pod) => {
+      // A pod turning terminating satisfies its delete expectation (§6.8).
+      const key = owningCloneSetKey(pod);
+      if (key && pod.metadata?.deletionTimestamp && pod.metadata.name) expectationsRef.current?.observe(key, 'delete', pod.metadata.name);
+    },
+    onDelete: (pod) => {
+      const key = owningCloneSetKey(pod);
+      if (key && pod.metadata?.name) expectationsRef.current?.observe(key, 'delete', pod.metadata.name);
+    },
+  });
+
+  const reconcile = async (key: string, ctx: ReconcileContext): Promise<ReconcileResult | void> => {
+    const expectations = expectationsRef.current!;
+    const cs = cloneSets.getByKey(key) as CloneSetObject | undefined;
+    if (!cs) {
+      expectations.delete(key);
+      return;
+    }
+    const uid = cs.metadata.uid ?? '';
+    const cachedPods = pods.byIndex(OwnerUIDIndex, uid);
+    const ownedPods = asPods(cachedPods);
+    const ownedPvcs = pvcs.byIndex(OwnerUIDIndex, uid).filter((p) => !p.metadata?.deletionTimestamp) as unknown as V1PersistentVolumeClaim[];
+    const ownedRevisions = revisions
+      .byIndex(OwnerUIDIndex, uid)
+      .filter((r) => selectorMatches(cs.spec.selector, { ...(r.metadata?.labels ?? {}) })) as unknown as V1ControllerRevision[];
+    const nodeLabels = new Map(nodes.list().map((n) => [n.metadata?.name ?? '', { ...(n.metadata?.labels ?? {}) }]));
+    const nowMs = manager.clock.now();
+    const plan = planReconcile({
+      cs,
+      pods: ownedPods,
+      pvcs: ownedPvcs,
+      revisions: ownedRevisions,
+      expectationsSatisfied: expectations.satisfied(key),
+      gates,
+      nowMs,
+      random,
+      nodeLabels,
+    });
+    if (plan.waitingForExpectations) {
+      ctx.logger.debug({ pending: expectations.pending(key) }, 'waiting for the cache to observe earlier writes');
+      return;
+    }
+    if (!plan.revisions || !plan.context) throw new TerminalError('planner returned no revisions');
+
+    const execution = await executePlan(plan.actions, {
+      client: manager.client,
+      recorder,
+      expectations,
+      logger: ctx.logger,
+      key,
+      cs,
+      podsByName: new Map(cachedPods.map((p) => [p.metadata?.name ?? '', p])),
+      signal: ctx.signal,
+      nowIso: () => new Date(manager.clock.now()).toISOString(),
+    });
+
+    const planFailure = (condition: 'FailedScale' | 'FailedUpdate'): string | undefined =>
+      plan.errors.filter((e) => e.condition === condition).map((e) => e.message).join('; ') || undefined;
+    const scaleFailure = [planFailure('FailedScale'), ...execution.scaleFailures].filter(Boolean).join('; ');
+    const updateFailure = [planFailure('FailedUpdate'), ...execution.updateFailures].filter(Boolean).join('; ');
+    const { status, requeueAfterSeconds: statusRequeue } = computeStatus({
+      cs,
+      pods: plan.context.pods,
+      updateRevision: revisionName(plan.revisions.updateRevision),
+      currentRevision: revisionName(plan.revisions.currentRevision),
+      collisionCount: plan.revisions.collisionCount,
+      partition: plan.context.knobs.partition,
+      failures: {
+        ...(plan.stepsRun.scale ? { FailedScale: scaleFailure || null } : {}),
+        ...(plan.stepsRun.update ? { FailedUpdate: updateFailure || null } : {}),
+      },
+      nowMs,
+    });
+    if (!statusEquals(cs.status, status)) {
+      await manager.client
+        .resource<CloneSetObject>(cloneSetResource)
+        .patchStatus(cs.metadata.namespace, cs.metadata.name ?? '', jsonPatch([{ op: 'add', path: '/status', value: status }]), { signal: ctx.signal });
+    }
+    if (scaleFailure || updateFailure) throw new Error(scaleFailure || updateFailure);
+    if (execution.waitingForName) return { requeueAfter: NAME_WAIT_REQUEUE_MS };
+    const requeue = [plan.requeueAfterSeconds, statusRequeue].filter((s): s is number => s !== undefined && s > 0);
+    return requeue.length ? { requeueAfter: Math.ceil(Math.min(...requeue) * 1000) } : undefined;
+  };
+
+  const controller = manager.addController({
+    name: CLONESET_CONTROLLER_NAME,
+    reconcile,
+    ...(options.maxConcurrentReconciles !== undefined ? { maxConcurrentReconciles: options.maxConcurrentReconciles } : {}),
+  });
+  expectationsRef.current = manager.scaleExpectations(controller, options.expectationTimeoutMs);
+  const ownerKey = (obj: DeepReadonly<KubeObject>): string | undefined => owningCloneSetKey(obj);
+  controller
+    .watches(cloneSets, (cs) => namespacedKey(cs.metadata?.namespace, cs.metadata?.name ?? ''))
+    .watches(pods, ownerKey)
+    .watches(pvcs, ownerKey)
+    .watches(revisions, ownerKey)
+    .watches(nodes, () => undefined);
+  return controller;
+}

@@ -1,0 +1,263 @@
+// Executes a reconcile plan: one API call (or two) per action, in plan order. Creates run in
+// slow-start batches and stop at the first failed batch (§6.4); every create and delete is
+// registered in the expectations before the call so a fast second pass cannot repeat it (§6.8).
+import {
+  isAlreadyExists,
+  isNotFound,
+  jsonPatch,
+  mergePatch,
+  strategicMergePatch,
+  type DeepReadonly,
+  type EventRecorder,
+  type KubeClient,
+  type KubeObject,
+  type Logger,
+  type ScaleExpectations,
+} from '@cloneset-suite/kube-runtime';
+import { INPLACE_UPDATE_READY, KRUISE_POD_READY } from '../core/keys.ts';
+import type { CreatePodAction, PlanAction } from '../core/plan.ts';
+import type { CloneSetLike } from '../core/types.ts';
+import { cloneSetResource, podResource, pvcResource, revisionResource } from './resources.ts';
+
+export interface ExecutionContext {
+  client: KubeClient;
+  recorder: EventRecorder;
+  expectations: ScaleExpectations;
+  logger: Logger;
+  /** The CloneSet key (namespace/name) the expectations are kept under. */
+  key: string;
+  cs: CloneSetLike & KubeObject;
+  /** Pods from the cache by name (resourceVersion preconditions, finalizer merges). */
+  podsByName: ReadonlyMap<string, DeepReadonly<KubeObject>>;
+  signal: AbortSignal;
+  nowIso: () => string;
+}
+
+export interface ExecutionResult {
+  /** Messages of failed scale actions (FailedScale) and update actions (FailedUpdate). */
+  scaleFailures: string[];
+  updateFailures: string[];
+  /** Something was written that the cache has not seen yet: come back soon. */
+  wrote: boolean;
+  /** A create stopped on a name held by a terminating pod (decisions.md fix 5): wait. */
+  waitingForName: boolean;
+}
+
+const errorMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+export async function executePlan(actions: readonly PlanAction[], ctx: ExecutionContext): Promise<ExecutionResult> {
+  const result: ExecutionResult = { scaleFailures: [], updateFailures: [], wrote: false, waitingForName: false };
+  const creates = actions.filter((a): a is CreatePodAction => a.kind === 'createPod');
+  let createsDone = false;
+  for (const action of actions) {
+    if (ctx.signal.aborted) break;
+    if (action.kind === 'createPod') {
+      if (!createsDone) {
+        createsDone = true;
+        await createInBatches(creates, ctx, result);
+      }
+      continue;
+    }
+    try {
+      await executeOne(action, ctx, result);
+    } catch (err) {
+      const message = `${action.kind} ${'name' in action ? action.name : ''}: ${errorMessage(err)}`.trim();
+      ctx.logger.warn({ err, action: action.kind }, 'plan action failed');
+      if (isUpdateAction(action)) result.updateFailures.push(message);
+      else result.scaleFailures.push(message);
+    }
+  }
+  return result;
+}
+
+function isUpdateAction(action: PlanAction): boolean {
+  return action.kind === 'inPlaceUpdate' || action.kind === 'setPodConditions' || (action.kind === 'patchPod' && action.reason !== 'Lifecycle');
+}
+
+async function createInBatches(creates: readonly CreatePodAction[], ctx: ExecutionContext, result: ExecutionResult): Promise<void> {
+  const batches = new Map<number, CreatePodAction[]>();
+  for (const c of creates) batches.set(c.batch, [...(batches.get(c.batch) ?? []), c]);
+  for (const batch of [...batches.keys()].sort((a, b) => a - b)) {
+    const outcomes = await Promise.all((batches.get(batch) ?? []).map((c) => createPod(c, ctx, result)));
+    if (outcomes.some((ok) => !ok)) {
+      // Slow start: the remaining batches are not attempted; their expectations were never set.
+      return;
+    }
+  }
+}
+
+async function createPod(action: CreatePodAction, ctx: ExecutionContext, result: ExecutionResult): Promise<boolean> {
+  const ns = ctx.cs.metadata.namespace;
+  const pods = ctx.client.resource<KubeObject>(podResource);
+  const pvcs = ctx.client.resource<KubeObject>(pvcResource);
+  try {
+    for (const pvc of action.pvcs) {
+      try {
+        await pvcs.create(pvc as unknown as KubeObject, ns ? { namespace: ns, signal: ctx.signal } : { signal: ctx.signal });
+      } catch (err) {
+        if (!isAlreadyExists(err)) throw err;
+      }
+    }
+  } catch (err) {
+    result.scaleFailures.push(`create pvc for pod ${action.name}: ${errorMessage(err)}`);
+    ctx.recorder.event(ctx.cs, 'Warning', 'FailedCreate', 'Create', `failed to create pvc for pod ${action.name}: ${errorMessage(err)}`);
+    return false;
+  }
+  ctx.expectations.expect(ctx.key, 'create', action.name);
+  try {
+    const created = await pods.create(action.pod as unknown as KubeObject, ns ? { namespace: ns, signal: ctx.signal } : { signal: ctx.signal });
+    result.wrote = true;
+    ctx.recorder.event(ctx.cs, 'Normal', 'SuccessfulCreate', 'Create', `succeed to create pod ${action.name}`, created);
+    await markGatesReady(action.name, ctx);
+    return true;
+  } catch (err) {
+    ctx.expectations.observe(ctx.key, 'create', action.name);
+    if (isAlreadyExists(err)) {
+      // A pod object of that name still exists (terminating): wait for it (decisions.md fix 5).
+      result.waitingForName = true;
+      return false;
+    }
+    result.scaleFailures.push(`create pod ${action.name}: ${errorMessage(err)}`);
+    ctx.recorder.event(ctx.cs, 'Warning', 'FailedCreate', 'Create', `failed to create pod ${action.name}: ${errorMessage(err)}`);
+    return false;
+  }
+}
+
+/** decisions.md: both readiness-gate conditions True in one status write right after create. */
+async function markGatesReady(name: string, ctx: ExecutionContext): Promise<void> {
+  const now = ctx.nowIso();
+  const conditions = [INPLACE_UPDATE_READY, KRUISE_POD_READY].map((type) => ({ type, status: 'True', lastTransitionTime: now }));
+  try {
+    await ctx.client
+      .resource<KubeObject>(podResource)
+      .patchStatus(ctx.cs.metadata.namespace, name, strategicMergePatch({ status: { conditions } }), { signal: ctx.signal });
+  } catch (err) {
+    // The next pass sees the missing conditions and sets them through the refresh planner.
+    ctx.logger.warn({ err, pod: name }, 'setting readiness-gate conditions failed');
+  }
+}
+
+async function executeOne(action: Exclude<PlanAction, CreatePodAction>, ctx: ExecutionContext, result: ExecutionResult): Promise<void> {
+  const ns = ctx.cs.metadata.namespace;
+  const pods = ctx.client.resource<KubeObject>(podResource);
+  const pvcs = ctx.client.resource<KubeObject>(pvcResource);
+  const revisions = ctx.client.resource<KubeObject>(revisionResource);
+  const write = { signal: ctx.signal };
+  switch (action.kind) {
+    case 'deletePod': {
+      ctx.expectations.expect(ctx.key, 'delete', action.name);
+      try {
+        await pods.delete(ns, action.name, write);
+        result.wrote = true;
+        ctx.recorder.event(ctx.cs, 'Normal', 'SuccessfulDelete', 'Delete', `succeed to delete pod ${action.name}`);
+      } catch (err) {
+        ctx.expectations.observe(ctx.key, 'delete', action.name);
+        if (!isNotFound(err)) {
+          ctx.recorder.event(ctx.cs, 'Warning', 'FailedDelete', 'Delete', `failed to delete pod ${action.name}: ${errorMessage(err)}`);
+          throw err;
+        }
+      }
+      for (const pvc of action.withPvcs) await deleteIgnoringNotFound(() => pvcs.delete(ns, pvc, write));
+      return;
+    }
+    case 'deletePvc':
+      await deleteIgnoringNotFound(() => pvcs.delete(ns, action.name, write));
+      result.wrote = true;
+      return;
+    case 'reownPvc':
+      await pvcs.patch(
+        ns,
+        action.name,
+        mergePatch({ metadata: { ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: action.pod.name, uid: action.pod.uid, controller: true, blockOwnerDeletion: true }] } }),
+        write,
+      );
+      result.wrote = true;
+      return;
+    case 'patchPod': {
+      const metadata: Record<string, unknown> = {};
+      if (action.labels) metadata.labels = action.labels;
+      if (action.annotations) metadata.annotations = action.annotations;
+      // ObjectMeta.finalizers merges as a set under a strategic merge patch.
+      if (action.addFinalizers?.length) metadata.finalizers = action.addFinalizers;
+      await pods.patch(ns, action.name, strategicMergePatch({ metadata }), write);
+      result.wrote = true;
+      return;
+    }
+    case 'setPodConditions': {
+      const now = ctx.nowIso();
+      const conditions = action.conditions.map((c) => ({ ...c, lastTransitionTime: now }));
+      await pods.patchStatus(ns, action.name, strategicMergePatch({ status: { conditions } }), write);
+      result.wrote = true;
+      return;
+    }
+    case 'inPlaceUpdate': {
+      const cached = ctx.podsByName.get(action.name);
+      const containers = Object.entries(action.images).map(([name, image]) => ({ name, image }));
+      // One write, conditional on the version the plan was made from (a race answers 409).
+      await pods.patch(
+        ns,
+        action.name,
+        strategicMergePatch({
+          metadata: { labels: action.labels, annotations: action.annotations, resourceVersion: cached?.metadata?.resourceVersion },
+          ...(containers.length ? { spec: { containers } } : {}),
+        }),
+        write,
+      );
+      result.wrote = true;
+      ctx.recorder.event(ctx.cs, 'Normal', 'SuccessfulUpdatePodInPlace', 'Update', `successfully update pod ${action.name} in-place(revision ${action.revision})`);
+      return;
+    }
+    case 'releasePod': {
+      const uid = ctx.cs.metadata.uid;
+      await pods.patch(ns, action.name, strategicMergePatch({ metadata: { ownerReferences: [{ $patch: 'delete', uid }] } }), write);
+      result.wrote = true;
+      return;
+    }
+    case 'adoptPod': {
+      const cached = ctx.podsByName.get(action.name);
+      const ref = { apiVersion: ctx.cs.apiVersion ?? 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: ctx.cs.metadata.name, uid: ctx.cs.metadata.uid, controller: true, blockOwnerDeletion: true };
+      await pods.patch(ns, action.name, strategicMergePatch({ metadata: { ownerReferences: [ref], resourceVersion: cached?.metadata?.resourceVersion } }), write);
+      result.wrote = true;
+      return;
+    }
+    case 'updatePodsToDelete': {
+      // Conditional on the list the plan saw (not on resourceVersion, which our own status
+      // writes move): a user's concurrent edit fails the test and the next pass replans.
+      const path = '/spec/scaleStrategy/podsToDelete';
+      const seen = ctx.cs.spec.scaleStrategy?.podsToDelete;
+      await ctx.client
+        .resource(cloneSetResource)
+        .patch(ns, ctx.cs.metadata.name ?? '', jsonPatch([...(seen ? [{ op: 'test' as const, path, value: seen }] : []), { op: 'add', path, value: action.podsToDelete }]), write);
+      result.wrote = true;
+      return;
+    }
+    case 'event':
+      ctx.recorder.event(ctx.cs, action.type, action.reason, action.reason, action.message);
+      return;
+    case 'createRevision':
+      try {
+        await revisions.create(action.revision as unknown as KubeObject, ns ? { namespace: ns, signal: ctx.signal } : write);
+      } catch (err) {
+        // A clash is resolved by the next pass (collisionCount, §7).
+        if (!isAlreadyExists(err)) throw err;
+      }
+      result.wrote = true;
+      return;
+    case 'updateRevision':
+      await revisions.patch(ns, action.name, mergePatch({ revision: action.revision, ...(action.annotations ? { metadata: { annotations: action.annotations } } : {}) }), write);
+      result.wrote = true;
+      return;
+    case 'deleteRevision':
+      await deleteIgnoringNotFound(() => revisions.delete(ns, action.name, write));
+      result.wrote = true;
+      return;
+  }
+}
+
+async function deleteIgnoringNotFound(call: () => Promise<unknown>): Promise<void> {
+  try {
+    await call();
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+}
