@@ -9,6 +9,7 @@ import { computeRevisions, planHistoryTruncation, type RevisionsResult } from '.
 import { planPodsToDeleteCleanup, planPvcCleanup, planScale } from './scale-plan.ts';
 import type { CloneSetLike } from './types.ts';
 import { planUpdate } from './update-plan.ts';
+import type { StatusInput } from './status.ts';
 
 export interface ReconcileInput {
   cs: CloneSetLike;
@@ -100,4 +101,36 @@ export function planReconcile(input: ReconcileInput): ReconcilePlan {
     ),
   );
   return result;
+}
+
+/**
+ * The computeStatus input for a pass (§3 step 12), given how each step went:
+ * a message when it failed, null when it ran cleanly, undefined when it did not run.
+ * Planner errors (e.g. InPlaceOnly) are merged in as failures of their step.
+ */
+export function statusInputFor(
+  plan: ReconcilePlan,
+  failures: StatusInput['failures'],
+  nowMs: number,
+): StatusInput | undefined {
+  const ctx = plan.context;
+  if (!ctx || !plan.revisions) return undefined;
+  const merged: StatusInput['failures'] = {
+    ...(plan.stepsRun.scale ? { FailedScale: null } : {}),
+    ...(plan.stepsRun.update ? { FailedUpdate: null } : {}),
+  };
+  for (const e of plan.errors) merged[e.condition] = e.message;
+  for (const [k, v] of Object.entries(failures) as [keyof StatusInput['failures'], string | null | undefined][]) {
+    if (v !== undefined) merged[k] = v;
+  }
+  return {
+    cs: ctx.cs,
+    pods: ctx.pods,
+    updateRevision: revisionName(plan.revisions.updateRevision),
+    currentRevision: revisionName(plan.revisions.currentRevision),
+    collisionCount: plan.revisions.collisionCount,
+    partition: ctx.knobs.partitionValid ? ctx.knobs.partition : undefined,
+    failures: merged,
+    nowMs,
+  };
 }

@@ -19,6 +19,7 @@ interface Sim {
   startsAt: Map<string, number>;
   created: Set<string>;
   delay: () => number;
+  hooks: boolean;
 }
 
 function recomputeReady(p: V1Pod): void {
@@ -144,10 +145,27 @@ function kubelet(sim: Sim): void {
   }
 }
 
+/** A user's hook controller: releases hooks of pods waiting on them, re-arms Updated pods. */
+function hookController(sim: Sim): boolean {
+  if (!sim.hooks) return false;
+  let busy = false;
+  for (const p of sim.pods.values()) {
+    const labels = p.metadata!.labels!;
+    const state = labels['lifecycle.apps.kruise.io/state'];
+    const release = (state === 'PreparingDelete' || state === 'PreparingUpdate') && labels.gate === 'on';
+    const rearm = state === 'Updated' && labels.gate !== 'on';
+    busy ||= release || rearm;
+    if (sim.delay() < 2000) continue; // act on roughly half the pods per step
+    if (release) delete labels.gate;
+    else if (rearm) labels.gate = 'on';
+  }
+  return busy;
+}
+
 interface StepResult {
   actions: PlanAction[];
   statusChanged: boolean;
-  /** Containers were still starting when this pass ran. */
+  /** Containers were still starting, or the user's hook controller still had work. */
   kubeletBusy: boolean;
 }
 
@@ -182,18 +200,29 @@ function step(sim: Sim): StepResult {
   sim.now += 1000;
   simNow = sim.now;
   kubelet(sim);
-  return { actions: plan.actions, statusChanged, kubeletBusy };
+  const userBusy = hookController(sim);
+  return { actions: plan.actions, statusChanged, kubeletBusy: kubeletBusy || userBusy };
 }
 
-function newSim(replicas: number, updateType: string, seed: number): Sim {
+const HOOKS = {
+  preDelete: { labelsHandler: { gate: 'on' } },
+  inPlaceUpdate: { labelsHandler: { gate: 'on' }, markPodNotReady: true },
+};
+
+function templateFor(image: string, hooks: boolean) {
+  return { metadata: { labels: { app: 'demo', ...(hooks ? { gate: 'on' } : {}) } }, spec: { containers: [{ name: 'main', image }] } };
+}
+
+function newSim(replicas: number, updateType: string, seed: number, hooks = false): Sim {
   const rnd = seededRandom(seed);
   const cs = cloneSet({
     replicas,
-    template: { metadata: { labels: { app: 'demo' } }, spec: { containers: [{ name: 'main', image: 'nginx:0' }] } },
+    template: templateFor('nginx:0', hooks),
     updateStrategy: { type: updateType, maxUnavailable: 1 },
+    ...(hooks ? { lifecycle: HOOKS } : {}),
   });
   cs.metadata.uid = CS_UID;
-  return { cs, pods: new Map(), revisions: [], now: NOW, startsAt: new Map(), created: new Set(), delay: () => Math.floor(rnd() * 4000) };
+  return { cs, pods: new Map(), revisions: [], now: NOW, startsAt: new Map(), created: new Set(), delay: () => Math.floor(rnd() * 4000), hooks };
 }
 
 function settle(sim: Sim, maxSteps: number, check?: () => void): number {
@@ -228,18 +257,19 @@ describe('simulated rollouts', () => {
           maxSurge: fc.integer({ min: 0, max: 2 }),
           type: fc.constantFrom('ReCreate', 'InPlaceIfPossible', 'InPlaceOnly'),
           seed: fc.integer({ min: 1, max: 1_000_000 }),
+          hooks: fc.boolean(),
         }),
         (c) => {
           const surge = c.type === 'InPlaceOnly' ? 0 : c.maxSurge;
           const maxUnavailable = surge === 0 && c.maxUnavailable === 0 ? 1 : c.maxUnavailable;
-          const sim = newSim(c.r1, c.type, c.seed);
+          const sim = newSim(c.r1, c.type, c.seed, c.hooks);
           settle(sim, 200);
           const firstRevision = sim.cs.status!.updateRevision!;
           // Roll out a new image together with a new replica count and partition.
           sim.cs.spec = {
             ...sim.cs.spec,
             replicas: c.r2,
-            template: { metadata: { labels: { app: 'demo' } }, spec: { containers: [{ name: 'main', image: 'nginx:1' }] } },
+            template: templateFor('nginx:1', c.hooks),
             updateStrategy: { type: c.type, partition: c.partition, maxUnavailable, maxSurge: surge },
           };
           sim.cs.metadata.generation = 2;
@@ -265,6 +295,9 @@ describe('simulated rollouts', () => {
           expect(pods.filter((p) => isPodAtRevision(p, updateRev))).toHaveLength(c.r2 - P);
           expect(pods.filter((p) => isPodAtRevision(p, firstRevision))).toHaveLength(P);
           expect(pods.every((p) => isAvailable(p, 0, sim.now))).toBe(true);
+          // Every pod ends Normal, with KruisePodReady back to True where it was set False.
+          expect(pods.every((p) => p.metadata!.labels!['lifecycle.apps.kruise.io/state'] === 'Normal')).toBe(true);
+          expect(pods.every((p) => p.status!.conditions!.find((x) => x.type === 'KruisePodReady')?.status === 'True')).toBe(true);
           expect(sim.cs.status).toMatchObject({ replicas: c.r2, updatedReplicas: c.r2 - P, expectedUpdatedReplicas: c.r2 - P, availableReplicas: c.r2 });
           if (c.type !== 'ReCreate' && maxUnavailable >= 1) {
             // decisions fix 1: an in-place-able rollout creates no surge pods.

@@ -124,3 +124,17 @@ describe('statusEquals (§10.1: a settled CloneSet writes nothing)', () => {
     expect(statusEquals(undefined, b)).toBe(false);
   });
 });
+
+describe('statusInputFor (shell glue)', () => {
+  it('marks steps that ran as successful unless the planner or the shell reported a failure', async () => {
+    const { planReconcile, statusInputFor } = await import('../../src/core/reconcile-plan.ts');
+    const { seededRandom } = await import('./fixtures.ts');
+    const cs = cloneSet({ replicas: 1, template: { metadata: { labels: { app: 'demo' } }, spec: { containers: [{ name: 'main', image: 'x', env: [{ name: 'A', value: '1' }] }] } }, updateStrategy: { type: 'InPlaceOnly', maxUnavailable: 1 } });
+    const plan = planReconcile({ cs, pods: [], pvcs: [], revisions: [], expectationsSatisfied: true, gates: {}, nowMs: NOW, random: seededRandom(1) });
+    expect(plan.stepsRun).toEqual({ scale: true, update: false });
+    const si = statusInputFor(plan, {}, NOW)!;
+    expect(si.failures).toEqual({ FailedScale: null });
+    expect(statusInputFor(plan, { FailedScale: 'quota' }, NOW)!.failures).toEqual({ FailedScale: 'quota' });
+    expect(planReconcile({ cs, pods: [], pvcs: [], revisions: [], expectationsSatisfied: false, gates: {}, nowMs: NOW, random: seededRandom(1) })).toMatchObject({ waitingForExpectations: true, actions: [] });
+  });
+});
