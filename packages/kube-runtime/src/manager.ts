@@ -154,6 +154,11 @@ export class Manager {
     } catch {
       return; // stopped before the caches synced
     }
-    await Promise.all(this.controllers.map((c) => c.start(signal)));
+    // Like controller-runtime's Start: run until stopped, even with no controller registered.
+    await Promise.all([...this.controllers.map((c) => c.start(signal)), aborted(signal)]);
   }
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  return signal.aborted ? Promise.resolve() : new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
