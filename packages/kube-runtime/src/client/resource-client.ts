@@ -221,20 +221,30 @@ export class ResourceClient<T extends KubeObject> {
         ...signalOf(options),
       });
     } catch (err) {
-      throw asConflictOnFailedTest(err, patch);
+      throw await this.conflictOnFailedTest(err, namespace, name, patch);
     }
   }
-}
 
-/**
- * A failed JSON patch `test` is answered 422, but a failed test on resourceVersion means someone
- * else wrote first: report it as the Conflict it is, so callers handle every lost race one way.
- */
-function asConflictOnFailedTest(err: unknown, patch: Patch): unknown {
-  if (!(err instanceof InvalidError) || patch.type !== 'json') return err;
-  const testsRV = patch.body.some((op) => op.op === 'test' && op.path === '/metadata/resourceVersion');
-  if (!testsRV || !/test/i.test(err.message)) return err;
-  return new ConflictError(409, 'Conflict', err.message, err.details, err.request);
+  /**
+   * A failed JSON patch `test` is answered 422 with a generic message ("the server rejected our
+   * request..."), indistinguishable from other invalid patches. When the patch tested the
+   * resourceVersion and the object has moved on since, it lost a race: report the Conflict it is,
+   * so callers handle every lost race one way (re-read, recompute, retry).
+   */
+  private async conflictOnFailedTest(err: unknown, namespace: string | undefined, name: string, patch: Patch): Promise<unknown> {
+    if (!(err instanceof InvalidError) || patch.type !== 'json') return err;
+    const tested = patch.body.find((op) => op.op === 'test' && op.path === '/metadata/resourceVersion')?.value;
+    if (typeof tested !== 'string') return err;
+    const current = await this.get(namespace, name).catch(() => undefined);
+    if (current?.metadata?.resourceVersion === tested) return err;
+    return new ConflictError(
+      409,
+      'Conflict',
+      `resourceVersion ${tested} is no longer current (${err.request})`,
+      { ...err.details, ...(name ? { name } : {}), kind: this.gvr.resource },
+      err.request,
+    );
+  }
 }
 
 function writeQuery(options: WriteOptions): QueryParams {

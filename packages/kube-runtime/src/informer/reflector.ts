@@ -5,6 +5,7 @@
 // 410 Gone (compaction, a too-old version after an apiserver restart) forces a fresh list; any other
 // failure waits a jittered backoff and resumes. A watchdog aborts a watch that goes silent.
 import { GoneError, errorFromStatus } from '../client/errors.ts';
+import { apiVersionOf } from '../client/gvr.ts';
 import type { ResourceClient } from '../client/resource-client.ts';
 import type { KubeObject } from '../client/types.ts';
 import type { Logger } from '../logger.ts';
@@ -87,7 +88,13 @@ export class Reflector<T extends KubeObject> {
     });
     const rv = list.metadata?.resourceVersion;
     if (!rv) throw new Error('list answered without a resourceVersion');
-    this.o.store.replace(list.items, rv);
+    // List items come without apiVersion/kind, watch objects with them: make the cache uniform.
+    const gvr = this.o.client.gvr;
+    const typeMeta = { apiVersion: apiVersionOf(gvr), kind: gvr.kind };
+    this.o.store.replace(
+      list.items.map((item) => (item.kind ? item : { ...typeMeta, ...item })),
+      rv,
+    );
     this.resourceVersion = rv;
   }
 

@@ -132,19 +132,23 @@ describe('ResourceClient verbs', () => {
     expect(jsonPointerEscape('apps.kruise.io/x~y')).toBe('apps.kruise.io~1x~0y');
   });
 
-  it('a failed resourceVersion test in a JSON patch is a Conflict', async () => {
-    const { client } = setup(() =>
-      status(422, 'Invalid', 'the server rejected our request due to an error in our request: testing value /metadata/resourceVersion failed: test failed'),
+  it('a 422 on a JSON patch whose resourceVersion test no longer holds is a Conflict', async () => {
+    let currentRV = '6';
+    const { client } = setup((req) =>
+      req.method === 'GET'
+        ? { body: { metadata: { name: 'c', resourceVersion: currentRV } } }
+        : status(422, 'Invalid', 'the server rejected our request due to an error in our request'),
     );
-    const err = await client
-      .resource(Resources.configMaps)
-      .patch('ns', 'c', jsonPatch([{ op: 'replace', path: '/data/x', value: '1' }], { resourceVersion: '5' }))
-      .catch((e: unknown) => e);
-    expect(isConflict(err)).toBe(true);
-    const plain = await client
-      .resource(Resources.configMaps)
-      .patch('ns', 'c', jsonPatch([{ op: 'replace', path: '/data/x', value: '1' }]))
-      .catch((e: unknown) => e);
+    const cms = client.resource(Resources.configMaps);
+    const op = [{ op: 'replace' as const, path: '/data/x', value: '1' }];
+    const lost = await cms.patch('ns', 'c', jsonPatch(op, { resourceVersion: '5' })).catch((e: unknown) => e);
+    expect(isConflict(lost)).toBe(true);
+    expect((lost as ConflictError).code).toBe(409);
+    // Same version still current: the patch itself was invalid.
+    currentRV = '5';
+    const invalid = await cms.patch('ns', 'c', jsonPatch(op, { resourceVersion: '5' })).catch((e: unknown) => e);
+    expect(invalid).toBeInstanceOf(InvalidError);
+    const plain = await cms.patch('ns', 'c', jsonPatch(op)).catch((e: unknown) => e);
     expect(plain).toBeInstanceOf(InvalidError);
   });
 
