@@ -1,0 +1,68 @@
+// Self-managed webhook certificates: make sure the Secret holds a valid CA and serving
+// certificate for our names (creating or renewing them), serve that certificate, and keep the
+// webhook configurations' caBundle current. Runs on every replica; the Secret is the one truth.
+import type { KubeClient, Logger } from '@cloneset-suite/kube-runtime';
+import type { ServingCertificate } from '../server/webhook-server.ts';
+import { nextRenewal, planBundle } from './bundle.ts';
+import { injectCaBundle } from './ca-injector.ts';
+import { SecretStore } from './secret-store.ts';
+import { abortableSleep } from './sleep.ts';
+
+export interface SelfManagedOptions {
+  client: KubeClient;
+  namespace: string;
+  secretName: string;
+  /** Mutating- and ValidatingWebhookConfiguration to inject the caBundle into. */
+  configurationName: string;
+  /** DNS names and IPs the serving certificate must carry. */
+  hosts: readonly string[];
+  servingValidityMs: number;
+  logger: Logger;
+  onCertificate: (c: ServingCertificate) => Promise<void>;
+  /** How often to look again (another replica may have rotated; configurations may appear). */
+  checkIntervalMs?: number;
+  now?: () => Date;
+}
+
+/** One pass; returns when the certificates should next be renewed. */
+export async function syncCertificates(o: SelfManagedOptions, signal?: AbortSignal): Promise<Date> {
+  const store = new SecretStore(o.client, o.namespace, o.secretName);
+  const now = o.now ?? (() => new Date());
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const stored = await store.read(signal);
+    const plan = planBundle(stored.bundle, { hosts: o.hosts, servingValidityMs: o.servingValidityMs, now: now() });
+    if (plan.changed) {
+      if (!(await store.write(plan.bundle, stored.resourceVersion))) {
+        o.logger.info('another replica wrote the certificates first; reading them again');
+        continue;
+      }
+      o.logger.info({ secret: `${o.namespace}/${o.secretName}`, reason: plan.reason, hosts: o.hosts }, 'issued webhook certificates');
+    }
+    await o.onCertificate({ cert: plan.bundle.tlsCert, key: plan.bundle.tlsKey });
+    await injectCaBundle(o.client, o.configurationName, plan.bundle.caBundle, o.logger);
+    return nextRenewal(plan.bundle);
+  }
+  throw new Error(`could not settle the certificates in Secret ${o.namespace}/${o.secretName} (writes kept conflicting)`);
+}
+
+/** Keeps the certificates in shape until the signal aborts; errors are logged and retried. */
+export async function runSelfManagedCertificates(o: SelfManagedOptions, signal: AbortSignal): Promise<void> {
+  const logger = o.logger.child({ subsystem: 'webhook-certificates' });
+  const opts = { ...o, logger };
+  const checkInterval = o.checkIntervalMs ?? 5 * 60_000;
+  let retryMs = 1_000;
+  while (!signal.aborted) {
+    let delay: number;
+    try {
+      const renewAt = await syncCertificates(opts, signal);
+      delay = Math.max(1_000, Math.min(checkInterval, renewAt.getTime() - Date.now()));
+      retryMs = 1_000;
+    } catch (err) {
+      if (signal.aborted) break;
+      logger.warn({ err, retryMs }, 'managing the webhook certificates failed; retrying');
+      delay = retryMs;
+      retryMs = Math.min(retryMs * 2, 30_000);
+    }
+    await abortableSleep(delay, signal);
+  }
+}

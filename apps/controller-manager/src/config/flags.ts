@@ -1,0 +1,156 @@
+// Every setting of the controller-manager, once: its flag name (also the YAML config key and,
+// upper-cased with a prefix, the environment variable), its help text, default and parser.
+import { parseControllerSelection, parseMaxConcurrentReconciles, type ConcurrencyConfig } from './controllers-flag.ts';
+import { FEATURE_GATE_DEFAULTS, FEATURE_GATE_NAMES, parseFeatureGates, type FeatureGates } from './feature-gates.ts';
+import {
+  parseBindAddress,
+  parseBool,
+  parseByteSize,
+  parseDuration,
+  parseEnum,
+  parseHttpsUrl,
+  parseInteger,
+  parseList,
+  parseNamespace,
+  parseObjectName,
+  parsePositiveNumber,
+  parseString,
+  parseUrlPrefix,
+  type BindAddress,
+  type RawValue,
+} from './values.ts';
+
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+export type ManagerLogLevel = (typeof LOG_LEVELS)[number];
+
+export interface ManagerConfig {
+  config: string | undefined;
+  kubeconfig: string | undefined;
+  /** '' watches every namespace. */
+  namespace: string;
+  leaderElect: boolean;
+  leaderElectionId: string;
+  /** '' until resolved by loadConfig (in-cluster namespace, else "default"). */
+  leaderElectionNamespace: string;
+  leaderElectionLeaseDurationMs: number;
+  leaderElectionRenewDeadlineMs: number;
+  leaderElectionRetryPeriodMs: number;
+  metricsBindAddress: BindAddress | undefined;
+  healthProbeBindAddress: BindAddress | undefined;
+  /** 0 disables the webhook server. */
+  webhookPort: number;
+  webhookHost: string;
+  webhookCertDir: string | undefined;
+  webhookUrlBase: string | undefined;
+  webhookServiceName: string;
+  /** '' until resolved (the leader-election namespace). */
+  webhookServiceNamespace: string;
+  webhookSecretName: string;
+  webhookConfigurationName: string;
+  webhookCertValidityMs: number;
+  webhookRequestTimeoutMs: number;
+  webhookMaxBodyBytes: number;
+  featureGates: FeatureGates;
+  maxConcurrentReconciles: ConcurrencyConfig;
+  kubeApiQps: number;
+  kubeApiBurst: number;
+  logLevel: ManagerLogLevel;
+  controllers: string[];
+  transitionRuleWebhookAllowedPrefixes: string[];
+  gracefulShutdownTimeoutMs: number;
+}
+
+export interface FlagContext {
+  /** Names of the registered controllers (for --controllers and --max-concurrent-reconciles). */
+  knownControllers: readonly string[];
+}
+
+export interface FlagSpec {
+  /** Flag name without dashes; also the config-file key. */
+  name: string;
+  key: keyof ManagerConfig;
+  /** Shown in --help after the flag, e.g. "duration". */
+  type: string;
+  help: string;
+  /** Default as shown in --help ('' shows nothing). */
+  defaultText: string;
+  boolean?: boolean;
+  parse: (raw: RawValue, ctx: FlagContext) => unknown;
+}
+
+export const ENV_PREFIX = 'CONTROLLER_MANAGER_';
+
+export function envName(flag: string): string {
+  return ENV_PREFIX + flag.toUpperCase().replace(/-/g, '_');
+}
+
+const optionalString = (raw: RawValue): string | undefined => parseString(raw) || undefined;
+const portBounds = { min: 0, max: 65_535 };
+
+export const FLAGS: readonly FlagSpec[] = [
+  { name: 'config', key: 'config', type: 'path', defaultText: '', help: 'YAML file with settings keyed by flag name (flags and environment variables override it).', parse: optionalString },
+  { name: 'kubeconfig', key: 'kubeconfig', type: 'path', defaultText: '', help: 'Kubeconfig to use. Without it: $KUBECONFIG, ~/.kube/config, then the in-cluster service account.', parse: optionalString },
+  { name: 'namespace', key: 'namespace', type: 'string', defaultText: '', help: 'Watch only this namespace. Empty: every namespace.', parse: (r) => parseNamespace(r, { allowEmpty: true }) },
+  { name: 'leader-elect', key: 'leaderElect', type: 'bool', defaultText: 'true', boolean: true, help: 'Run controllers only while holding the leader Lease, so several replicas can run. Webhooks and probes are served by every replica.', parse: parseBool },
+  { name: 'leader-election-id', key: 'leaderElectionId', type: 'string', defaultText: 'cloneset-suite-controller-manager', help: 'Name of the leader-election Lease.', parse: parseObjectName },
+  { name: 'leader-election-namespace', key: 'leaderElectionNamespace', type: 'string', defaultText: 'the pod namespace, else "default"', help: 'Namespace of the leader-election Lease.', parse: (r) => parseNamespace(r, { allowEmpty: true }) },
+  { name: 'leader-election-lease-duration', key: 'leaderElectionLeaseDurationMs', type: 'duration', defaultText: '15s', help: 'How long a standby waits after the last renewal before taking the lease over.', parse: parseDuration },
+  { name: 'leader-election-renew-deadline', key: 'leaderElectionRenewDeadlineMs', type: 'duration', defaultText: '10s', help: 'How long the leader keeps trying to renew before it stops acting as leader.', parse: parseDuration },
+  { name: 'leader-election-retry-period', key: 'leaderElectionRetryPeriodMs', type: 'duration', defaultText: '2s', help: 'Interval between attempts to acquire or renew the lease.', parse: parseDuration },
+  { name: 'metrics-bind-address', key: 'metricsBindAddress', type: 'address', defaultText: ':8080', help: 'Address of the Prometheus /metrics endpoint; 0 disables it.', parse: parseBindAddress },
+  { name: 'health-probe-bind-address', key: 'healthProbeBindAddress', type: 'address', defaultText: ':8081', help: 'Address of /healthz and /readyz; 0 disables them.', parse: parseBindAddress },
+  { name: 'webhook-port', key: 'webhookPort', type: 'int', defaultText: '9443', help: 'Port of the admission webhook server (TLS); 0 disables the webhooks.', parse: (r) => parseInteger(r, portBounds) },
+  { name: 'webhook-host', key: 'webhookHost', type: 'string', defaultText: '', help: 'Address the webhook server listens on. Empty: every interface.', parse: parseString },
+  { name: 'webhook-cert-dir', key: 'webhookCertDir', type: 'path', defaultText: '', help: 'Directory holding tls.crt and tls.key (e.g. from cert-manager); reloaded when they change. Without it, certificates are self-managed: a CA and serving certificate are generated, kept in a Secret, injected as caBundle into the webhook configurations and rotated before expiry.', parse: optionalString },
+  { name: 'webhook-url-base', key: 'webhookUrlBase', type: 'url', defaultText: '', help: 'URL mode (local clusters): the apiserver calls <url-base>/<path> (e.g. https://127.0.0.1:9443) instead of the webhook Service; the serving certificate names that host.', parse: parseHttpsUrl },
+  { name: 'webhook-service-name', key: 'webhookServiceName', type: 'string', defaultText: 'cloneset-suite-webhook', help: 'Service in front of the webhook server (service mode): the serving certificate names it.', parse: parseObjectName },
+  { name: 'webhook-service-namespace', key: 'webhookServiceNamespace', type: 'string', defaultText: 'the leader-election namespace', help: 'Namespace of the webhook Service.', parse: (r) => parseNamespace(r, { allowEmpty: true }) },
+  { name: 'webhook-secret-name', key: 'webhookSecretName', type: 'string', defaultText: 'cloneset-suite-webhook-certs', help: 'Secret (in the webhook Service namespace) holding the self-managed CA and serving certificate.', parse: parseObjectName },
+  { name: 'webhook-configuration-name', key: 'webhookConfigurationName', type: 'string', defaultText: 'cloneset-suite', help: 'Name of the Mutating- and ValidatingWebhookConfiguration whose caBundle is kept current (self-managed certificates).', parse: parseObjectName },
+  { name: 'webhook-cert-validity', key: 'webhookCertValidityMs', type: 'duration', defaultText: '8760h', help: 'Lifetime of a self-managed serving certificate; it is renewed when a third of it remains (the CA lives ten times longer).', parse: parseDuration },
+  { name: 'webhook-request-timeout', key: 'webhookRequestTimeoutMs', type: 'duration', defaultText: '8s', help: 'Time limit of one admission request; keep it below the configurations\' timeoutSeconds.', parse: parseDuration },
+  { name: 'webhook-max-body-size', key: 'webhookMaxBodyBytes', type: 'bytes', defaultText: '6Mi', help: 'Largest AdmissionReview accepted.', parse: parseByteSize },
+  { name: 'feature-gates', key: 'featureGates', type: 'mapStringBool', defaultText: '', help: `Feature gates as A=true,B=false. Known: ${FEATURE_GATE_NAMES.map((n) => `${n}=${FEATURE_GATE_DEFAULTS[n]}`).join(', ')}.`, parse: parseFeatureGates },
+  { name: 'max-concurrent-reconciles', key: 'maxConcurrentReconciles', type: 'string', defaultText: '1', help: 'Reconciles run at once per controller: N for every controller, name=N for one (e.g. 2,cloneset=8).', parse: (r, ctx) => parseMaxConcurrentReconciles(r, ctx.knownControllers) },
+  { name: 'kube-api-qps', key: 'kubeApiQps', type: 'float', defaultText: '50', help: 'Sustained requests per second to the apiserver.', parse: parsePositiveNumber },
+  { name: 'kube-api-burst', key: 'kubeApiBurst', type: 'int', defaultText: '100', help: 'Burst of requests to the apiserver above the QPS.', parse: (r) => parseInteger(r, { min: 1, max: 100_000 }) },
+  { name: 'log-level', key: 'logLevel', type: 'string', defaultText: 'info', help: `Log level: ${LOG_LEVELS.join(', ')}. Logs are JSON lines on stdout.`, parse: (r) => parseEnum(r, LOG_LEVELS) },
+  { name: 'controllers', key: 'controllers', type: 'strings', defaultText: '*', help: 'Controllers to run: * for the default set, foo to enable foo, -foo to disable foo (e.g. *,-foo).', parse: (r, ctx) => parseControllerSelection(r, ctx.knownControllers) },
+  { name: 'transition-rule-webhook-allowed-prefixes', key: 'transitionRuleWebhookAllowedPrefixes', type: 'strings', defaultText: '', help: 'URL prefixes PodTransitionRule webhooks may call (comma-separated). Empty: any URL. Rules naming another URL are refused at admission.', parse: (r) => parseList(r).map(parseUrlPrefix) },
+  { name: 'graceful-shutdown-timeout', key: 'gracefulShutdownTimeoutMs', type: 'duration', defaultText: '25s', help: 'On SIGTERM/SIGINT, how long in-flight reconciles may take to finish before the lease is released and the process exits.', parse: parseDuration },
+];
+
+export function defaultConfig(): ManagerConfig {
+  return {
+    config: undefined,
+    kubeconfig: undefined,
+    namespace: '',
+    leaderElect: true,
+    leaderElectionId: 'cloneset-suite-controller-manager',
+    leaderElectionNamespace: '',
+    leaderElectionLeaseDurationMs: 15_000,
+    leaderElectionRenewDeadlineMs: 10_000,
+    leaderElectionRetryPeriodMs: 2_000,
+    metricsBindAddress: { host: '', port: 8080 },
+    healthProbeBindAddress: { host: '', port: 8081 },
+    webhookPort: 9443,
+    webhookHost: '',
+    webhookCertDir: undefined,
+    webhookUrlBase: undefined,
+    webhookServiceName: 'cloneset-suite-webhook',
+    webhookServiceNamespace: '',
+    webhookSecretName: 'cloneset-suite-webhook-certs',
+    webhookConfigurationName: 'cloneset-suite',
+    webhookCertValidityMs: 8_760 * 3_600_000,
+    webhookRequestTimeoutMs: 8_000,
+    webhookMaxBodyBytes: 6 * 1024 * 1024,
+    featureGates: { ...FEATURE_GATE_DEFAULTS },
+    maxConcurrentReconciles: { default: 1, perController: {} },
+    kubeApiQps: 50,
+    kubeApiBurst: 100,
+    logLevel: 'info',
+    controllers: ['*'],
+    transitionRuleWebhookAllowedPrefixes: [],
+    gracefulShutdownTimeoutMs: 25_000,
+  };
+}

@@ -1,0 +1,101 @@
+// `npm start`: bring up (or reuse) the local cluster, install the CRDs and URL-mode webhook
+// configurations, and run the controller-manager against it in this process. Extra arguments
+// are controller-manager flags (`npm start -- --log-level=debug`). With --kubeconfig (or inside
+// a pod) it runs against that cluster instead and never starts a local one. The cluster outlives
+// this process (even SIGKILL); `npm run cluster:down` stops it.
+import path from 'node:path';
+import { existsSync } from 'node:fs';
+import { kubeconfigPath, kubectl, repoRoot, startCluster } from '@cloneset-suite/local-cluster';
+import { startManager, type RunningManager } from './app.ts';
+import { helpText } from './config/help.ts';
+import { ConfigError, loadConfig } from './config/load.ts';
+import { envName } from './config/flags.ts';
+import { controllerNames } from './controllers/registry.ts';
+import { ensureNamespace, installCrds, installWebhookConfigurations, urlModeConfigurations } from './local-install.ts';
+
+const SYSTEM_NAMESPACE = 'cloneset-suite-system';
+const userArgs = process.argv.slice(2);
+const known = controllerNames();
+
+function fail(message: string, code: number): never {
+  process.stderr.write(`npm start: ${message}\n`);
+  process.exit(code);
+}
+
+function load(argv: readonly string[]) {
+  try {
+    return loadConfig({ argv, knownControllers: known });
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message, 2);
+    throw err;
+  }
+}
+
+const probe = load(userArgs);
+if (probe.kind === 'help') {
+  process.stdout.write(helpText(known));
+  process.exit(0);
+}
+const external = probe.config.kubeconfig !== undefined || process.env.KUBERNETES_SERVICE_HOST !== undefined;
+
+let argv: string[];
+if (external) {
+  argv = userArgs;
+  process.stderr.write(`[start] using ${probe.config.kubeconfig ?? 'the in-cluster service account'}; no local cluster is started\n`);
+} else {
+  if (process.env[envName('kubeconfig')]) fail(`unset ${envName('kubeconfig')} or pass --kubeconfig`, 2);
+  await startCluster();
+  const local = ['--kubeconfig', kubeconfigPath, '--leader-election-namespace', SYSTEM_NAMESPACE, '--webhook-host', '127.0.0.1', '--metrics-bind-address', '127.0.0.1:8080', '--health-probe-bind-address', '127.0.0.1:8081'];
+  const first = load([...local, ...userArgs]);
+  if (first.kind !== 'config') process.exit(0);
+  const urlBase = first.config.webhookUrlBase ?? `https://127.0.0.1:${first.config.webhookPort}`;
+  argv = [...local, '--webhook-url-base', urlBase, ...userArgs];
+  const final = load(argv);
+  if (final.kind !== 'config') process.exit(0);
+  const run = (args: readonly string[], input?: string): Promise<string> => kubectl(args, input, kubeconfigPath);
+  const crdDir = path.join(repoRoot, 'crds');
+  if (!existsSync(crdDir)) fail(`no CRDs in ${crdDir} (npm run gen)`, 1);
+  process.stderr.write('[start] installing the CRDs and URL-mode webhook configurations...\n');
+  await installCrds(run, crdDir);
+  await ensureNamespace(run, SYSTEM_NAMESPACE);
+  if (final.config.webhookPort > 0) await installWebhookConfigurations(run, urlModeConfigurations(final.config));
+}
+
+const loaded = load(argv);
+if (loaded.kind !== 'config') process.exit(0);
+let manager: RunningManager;
+try {
+  manager = await startManager(loaded.config);
+} catch (err) {
+  fail(`cannot start the controller-manager: ${(err as Error).message}`, 1);
+}
+
+let signals = 0;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (++signals > 1) process.exit(1);
+    manager.shutdown(signal);
+  });
+}
+
+if (!external) {
+  const rel = path.relative(process.cwd(), kubeconfigPath) || kubeconfigPath;
+  const examples = path.relative(process.cwd(), path.join(repoRoot, 'examples')) || 'examples';
+  process.stderr.write(
+    [
+      '',
+      'The controller-manager runs against the local cluster. In another shell:',
+      '',
+      `  export KUBECONFIG=${rel}`,
+      `  kubectl apply -f ${examples}/cloneset.yaml`,
+      '  kubectl get clone sample',
+      '  kubectl edit clone sample',
+      '',
+      'Ctrl-C stops the manager (the cluster keeps running; `npm start` again reuses it);',
+      '`npm run cluster:down` deletes the cluster.',
+      '',
+      '',
+    ].join('\n'),
+  );
+}
+process.exit(await manager.finished);

@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+// Entry point: node apps/controller-manager/src/main.ts [flags]. Exits 2 on a bad flag or config
+// value, 1 on a startup failure or lost leadership, 0 after a graceful SIGTERM/SIGINT.
+import { ConfigError, loadConfig } from './config/load.ts';
+import { helpText } from './config/help.ts';
+import { controllerNames } from './controllers/registry.ts';
+import { startManager } from './app.ts';
+
+const known = controllerNames();
+let loaded;
+try {
+  loaded = loadConfig({ argv: process.argv.slice(2), knownControllers: known });
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  process.stderr.write(`controller-manager: ${err.message}\n`);
+  process.exit(2);
+}
+if (loaded.kind === 'help') {
+  process.stdout.write(helpText(known));
+  process.exit(0);
+}
+
+let running;
+try {
+  running = await startManager(loaded.config);
+} catch (err) {
+  process.stderr.write(`controller-manager: cannot start: ${(err as Error).message}\n`);
+  process.exit(1);
+}
+const manager = running;
+let signals = 0;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    signals++;
+    if (signals > 1) {
+      manager.logger.warn({ signal }, 'second signal: exiting at once');
+      process.exit(1);
+    }
+    manager.shutdown(signal);
+  });
+}
+process.exit(await manager.finished);

@@ -1,0 +1,61 @@
+// The API calls the controller-manager makes, as RBAC rules. deploy/ grants exactly these (a
+// test compares them): a rule is added here next to the code that starts making the call.
+export interface PolicyRule {
+  apiGroups: string[];
+  resources: string[];
+  verbs: string[];
+  resourceNames?: string[];
+}
+
+export interface Permissions {
+  /** Granted by a ClusterRole (objects in any namespace, or cluster-scoped). */
+  cluster: PolicyRule[];
+  /** Granted by a Role in the manager's own namespace. */
+  namespaced: PolicyRule[];
+}
+
+export interface PermissionNames {
+  leaseName: string;
+  secretName: string;
+  webhookConfigurationName: string;
+}
+
+/** What the manager itself calls, apart from its controllers. */
+export function managerPermissions(n: PermissionNames): Permissions {
+  return {
+    cluster: [
+      // certs/ca-injector.ts: read the configurations, JSON-patch their caBundle.
+      {
+        apiGroups: ['admissionregistration.k8s.io'],
+        resources: ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations'],
+        verbs: ['get', 'patch'],
+        resourceNames: [n.webhookConfigurationName],
+      },
+      // webhooks/cloneset.ts: look up pods newly listed in podsToDelete.
+      { apiGroups: [''], resources: ['pods'], verbs: ['get'] },
+    ],
+    namespaced: [
+      // kube-runtime LeaderElector: create the Lease once, then read and replace it.
+      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
+      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'update'], resourceNames: [n.leaseName] },
+      // certs/secret-store.ts: the self-managed certificate Secret.
+      { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
+      { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'update'], resourceNames: [n.secretName] },
+    ],
+  };
+}
+
+/** One line per (group, resource, verb, name) so rule sets compare regardless of grouping. */
+export function flattenRules(rules: readonly PolicyRule[]): string[] {
+  const out = new Set<string>();
+  for (const r of rules) {
+    for (const g of r.apiGroups) {
+      for (const res of r.resources) {
+        for (const v of r.verbs) {
+          for (const name of r.resourceNames && r.resourceNames.length > 0 ? r.resourceNames : ['*']) out.add(`${g}|${res}|${v}|${name}`);
+        }
+      }
+    }
+  }
+  return [...out].sort();
+}

@@ -1,0 +1,148 @@
+// The admission webhook server: fastify over TLS, one POST route per registered webhook, body
+// size and per-request time limits. It starts listening once the first certificate arrives and
+// swaps certificates in place afterwards (rotation, cert-manager renewals).
+import type { Server as HttpsServer } from 'node:https';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Logger } from '@cloneset-suite/kube-runtime';
+import { BadAdmissionReview, errored, parseAdmissionReview, reviewResponse, type AdmissionResponse } from '../webhooks/admission-review.ts';
+import type { AdmissionWebhook } from '../webhooks/types.ts';
+import type { WebhookMetrics } from './webhook-metrics.ts';
+
+export interface WebhookServerOptions {
+  host: string;
+  port: number;
+  webhooks: readonly AdmissionWebhook[];
+  requestTimeoutMs: number;
+  maxBodyBytes: number;
+  logger: Logger;
+  metrics?: WebhookMetrics;
+}
+
+export interface ServingCertificate {
+  cert: string;
+  key: string;
+}
+
+class TimeoutError extends Error {}
+
+export class WebhookServer {
+  private readonly o: WebhookServerOptions;
+  private readonly logger: Logger;
+  private app: FastifyInstance<HttpsServer> | undefined;
+  private listening: Promise<void> | undefined;
+  private current: ServingCertificate | undefined;
+  private ready = false;
+  private boundPort: number | undefined;
+
+  constructor(options: WebhookServerOptions) {
+    this.o = options;
+    this.logger = options.logger.child({ subsystem: 'webhook-server' });
+  }
+
+  /** True once a certificate is loaded and the server listens. */
+  isReady(): boolean {
+    return this.ready;
+  }
+
+  /** The port actually bound (differs from the option when it was 0). */
+  port(): number | undefined {
+    return this.boundPort;
+  }
+
+  /** Loads a (new) serving certificate; the first one starts the server. */
+  async setCertificate(c: ServingCertificate): Promise<void> {
+    if (this.current && this.current.cert === c.cert && this.current.key === c.key) return;
+    this.current = c;
+    if (!this.app) {
+      this.app = this.build(c);
+      this.listening = this.app.listen({ host: this.o.host || '::', port: this.o.port }).then(() => {
+        const addr = this.app?.server.address();
+        this.boundPort = typeof addr === 'object' && addr ? addr.port : this.o.port;
+        this.ready = true;
+        this.logger.info({ port: this.boundPort, paths: this.o.webhooks.map((w) => w.path) }, 'serving admission webhooks');
+      });
+      await this.listening;
+      return;
+    }
+    await this.listening;
+    this.app.server.setSecureContext({ cert: c.cert, key: c.key });
+    this.logger.info('serving certificate reloaded');
+  }
+
+  /** Stops accepting connections and waits for in-flight requests. */
+  async close(): Promise<void> {
+    this.ready = false;
+    await this.listening?.catch(() => undefined);
+    await this.app?.close();
+  }
+
+  private build(c: ServingCertificate): FastifyInstance<HttpsServer> {
+    const app = Fastify({
+      https: { cert: c.cert, key: c.key, minVersion: 'TLSv1.2' },
+      bodyLimit: this.o.maxBodyBytes,
+      requestTimeout: this.o.requestTimeoutMs + 2_000,
+      logger: false,
+      return503OnClosing: true,
+    }) as unknown as FastifyInstance<HttpsServer>;
+    for (const hook of this.o.webhooks) {
+      app.post(hook.path, async (req, reply) => {
+        const metrics = this.o.metrics;
+        const started = process.hrtime.bigint();
+        metrics?.inFlight.inc({ webhook: hook.path });
+        let code = 200;
+        try {
+          let request;
+          try {
+            request = parseAdmissionReview(req.body);
+          } catch (err) {
+            if (!(err instanceof BadAdmissionReview)) throw err;
+            code = 400;
+            return await reply.code(400).send({ error: err.message });
+          }
+          const response = await this.answer(hook, request);
+          return await reply.send(reviewResponse(request.uid, response));
+        } finally {
+          metrics?.inFlight.dec({ webhook: hook.path });
+          metrics?.requests.inc({ webhook: hook.path, code: String(code) });
+          metrics?.latency.observe({ webhook: hook.path }, Number(process.hrtime.bigint() - started) / 1e9);
+        }
+      });
+    }
+    app.setErrorHandler((err: Error & { statusCode?: number }, _req, reply) => {
+      const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
+      void reply.code(status).send({ error: err.message });
+    });
+    return app;
+  }
+
+  private async answer(hook: AdmissionWebhook, request: ReturnType<typeof parseAdmissionReview>): Promise<AdmissionResponse> {
+    const logger = this.logger.child({
+      webhook: hook.name,
+      uid: request.uid,
+      operation: request.operation,
+      object: `${request.namespace ?? ''}/${request.name ?? ''}`,
+    });
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort(new TimeoutError('timed out'));
+        reject(new TimeoutError('timed out'));
+      }, this.o.requestTimeoutMs);
+    });
+    try {
+      const response = await Promise.race([hook.handle(request, { signal: controller.signal, logger }), timeout]);
+      logger.debug({ allowed: response.allowed, code: response.status?.code }, 'admission decided');
+      return response;
+    } catch (err) {
+      if (err instanceof TimeoutError) {
+        logger.warn({ timeoutMs: this.o.requestTimeoutMs }, 'admission request timed out');
+        return errored(504, 'Timeout', `webhook ${hook.name} did not decide within ${this.o.requestTimeoutMs}ms`);
+      }
+      logger.error({ err }, 'admission handler failed');
+      return errored(500, 'InternalError', `webhook ${hook.name} failed: ${(err as Error).message}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

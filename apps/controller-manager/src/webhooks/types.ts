@@ -1,0 +1,46 @@
+// What a webhook handler is: where it is served, what the apiserver should send it (used to
+// build the webhook configurations) and the function that answers.
+import type { KubeClient, Logger } from '@cloneset-suite/kube-runtime';
+import type { FeatureGates } from '../config/feature-gates.ts';
+import type { AdmissionRequest, AdmissionResponse, Operation } from './admission-review.ts';
+
+export interface RuleWithOperations {
+  operations: Operation[];
+  apiGroups: string[];
+  apiVersions: string[];
+  resources: string[];
+  scope?: 'Namespaced' | 'Cluster' | '*';
+}
+
+export interface LabelSelectorSpec {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: { key: string; operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist'; values?: string[] }[];
+}
+
+export interface AdmissionContext {
+  /** Aborted when the request's time limit is reached. */
+  signal: AbortSignal;
+  logger: Logger;
+}
+
+export interface AdmissionWebhook {
+  /** Name in the webhook configuration (at least three DNS segments). */
+  name: string;
+  type: 'mutating' | 'validating';
+  /** URL path on the webhook server. */
+  path: string;
+  rules: RuleWithOperations[];
+  failurePolicy: 'Fail' | 'Ignore';
+  timeoutSeconds: number;
+  /** Pod webhooks select on the control label; others see every object of their kinds. */
+  objectSelector?: LabelSelectorSpec;
+  handle(request: AdmissionRequest, ctx: AdmissionContext): Promise<AdmissionResponse>;
+}
+
+/** What the handlers may use; built once per process. */
+export interface WebhookDeps {
+  client: KubeClient;
+  featureGates: FeatureGates;
+  /** --transition-rule-webhook-allowed-prefixes; empty allows any URL. */
+  transitionRuleWebhookAllowedPrefixes: readonly string[];
+}
