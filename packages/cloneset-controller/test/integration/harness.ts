@@ -2,7 +2,7 @@
 // counts the API writes it makes (a settled CloneSet must cause none).
 import path from 'node:path';
 import { createTestNamespace, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
-import { Manager, createLogger, loadKubeConfig } from '@cloneset-suite/kube-runtime';
+import { KubeConfigTransport, Manager, createLogger, loadKubeConfig, type HttpRequest, type HttpResponse, type Transport } from '@cloneset-suite/kube-runtime';
 import { Registry } from 'prom-client';
 import { createCloneSetController, type CloneSetControllerOptions } from '../../src/reconciler/controller.ts';
 
@@ -16,13 +16,45 @@ export interface RunningController {
   registry: Registry;
   /** Mutating requests (POST/PUT/PATCH/DELETE) the controller made so far. */
   writes: () => Promise<number>;
+  /** Every mutating request the controller sent so far, in order, with its HTTP status. */
+  requests: () => readonly RecordedRequest[];
   stop: () => Promise<void>;
+}
+
+export interface RecordedRequest {
+  method: string;
+  /** API path, e.g. /api/v1/namespaces/ns/pods/name/status. */
+  path: string;
+  status: number;
+  atMs: number;
+}
+
+/** Whether a recorded request targets a pod (or a pod subresource such as status). */
+export const isPodWrite = (r: RecordedRequest): boolean => /\/api\/v1\/namespaces\/[^/]+\/pods(\/|$)/.test(r.path);
+
+/** Passes requests to the kubeconfig transport and records the mutating ones. */
+class RecordingTransport implements Transport {
+  readonly host: string;
+  readonly log: RecordedRequest[] = [];
+  private readonly inner: Transport;
+  constructor(inner: Transport) {
+    this.inner = inner;
+    this.host = inner.host;
+  }
+  async send(req: HttpRequest): Promise<HttpResponse> {
+    const res = await this.inner.send(req);
+    if (req.method !== 'GET') this.log.push({ method: req.method, path: req.path, status: res.status, atMs: Date.now() });
+    return res;
+  }
 }
 
 export function startController(namespace: string, options: Omit<CloneSetControllerOptions, 'namespace'> = {}): RunningController {
   const registry = new Registry();
+  const kubeConfig = loadKubeConfig(testKubeconfigPath());
+  const transport = new RecordingTransport(new KubeConfigTransport(kubeConfig));
   const manager = new Manager({
-    kubeConfig: loadKubeConfig(testKubeconfigPath()),
+    kubeConfig,
+    transport,
     qps: 200,
     burst: 400,
     registry,
@@ -40,6 +72,7 @@ export function startController(namespace: string, options: Omit<CloneSetControl
         .filter((v) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(String(v.labels.method)))
         .reduce((sum, v) => sum + v.value, 0);
     },
+    requests: () => [...transport.log],
     stop: async () => {
       abort.abort();
       await done;
