@@ -3,6 +3,7 @@
 // CA the same way and keep trusting the old CA (caBundle) until it expires.
 import { createCertificate, generateKeyPair, privateKeyPem, splitPemBundle, subjectAltNames, X509Certificate } from './x509.ts';
 import { createPrivateKey, createPublicKey } from 'node:crypto';
+import { isIP } from 'node:net';
 
 export interface CertBundle {
   caCert: string;
@@ -43,7 +44,7 @@ export function needsRenewal(cert: X509Certificate, now: Date): boolean {
 }
 
 function covers(cert: X509Certificate, hosts: readonly string[]): boolean {
-  return hosts.every((h) => cert.checkHost(h) !== undefined || cert.checkIP(h) !== undefined);
+  return hosts.every((h) => (isIP(h) === 0 ? cert.checkHost(h) !== undefined : cert.checkIP(h) !== undefined));
 }
 
 function keyMatches(certPem: string, keyPem: string): boolean {

@@ -126,8 +126,9 @@ export class WebhookServer {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        controller.abort(new TimeoutError('timed out'));
+        // Settle first: a handler that returns as soon as it sees the abort must not win the race.
         reject(new TimeoutError('timed out'));
+        controller.abort(new TimeoutError('timed out'));
       }, this.o.requestTimeoutMs);
     });
     try {

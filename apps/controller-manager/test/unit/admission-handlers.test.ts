@@ -1,0 +1,171 @@
+import { defaultCloneSet, type CloneSet } from '@cloneset-suite/api-types';
+import { NotFoundError, silentLogger, type KubeClient } from '@cloneset-suite/kube-runtime';
+import { describe, expect, it } from 'vitest';
+import { FEATURE_GATE_DEFAULTS } from '../../src/config/feature-gates.ts';
+import { parseAdmissionReview, BadAdmissionReview } from '../../src/webhooks/admission-review.ts';
+import { cloneSetDefaulter, cloneSetValidator } from '../../src/webhooks/cloneset.ts';
+import { admissionWebhooks } from '../../src/webhooks/index.ts';
+import { podTransitionRuleDefaulter, podTransitionRuleValidator } from '../../src/webhooks/podtransitionrule.ts';
+import type { WebhookDeps } from '../../src/webhooks/types.ts';
+import { applyJsonPatch } from '../support/apply-patch.ts';
+import { cloneSetRequest, ptrRequest, sampleCloneSet } from '../support/reviews.ts';
+
+/** A client whose only resource is a pod table; records the names looked up. */
+function fakeClient(pods: Record<string, unknown>, lookups: string[] = []): KubeClient {
+  return {
+    resource: () => ({
+      get: (_ns: string, name: string) => {
+        lookups.push(name);
+        const pod = pods[name];
+        if (!pod) return Promise.reject(new NotFoundError(404, 'NotFound', `pods "${name}" not found`, undefined, 'GET'));
+        return Promise.resolve(pod);
+      },
+    }),
+  } as unknown as KubeClient;
+}
+
+function deps(overrides: Partial<WebhookDeps> = {}): WebhookDeps {
+  return { client: fakeClient({}), featureGates: { ...FEATURE_GATE_DEFAULTS }, transitionRuleWebhookAllowedPrefixes: [], ...overrides };
+}
+
+const ctx = { signal: new AbortController().signal, logger: silentLogger() };
+
+describe('CloneSet defaulting webhook', () => {
+  it('answers a JSON patch that yields the api-types defaults', async () => {
+    const cs = sampleCloneSet();
+    const res = await cloneSetDefaulter(deps()).handle(cloneSetRequest('CREATE', cs), ctx);
+    expect(res.allowed).toBe(true);
+    expect(res.patchType).toBe('JSONPatch');
+    const patch = JSON.parse(Buffer.from(res.patch!, 'base64').toString('utf8'));
+    expect(applyJsonPatch(cs, patch)).toEqual(defaultCloneSet(cs as unknown as CloneSet));
+  });
+
+  it('sends no patch for an already defaulted object', async () => {
+    const cs = defaultCloneSet(sampleCloneSet() as unknown as CloneSet);
+    const res = await cloneSetDefaulter(deps()).handle(cloneSetRequest('UPDATE', cs, cs), ctx);
+    expect(res).toEqual({ allowed: true });
+  });
+
+  it('skips template defaults under TemplateNoDefaults', async () => {
+    const cs = sampleCloneSet();
+    const res = await cloneSetDefaulter(deps({ featureGates: { ...FEATURE_GATE_DEFAULTS, TemplateNoDefaults: true } })).handle(cloneSetRequest('CREATE', cs), ctx);
+    const patched = applyJsonPatch(cs, JSON.parse(Buffer.from(res.patch!, 'base64').toString('utf8'))) as CloneSet;
+    expect(patched.spec.template.spec?.containers[0]?.imagePullPolicy).toBeUndefined();
+    expect(patched.spec.updateStrategy?.type).toBe('ReCreate');
+  });
+});
+
+describe('CloneSet validating webhook', () => {
+  it('allows a valid CloneSet', async () => {
+    const cs = defaultCloneSet(sampleCloneSet() as unknown as CloneSet);
+    expect(await cloneSetValidator(deps()).handle(cloneSetRequest('CREATE', cs), ctx)).toEqual({ allowed: true });
+  });
+
+  it('refuses an invalid one with 422 Invalid and a cause per field', async () => {
+    const cs = defaultCloneSet(sampleCloneSet() as unknown as CloneSet);
+    cs.spec.template.metadata = { labels: { app: 'other' } };
+    cs.spec.updateStrategy = { ...cs.spec.updateStrategy, type: 'InPlaceOnly', maxSurge: 1 };
+    const res = await cloneSetValidator(deps()).handle(cloneSetRequest('CREATE', cs), ctx);
+    expect(res.allowed).toBe(false);
+    expect(res.status?.code).toBe(422);
+    expect(res.status?.reason).toBe('Invalid');
+    expect(res.status?.message).toMatch(/^CloneSet.apps.kruise.io "sample" is invalid: \[/);
+    expect(res.status?.details?.causes?.map((c) => c.field)).toEqual(['spec.template.metadata.labels', 'spec.updateStrategy.maxSurge']);
+    expect(res.status?.details?.causes?.[0]).toMatchObject({ reason: 'FieldValueInvalid' });
+    expect(res.status?.details?.causes?.[0]?.message).not.toContain('spec.template.metadata.labels:');
+  });
+
+  it('refuses an InPlaceOnly update that changes more than images', async () => {
+    const old = defaultCloneSet(sampleCloneSet() as unknown as CloneSet);
+    old.spec.updateStrategy = { ...old.spec.updateStrategy, type: 'InPlaceOnly', inPlaceUpdateStrategy: {} };
+    const next = structuredClone(old);
+    next.spec.template.spec!.containers[0]!.env = [{ name: 'A', value: '1' }];
+    const res = await cloneSetValidator(deps()).handle(cloneSetRequest('UPDATE', next, old), ctx);
+    expect(res.status?.code).toBe(422);
+    expect(res.status?.message).toMatch(/only allowed to update images/);
+    const imageOnly = structuredClone(old);
+    imageOnly.spec.template.spec!.containers[0]!.image = 'nginx:1.28';
+    expect((await cloneSetValidator(deps()).handle(cloneSetRequest('UPDATE', imageOnly, old), ctx)).allowed).toBe(true);
+  });
+
+  it('looks up only the pods newly added to podsToDelete', async () => {
+    const old = defaultCloneSet(sampleCloneSet() as unknown as CloneSet);
+    old.spec.scaleStrategy = { podsToDelete: ['kept'] };
+    const next = structuredClone(old);
+    next.spec.scaleStrategy = { podsToDelete: ['kept', 'mine', 'foreign', 'missing'] };
+    const lookups: string[] = [];
+    const client = fakeClient(
+      {
+        mine: { metadata: { name: 'mine', ownerReferences: [{ uid: 'cs-uid', controller: true }] } },
+        foreign: { metadata: { name: 'foreign', ownerReferences: [{ uid: 'other', controller: true }] } },
+      },
+      lookups,
+    );
+    const res = await cloneSetValidator(deps({ client })).handle(cloneSetRequest('UPDATE', next, old), ctx);
+    expect(lookups.sort()).toEqual(['foreign', 'mine', 'missing']);
+    expect(res.status?.code).toBe(422);
+    const fields = res.status?.details?.causes?.map((c) => c.message).join('\n') ?? '';
+    expect(fields).toMatch(/foreign/);
+    expect(fields).toMatch(/missing/);
+    expect(fields).not.toMatch(/"mine"/);
+  });
+
+  it('guards deletion only under ResourcesDeletionProtection, with 403', async () => {
+    const cs = defaultCloneSet(sampleCloneSet() as unknown as CloneSet);
+    cs.metadata = { ...cs.metadata, labels: { 'policy.kruise.io/delete-protection': 'Always' } };
+    expect((await cloneSetValidator(deps()).handle(cloneSetRequest('DELETE', null, cs), ctx)).allowed).toBe(true);
+    const gated = deps({ featureGates: { ...FEATURE_GATE_DEFAULTS, ResourcesDeletionProtection: true } });
+    const res = await cloneSetValidator(gated).handle(cloneSetRequest('DELETE', null, cs), ctx);
+    expect(res.status).toMatchObject({ code: 403, reason: 'Forbidden' });
+  });
+});
+
+describe('PodTransitionRule webhooks', () => {
+  const rule = (url: string): Record<string, unknown> => ({
+    apiVersion: 'apps.kusionstack.io/v1alpha1',
+    kind: 'PodTransitionRule',
+    metadata: { name: 'rule', namespace: 'default' },
+    spec: {
+      selector: { matchLabels: { app: 'x' } },
+      rules: [{ name: 'hook', stage: 'PreCheck', webhook: { clientConfig: { url, poll: { url: `${url}/poll` } } } }],
+    },
+  });
+
+  it('defaults failurePolicy and poll settings by patch', async () => {
+    const obj = rule('https://hooks.example/check');
+    const res = await podTransitionRuleDefaulter(deps()).handle(ptrRequest('CREATE', obj), ctx);
+    const patched = applyJsonPatch(obj, JSON.parse(Buffer.from(res.patch!, 'base64').toString('utf8'))) as { spec: { rules: { webhook: Record<string, unknown> }[] } };
+    expect(patched.spec.rules[0]?.webhook.failurePolicy).toBe('Fail');
+  });
+
+  it('refuses invalid rules with 422 and URLs outside the allow-list with 403', async () => {
+    const invalid = rule('https://hooks.example/check');
+    (invalid.spec as { selector?: unknown }).selector = undefined;
+    const bad = await podTransitionRuleValidator(deps()).handle(ptrRequest('CREATE', invalid), ctx);
+    expect(bad.status?.code).toBe(422);
+    const allow = deps({ transitionRuleWebhookAllowedPrefixes: ['https://hooks.example/'] });
+    expect((await podTransitionRuleValidator(allow).handle(ptrRequest('CREATE', rule('https://hooks.example/check')), ctx)).allowed).toBe(true);
+    const forbidden = await podTransitionRuleValidator(allow).handle(ptrRequest('CREATE', rule('http://10.0.0.1/steal')), ctx);
+    expect(forbidden.status).toMatchObject({ code: 403, reason: 'Forbidden' });
+    expect(forbidden.status?.details?.causes?.[0]?.field).toBe('spec.rules[0].webhook.clientConfig.url');
+  });
+});
+
+describe('AdmissionReview envelope', () => {
+  it('rejects what is not an AdmissionReview v1', () => {
+    expect(() => parseAdmissionReview({ apiVersion: 'admission.k8s.io/v1beta1', kind: 'AdmissionReview', request: {} })).toThrow(BadAdmissionReview);
+    expect(() => parseAdmissionReview({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' })).toThrow(/request is missing/);
+    expect(() => parseAdmissionReview('x')).toThrow(BadAdmissionReview);
+  });
+
+  it('registers each webhook path once, with names unique per type', () => {
+    const hooks = admissionWebhooks(deps());
+    expect(new Set(hooks.map((h) => h.path)).size).toBe(hooks.length);
+    expect(hooks.map((h) => h.path)).toEqual([
+      '/mutate-apps-kruise-io-v1alpha1-cloneset',
+      '/validate-apps-kruise-io-v1alpha1-cloneset',
+      '/mutate-podtransitionrule',
+      '/validate-podtransitionrule',
+    ]);
+  });
+});
