@@ -200,7 +200,7 @@ export class WorkQueue<K = string> {
     this.metricsTimer = this.clock.setTimer(() => {
       this.updateUnfinishedWork();
       if (!this.shuttingDown) this.scheduleUnfinishedWorkUpdate();
-    }, 500);
+    }, 500, { unref: true });
   }
 
   private updateUnfinishedWork(): void {

@@ -7,15 +7,20 @@ export interface TimerHandle {
 export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number;
-  /** Runs fn once after ms; the handle cancels it. Timers never keep the process alive. */
-  setTimer(fn: () => void, ms: number): TimerHandle;
+  /**
+   * Runs fn once after ms; the handle cancels it. A pending timer keeps the process alive (a
+   * leader-election retry must not let the process exit) unless `unref` is set, which
+   * housekeeping timers (metrics refresh) use.
+   */
+  setTimer(fn: () => void, ms: number, options?: { unref?: boolean }): TimerHandle;
 }
 
 export const realClock: Clock = {
   now: () => Date.now(),
-  setTimer(fn, ms) {
-    const t = setTimeout(fn, Math.max(0, ms));
-    t.unref();
+  setTimer(fn, ms, options) {
+    // setTimeout fires at once beyond 2^31-1 ms; clamp instead.
+    const t = setTimeout(fn, Math.min(Math.max(0, ms), 2 ** 31 - 1));
+    if (options?.unref) t.unref();
     return { cancel: () => clearTimeout(t) };
   },
 };

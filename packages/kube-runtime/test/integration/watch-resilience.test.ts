@@ -21,6 +21,7 @@ class InterposingTransport implements Transport {
   blockWatches = false;
   /** Next watch asks for this resourceVersion instead (once). */
   forceWatchRV: string | undefined;
+  watchRequests = 0;
 
   constructor(inner: Transport) {
     this.inner = inner;
@@ -35,6 +36,7 @@ class InterposingTransport implements Transport {
 
   async send(req: HttpRequest): Promise<HttpResponse> {
     if (!req.query?.watch) return this.inner.send(req);
+    this.watchRequests++;
     if (this.blockWatches) throw new Error('watch blocked by the test');
     const signals = [this.cut.signal, ...(req.signal ? [req.signal] : [])];
     let query = req.query;
@@ -95,7 +97,7 @@ describe('watch resilience', () => {
     await informer.waitForSync();
     const names = Array.from({ length: 40 }, (_, i) => `gone-${i}`);
     await inParallel(names, 10, (name) => cms.create({ metadata: { name, namespace: ns.name }, data: { v: '1' } }));
-    await waitFor('the informer to see the creates', () => informer.list().length === names.length);
+    await waitFor('the informer to see the creates', () => names.every((n) => informer.get(ns.name, n)));
 
     // Cut the informer off, change the world behind its back, then let it watch from an
     // ancient resourceVersion: the apiserver answers 410 and the informer must relist.
@@ -118,7 +120,8 @@ describe('watch resilience', () => {
   });
 
   it('survives a kube-apiserver restart and converges without a missed delete', async () => {
-    const informer = new SharedIndexInformer<ConfigMap>({ client: newClient().resource<ConfigMap>(Resources.configMaps), namespace: ns.name });
+    const transport = new InterposingTransport(kubeTransport());
+    const informer = new SharedIndexInformer<ConfigMap>({ client: newClient({ transport }).resource<ConfigMap>(Resources.configMaps), namespace: ns.name });
     const deletes = tracker(informer);
     const ac = new AbortController();
     const run = informer.run(ac.signal);
@@ -127,6 +130,7 @@ describe('watch resilience', () => {
     await inParallel(names, 10, (name) => cms.create({ metadata: { name, namespace: ns.name }, data: { v: '1' } }));
     await waitFor('the informer to see the creates', () => names.every((n) => informer.get(ns.name, n)));
 
+    const watchesBefore = transport.watchRequests;
     await restartComponent('kube-apiserver');
     // Right after the restart, before or while the informer reconnects: delete and change things.
     const deleted = names.slice(0, 10);
@@ -138,6 +142,7 @@ describe('watch resilience', () => {
     for (const name of deleted) expect(deletes.has(name), `delete of ${name} delivered`).toBe(true);
     expect(informer.get(ns.name, 'survivor-20')?.data?.v).toBe('2');
     expect(informer.get(ns.name, 'after-restart')).toBeDefined();
+    expect(transport.watchRequests, 'the restart broke the watch and it was re-established').toBeGreaterThan(watchesBefore);
     ac.abort();
     await run;
   }, 600_000);
