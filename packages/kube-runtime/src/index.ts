@@ -49,6 +49,7 @@ export { EventRecorder, referenceOf } from './events.ts';
 export type { EventRecorderOptions, EventType, EventsV1Event, ObjectReference } from './events.ts';
 export { ScaleExpectations, ResourceVersionExpectations, compareResourceVersions } from './expectations.ts';
 export type { ExpectationAction, ExpectationsOptions } from './expectations.ts';
+export { controllerRef, enqueueControllerOwner, enqueueObject, groupOf } from './handlers.ts';
 export { Backoff } from './informer/backoff.ts';
 export type { BackoffOptions } from './informer/backoff.ts';
 export { InformerFactory } from './informer/factory.ts';
