@@ -4,7 +4,6 @@
 import { ConfigError, loadConfig } from './config/load.ts';
 import { helpText } from './config/help.ts';
 import { controllerNames } from './controllers/registry.ts';
-import { startManager } from './app.ts';
 
 const known = controllerNames();
 let loaded;
@@ -20,6 +19,8 @@ if (loaded.kind === 'help') {
   process.exit(0);
 }
 
+// Loaded only now: --help and flag errors answer without loading the Kubernetes client.
+const { startManager } = await import('./app.ts');
 let running;
 try {
   running = await startManager(loaded.config);

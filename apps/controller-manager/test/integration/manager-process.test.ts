@@ -1,0 +1,219 @@
+// The built controller-manager as a process against the local cluster (or E2E_KUBECONFIG):
+// probes go ready, /metrics shows controller-runtime names, the webhooks (URL mode, caBundle
+// injected by the manager) default and refuse CloneSets and PodTransitionRules, and SIGTERM
+// exits 0 within the grace period after releasing the lease.
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { createTestNamespace, eventually, getJson, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.ts';
+import { installCrds, installWebhookConfigurations, urlModeConfigurations } from '../../src/local-install.ts';
+import { freePort, spawnManager, type ManagerProcess } from '../support/process.ts';
+
+interface Lease {
+  spec?: { holderIdentity?: string };
+}
+
+const suffix = randomBytes(3).toString('hex');
+const configurationName = `cm-test-${suffix}`;
+const leaseName = `cm-test-${suffix}`;
+
+async function httpText(url: string): Promise<{ status: number; body: string }> {
+  const res = await fetch(url);
+  return { status: res.status, body: await res.text() };
+}
+
+function expectRefusal(err: unknown, ...fragments: string[]): void {
+  expect(err).toBeInstanceOf(Error);
+  for (const f of fragments) expect((err as Error).message).toContain(f);
+}
+
+describe('controller-manager process', () => {
+  let ns: { name: string; remove: () => Promise<void> };
+  let manager: ManagerProcess;
+  let ports: { metrics: number; probes: number; webhook: number };
+  let args: string[];
+
+  beforeAll(async () => {
+    const kc = testKubeconfigPath();
+    await installCrds((a, input) => kubectl(a, input), path.join(repoRoot, 'crds'));
+    ns = await createTestNamespace('cm');
+    ports = { metrics: await freePort(), probes: await freePort(), webhook: await freePort() };
+    args = [
+      `--kubeconfig=${kc}`,
+      `--leader-election-namespace=${ns.name}`,
+      `--leader-election-id=${leaseName}`,
+      '--leader-election-lease-duration=6s',
+      '--leader-election-renew-deadline=4s',
+      '--leader-election-retry-period=1s',
+      `--metrics-bind-address=127.0.0.1:${ports.metrics}`,
+      `--health-probe-bind-address=127.0.0.1:${ports.probes}`,
+      '--webhook-host=127.0.0.1',
+      `--webhook-port=${ports.webhook}`,
+      `--webhook-url-base=https://127.0.0.1:${ports.webhook}`,
+      `--webhook-configuration-name=${configurationName}`,
+      `--webhook-secret-name=${configurationName}-certs`,
+      '--transition-rule-webhook-allowed-prefixes=https://hooks.example.com/',
+      '--graceful-shutdown-timeout=10s',
+    ];
+    const loaded = loadConfig({ argv: args, env: {}, knownControllers: [] });
+    if (loaded.kind !== 'config') throw new Error('unexpected help');
+    // Scoped to the test namespace: other suites sharing the cluster never reach this webhook.
+    await installWebhookConfigurations(
+      (a, input) => kubectl(a, input),
+      urlModeConfigurations(loaded.config, { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns.name } } }),
+    );
+    manager = spawnManager(args);
+  });
+
+  afterAll(async () => {
+    if (manager?.child.exitCode === null) {
+      manager.child.kill('SIGKILL');
+      await manager.exited;
+    }
+    await kubectl(['delete', 'mutatingwebhookconfiguration,validatingwebhookconfiguration', configurationName, '--ignore-not-found']).catch(() => undefined);
+    await ns?.remove();
+  });
+
+  it('becomes ready: caches synced, certificates loaded', async () => {
+    await eventually('/readyz', async () => (await httpText(`http://127.0.0.1:${ports.probes}/readyz`).catch(() => undefined))?.status === 200, { timeoutMs: 60_000 });
+    expect((await httpText(`http://127.0.0.1:${ports.probes}/healthz`)).body).toBe('ok');
+    const verbose = await httpText(`http://127.0.0.1:${ports.probes}/readyz?verbose`);
+    expect(verbose.body).toContain('[+]informer-sync ok');
+    expect(verbose.body).toContain('[+]webhook-certificates ok');
+  });
+
+  it('leads: holds the lease', async () => {
+    const lease = await eventually('the lease held', async () => {
+      const l = await getJson<Lease>(['lease', leaseName, '-n', ns.name]);
+      return l?.spec?.holderIdentity ? l : undefined;
+    });
+    expect(lease.spec?.holderIdentity).toMatch(/_/);
+  });
+
+  it('injects the caBundle into its webhook configurations', async () => {
+    for (const kind of ['mutatingwebhookconfiguration', 'validatingwebhookconfiguration']) {
+      await eventually(`${kind} caBundle`, async () => {
+        const cfg = await getJson<{ webhooks: { clientConfig: { caBundle?: string } }[] }>([kind, configurationName]);
+        return cfg?.webhooks.every((w) => (w.clientConfig.caBundle ?? '') !== '') ?? false;
+      });
+    }
+  });
+
+  it('defaults a CloneSet applied with kubectl', async () => {
+    const manifest = [
+      'apiVersion: apps.kruise.io/v1alpha1',
+      'kind: CloneSet',
+      'metadata: {name: sample}',
+      'spec:',
+      '  replicas: 2',
+      '  selector: {matchLabels: {app: sample}}',
+      '  template:',
+      '    metadata: {labels: {app: sample}}',
+      '    spec: {containers: [{name: main, image: "nginx:1.27"}]}',
+    ].join('\n');
+    await eventually('the webhook admits a valid CloneSet', async () => {
+      await kubectl(['apply', '-n', ns.name, '-f', '-'], manifest);
+      return true;
+    });
+    const cs = await getJson<{ spec: { updateStrategy: Record<string, unknown>; revisionHistoryLimit: number; template: { spec: { containers: { imagePullPolicy?: string }[] } } } }>([
+      'clone',
+      'sample',
+      '-n',
+      ns.name,
+    ]);
+    expect(cs?.spec.updateStrategy).toMatchObject({ type: 'ReCreate', maxUnavailable: '20%', partition: 0, maxSurge: 0 });
+    expect(cs?.spec.template.spec.containers[0]?.imagePullPolicy).toBe('Always');
+  });
+
+  it.todo('reconciles the CloneSet (pods created) once the CloneSet controller is registered');
+
+  it('refuses an invalid CloneSet, naming the fields', async () => {
+    const manifest = [
+      'apiVersion: apps.kruise.io/v1alpha1',
+      'kind: CloneSet',
+      'metadata: {name: broken}',
+      'spec:',
+      '  selector: {matchLabels: {app: broken}}',
+      '  template:',
+      '    metadata: {labels: {app: other}}',
+      '    spec: {containers: [{name: main, image: "nginx:1.27"}]}',
+      '  updateStrategy: {type: InPlaceOnly, maxSurge: 1}',
+    ].join('\n');
+    const err = await kubectl(['apply', '-n', ns.name, '-f', '-'], manifest).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expectRefusal(err, 'is invalid', 'spec.template.metadata.labels', 'spec.updateStrategy.maxSurge');
+    // Through the API: 422 Invalid with field causes.
+    const status = await kubectl(['create', '--raw', `/apis/apps.kruise.io/v1alpha1/namespaces/${ns.name}/clonesets`, '-f', '-'], JSON.stringify({
+      apiVersion: 'apps.kruise.io/v1alpha1',
+      kind: 'CloneSet',
+      metadata: { name: 'broken' },
+      spec: { selector: { matchLabels: { app: 'broken' } }, template: { metadata: { labels: { app: 'other' } }, spec: { containers: [{ name: 'main', image: 'x' }] } } },
+    })).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expectRefusal(status, 'spec.template.metadata.labels');
+  });
+
+  it('refuses a podsToDelete entry naming a missing pod', async () => {
+    const err = await kubectl(['patch', 'clone', 'sample', '-n', ns.name, '--type=merge', '-p', '{"spec":{"scaleStrategy":{"podsToDelete":["no-such-pod"]}}}']).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expectRefusal(err, 'spec.scaleStrategy.podsToDelete[0]', 'no-such-pod');
+  });
+
+  it('defaults PodTransitionRules and refuses webhook URLs outside the allow-list', async () => {
+    const rule = (name: string, url: string): string =>
+      [
+        'apiVersion: apps.kusionstack.io/v1alpha1',
+        'kind: PodTransitionRule',
+        `metadata: {name: ${name}}`,
+        'spec:',
+        '  selector: {matchLabels: {app: sample}}',
+        '  rules:',
+        '  - name: ask',
+        '    stage: PreCheck',
+        `    webhook: {clientConfig: {url: "${url}"}}`,
+      ].join('\n');
+    await kubectl(['apply', '-n', ns.name, '-f', '-'], rule('allowed', 'https://hooks.example.com/check'));
+    const ptr = await getJson<{ spec: { rules: { webhook: { failurePolicy?: string } }[] } }>(['podtransitionrule', 'allowed', '-n', ns.name]);
+    expect(ptr?.spec.rules[0]?.webhook.failurePolicy).toBe('Fail');
+    const err = await kubectl(['apply', '-n', ns.name, '-f', '-'], rule('outside', 'http://10.0.0.1/internal')).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expectRefusal(err, 'spec.rules[0].webhook.clientConfig.url');
+  });
+
+  it('serves controller-runtime metric names on /metrics', async () => {
+    const { status, body } = await httpText(`http://127.0.0.1:${ports.metrics}/metrics`);
+    expect(status).toBe(200);
+    for (const name of [
+      'controller_runtime_reconcile_total',
+      'controller_runtime_reconcile_errors_total',
+      'controller_runtime_reconcile_time_seconds',
+      'controller_runtime_max_concurrent_reconciles',
+      'workqueue_depth',
+      'workqueue_adds_total',
+      'rest_client_requests_total',
+    ]) {
+      expect(body).toContain(`# TYPE ${name} `);
+    }
+    expect(body).toContain(`leader_election_master_status{name="${leaseName}"} 1`);
+    expect(body).toMatch(/controller_runtime_webhook_requests_total\{webhook="\/validate-apps-kruise-io-v1alpha1-cloneset",code="200"\} [1-9]/);
+  });
+
+  it('exits 0 on SIGTERM within the grace period and releases the lease', async () => {
+    const started = Date.now();
+    manager.child.kill('SIGTERM');
+    expect(await manager.exited).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const lease = await getJson<Lease>(['lease', leaseName, '-n', ns.name]);
+    expect(lease?.spec?.holderIdentity ?? '').toBe('');
+    expect(manager.output()).toContain('"msg":"released the lease"');
+  });
+});
