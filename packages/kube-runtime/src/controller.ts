@@ -3,6 +3,7 @@
 // next: done (forget backoff), requeue after a delay, or retry with backoff on error.
 import { randomUUID } from 'node:crypto';
 import PQueue from 'p-queue';
+import { TooManyRequestsError } from './client/errors.ts';
 import type { ResourceEventHandler, EventSource } from './informer/types.ts';
 import { splitKey } from './keys.ts';
 import { silentLogger, type Logger } from './logger.ts';
@@ -217,7 +218,9 @@ export class Controller {
         logger.error({ err }, 'reconciler error (terminal, not retried)');
       } else {
         logger.error({ err, retries: this.queue.numRequeues(key) }, 'reconciler error');
-        this.queue.addRateLimited(key);
+        // A throttled apiserver says when to come back; never sooner.
+        const retryAfterMs = err instanceof TooManyRequestsError ? err.retryAfterSeconds * 1000 : 0;
+        this.queue.addRateLimited(key, retryAfterMs);
       }
     } finally {
       this.metrics?.reconcileTotal.inc({ controller: this.name, result });

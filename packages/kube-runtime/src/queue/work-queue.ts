@@ -73,11 +73,14 @@ export class WorkQueue<K = string> {
     this.delayed.set(key, { due, timer });
   }
 
-  /** Adds the key after its rate-limited backoff; counts a retry. */
-  addRateLimited(key: K): void {
+  /**
+   * Adds the key after its rate-limited backoff (at least minDelayMs, e.g. a server's
+   * Retry-After); counts a retry.
+   */
+  addRateLimited(key: K, minDelayMs = 0): void {
     if (this.shuttingDown) return;
     this.metrics?.workqueueRetries.inc(this.labels);
-    this.addAfter(key, this.rateLimiter.when(key));
+    this.addAfter(key, Math.max(minDelayMs, this.rateLimiter.when(key)));
   }
 
   /** The key succeeded: its next failure starts from the base delay again. */

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { Controller, TerminalError, type ReconcileContext, type ReconcileResult } from '../../src/controller.ts';
+import { TooManyRequestsError } from '../../src/client/errors.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createMetrics } from '../../src/metrics.ts';
 import { ItemExponentialFailureRateLimiter } from '../../src/queue/rate-limiter.ts';
@@ -159,6 +160,25 @@ describe('Controller', () => {
     for (let i = 0; i < 50; i++) await settle(clock, 5);
     expect(calls).toBe(4);
     expect(await metrics.registry.getSingleMetricAsString('controller_runtime_reconcile_panics_total')).toContain('} 2');
+    controller.stop();
+    await done;
+  });
+
+  it('a TooManyRequests error waits at least the Retry-After', async () => {
+    const times: number[] = [];
+    const { clock, source, controller } = setup(() => {
+      times.push(clock.now());
+      return times.length === 1
+        ? Promise.reject(new TooManyRequestsError(429, 'TooManyRequests', 'slow down', { retryAfterSeconds: 3 }, 'GET x'))
+        : Promise.resolve();
+    });
+    source.add(obj('a'));
+    const done = controller.start();
+    await settle(clock);
+    await settle(clock, 2_999);
+    expect(times).toEqual([0]);
+    await settle(clock, 1);
+    expect(times).toEqual([0, 3_000]);
     controller.stop();
     await done;
   });
