@@ -17,6 +17,8 @@ export function packageTestConfig(options: { integration?: boolean } = {}) {
         }
       : {
           include: ['test/unit/**/*.test.ts', 'src/**/*.test.ts'],
+          // Property tests and simulations run thousands of cases; CI machines have 2 busy cores.
+          testTimeout: 60_000,
           globalSetup: [new URL('./tools/print-node-version.ts', import.meta.url).pathname],
         },
   });
