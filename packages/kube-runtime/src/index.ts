@@ -79,8 +79,8 @@ export type { Logger, LoggerOptions, LogLevel } from './logger.ts';
 export { Manager } from './manager.ts';
 export type { ManagerOptions, StopReason } from './manager.ts';
 export { createMetrics } from './metrics.ts';
-export { labelSelectorToString, matchesLabels, parseLabelSelector, requirementsFromLabelSelector } from './selectors.ts';
-export type { LabelSelector, Operator, Requirement } from './selectors.ts';
+export { matchesLabels, parseLabelSelector } from './selectors.ts';
+export type { Operator, Requirement } from './selectors.ts';
 export type { RuntimeMetrics } from './metrics.ts';
 export {
   BucketRateLimiter,

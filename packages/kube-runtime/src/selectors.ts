@@ -1,5 +1,6 @@
-// Label selectors: the string form (a=b,c!=d,e in (x,y),f notin (z),g,!h) and the object form
-// (matchLabels/matchExpressions), parsed into requirements that match label maps.
+// Label selectors in the string form the apiserver takes (a=b,c!=d,e in (x,y),f notin (z),g,!h),
+// parsed into requirements the cache's index planner can use. The object form (matchLabels /
+// matchExpressions) and its canonical string live in @cloneset-suite/api-types.
 
 export type Operator = '=' | '!=' | 'in' | 'notin' | 'exists' | '!';
 
@@ -7,43 +8,6 @@ export interface Requirement {
   key: string;
   operator: Operator;
   values: string[];
-}
-
-export interface LabelSelector {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: { key: string; operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist'; values?: string[] }[];
-}
-
-/** Converts the object form to requirements. An empty selector matches everything. */
-export function requirementsFromLabelSelector(sel: LabelSelector): Requirement[] {
-  const reqs: Requirement[] = [];
-  for (const [key, value] of Object.entries(sel.matchLabels ?? {})) reqs.push({ key, operator: '=', values: [value] });
-  for (const e of sel.matchExpressions ?? []) {
-    const operator = ({ In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!' } as const)[e.operator];
-    reqs.push({ key: e.key, operator, values: [...(e.values ?? [])] });
-  }
-  return reqs;
-}
-
-/** The query-string form the apiserver accepts. */
-export function labelSelectorToString(sel: LabelSelector | Requirement[]): string {
-  const reqs = Array.isArray(sel) ? sel : requirementsFromLabelSelector(sel);
-  return reqs
-    .map((r) => {
-      switch (r.operator) {
-        case '=':
-        case '!=':
-          return `${r.key}${r.operator}${r.values[0] ?? ''}`;
-        case 'in':
-        case 'notin':
-          return `${r.key} ${r.operator} (${[...r.values].sort().join(',')})`;
-        case 'exists':
-          return r.key;
-        case '!':
-          return `!${r.key}`;
-      }
-    })
-    .join(',');
 }
 
 /** Parses the string form. Throws on syntax errors. */
