@@ -3,6 +3,7 @@
 import type { V1ControllerRevision, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import {
   OwnerUIDIndex,
+  ResourceVersionExpectations,
   TerminalError,
   jsonPatch,
   namespacedKey,
@@ -43,6 +44,8 @@ const asPods = (objs: readonly unknown[]): V1Pod[] => objs as V1Pod[];
 
 /** Requeue while a create waits for a terminating pod's name to be freed. */
 const NAME_WAIT_REQUEUE_MS = 1_000;
+/** Safety requeue while the cache has not caught up with our own pod writes (§3 step 8). */
+const STALE_CACHE_REQUEUE_MS = 1_000;
 
 export function createCloneSetController(manager: Manager, options: CloneSetControllerOptions = {}): Controller {
   const scope = options.namespace ? { namespace: options.namespace } : {};
@@ -58,17 +61,24 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
   // Registered before the controller's own handlers, so an event satisfies the expectation
   // before the enqueue it causes.
   const expectationsRef: { current?: ReturnType<Manager['scaleExpectations']> } = {};
+  // resourceVersion expectations for our own pod writes (§3 step 8): a plan made from a
+  // cache that has not seen them could, for example, spend the maxUnavailable budget twice.
+  const podVersions = new ResourceVersionExpectations({ clock: manager.clock, ...(options.expectationTimeoutMs !== undefined ? { timeoutMs: options.expectationTimeoutMs } : {}) });
+  const podKey = (pod: DeepReadonly<KubeObject>): string => namespacedKey(pod.metadata?.namespace, pod.metadata?.name ?? '');
   pods.addEventHandler({
     onAdd: (pod) => {
+      podVersions.observe(podKey(pod), pod.metadata?.resourceVersion);
       const key = owningCloneSetKey(pod);
       if (key && pod.metadata?.name) expectationsRef.current?.observe(key, 'create', pod.metadata.name);
     },
     onUpdate: (_old, pod) => {
+      podVersions.observe(podKey(pod), pod.metadata?.resourceVersion);
       // A pod turning terminating satisfies its delete expectation (§6.8).
       const key = owningCloneSetKey(pod);
       if (key && pod.metadata?.deletionTimestamp && pod.metadata.name) expectationsRef.current?.observe(key, 'delete', pod.metadata.name);
     },
     onDelete: (pod) => {
+      podVersions.delete(podKey(pod));
       const key = owningCloneSetKey(pod);
       if (key && pod.metadata?.name) expectationsRef.current?.observe(key, 'delete', pod.metadata.name);
     },
@@ -84,6 +94,11 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
     const uid = cs.metadata.uid ?? '';
     const cachedPods = pods.byIndex(OwnerUIDIndex, uid);
     const ownedPods = asPods(cachedPods);
+    const stale = cachedPods.filter((p) => !podVersions.satisfied(podKey(p), p.metadata?.resourceVersion));
+    if (stale.length > 0) {
+      ctx.logger.debug({ pods: stale.map((p) => p.metadata?.name) }, 'waiting for the cache to observe our pod writes');
+      return { requeueAfter: STALE_CACHE_REQUEUE_MS };
+    }
     const ownedPvcs = pvcs.byIndex(OwnerUIDIndex, uid).filter((p) => !p.metadata?.deletionTimestamp) as unknown as V1PersistentVolumeClaim[];
     const ownedRevisions = revisions
       .byIndex(OwnerUIDIndex, uid)
@@ -117,6 +132,7 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
       podsByName: new Map(cachedPods.map((p) => [p.metadata?.name ?? '', p])),
       signal: ctx.signal,
       nowIso: () => new Date(manager.clock.now()).toISOString(),
+      podWritten: (name, rv) => podVersions.expect(namespacedKey(cs.metadata.namespace, name), rv),
     });
 
     const planFailure = (condition: 'FailedScale' | 'FailedUpdate'): string | undefined =>
@@ -154,9 +170,19 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
   });
   expectationsRef.current = manager.scaleExpectations(controller, options.expectationTimeoutMs);
   const ownerKey = (obj: DeepReadonly<KubeObject>): string | undefined => owningCloneSetKey(obj);
+  // A pod without a controller reference enqueues every CloneSet of its namespace whose
+  // selector matches it (§11), so one holding a non-controller reference is adopted (§2).
+  const podKeys = (pod: DeepReadonly<KubeObject>): string | string[] | undefined => {
+    if (pod.metadata?.ownerReferences?.some((r) => r.controller === true)) return ownerKey(pod);
+    const labels = { ...(pod.metadata?.labels ?? {}) };
+    return cloneSets
+      .list()
+      .filter((cs) => cs.metadata?.namespace === pod.metadata?.namespace && selectorMatches(cs.spec.selector as CloneSetLike['spec']['selector'], labels))
+      .map((cs) => namespacedKey(cs.metadata?.namespace, cs.metadata?.name ?? ''));
+  };
   controller
     .watches(cloneSets, (cs) => namespacedKey(cs.metadata?.namespace, cs.metadata?.name ?? ''))
-    .watches(pods, ownerKey)
+    .watches(pods, podKeys)
     .watches(pvcs, ownerKey)
     .watches(revisions, ownerKey)
     .watches(nodes, () => undefined);
