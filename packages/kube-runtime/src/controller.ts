@@ -180,7 +180,7 @@ export class Controller {
     const labels = { controller: this.name };
     const started = this.clock.now();
     this.metrics?.activeWorkers.inc(labels);
-    let result: 'success' | 'error' | 'requeue' | 'requeue_after' = 'success';
+    let result: 'success' | 'error' | 'requeue' | 'requeue_after' | undefined = 'success';
     try {
       let ns: string | undefined;
       let name: string;
@@ -210,6 +210,12 @@ export class Controller {
         this.queue.forget(key);
       }
     } catch (err) {
+      if (stop.aborted) {
+        // Shutting down: requests were cancelled on purpose; the next leader picks the key up.
+        logger.debug({ err }, 'reconcile interrupted by shutdown');
+        result = undefined;
+        return;
+      }
       result = 'error';
       this.metrics?.reconcileErrors.inc(labels);
       if (!(err instanceof Error)) this.metrics?.reconcilePanics.inc(labels);
@@ -223,7 +229,7 @@ export class Controller {
         this.queue.addRateLimited(key, retryAfterMs);
       }
     } finally {
-      this.metrics?.reconcileTotal.inc({ controller: this.name, result });
+      if (result) this.metrics?.reconcileTotal.inc({ controller: this.name, result });
       this.metrics?.reconcileTime.observe(labels, (this.clock.now() - started) / 1000);
       this.metrics?.activeWorkers.dec(labels);
       this.queue.done(key);

@@ -223,3 +223,21 @@ describe('Controller', () => {
     expect(source.handlerCount()).toBe(0);
   });
 });
+
+describe('shutdown', () => {
+  it('does not count or log as an error a reconcile that fails because it was aborted', async () => {
+    const { clock, metrics, lines, source, controller } = setup(async (_key, ctx) => {
+      await new Promise<void>((r) => ctx.signal.addEventListener('abort', () => r(), { once: true }));
+      throw new Error('request aborted');
+    });
+    source.add(obj('a'));
+    const ac = new AbortController();
+    const done = controller.start(ac.signal);
+    await settle(clock);
+    ac.abort();
+    await done;
+    expect((await metrics.reconcileErrors.get()).values.reduce((n, v) => n + v.value, 0)).toBe(0);
+    expect((await metrics.reconcileTotal.get()).values.reduce((n, v) => n + v.value, 0)).toBe(0);
+    expect(lines.filter((l) => l.level === 'error')).toEqual([]);
+  });
+});
