@@ -164,10 +164,10 @@ export function planUpdate(ctx: PlanContext): Plan {
       const grace = ctx.cs.spec.updateStrategy?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0;
       if (grace > 0) plan.requeueAfterSeconds = minRequeue(plan.requeueAfterSeconds, grace);
     } else if (ctx.updateType === 'InPlaceOnly') {
-      plan.errors.push({
-        condition: 'FailedUpdate',
-        message: `pod ${podName(pod)}: update strategy is InPlaceOnly but can not update in-place`,
-      });
+      const message = `pod ${podName(pod)}: update strategy is InPlaceOnly but can not update in-place`;
+      plan.errors.push({ condition: 'FailedUpdate', message });
+      // Users see the refusal where they look first: `kubectl describe clone` (§10.3).
+      plan.actions.push({ kind: 'event', type: 'Warning', reason: 'FailedUpdatePodInPlace', message: `failed to update ${message}` });
     } else if (!Object.hasOwn(podLabels(pod), SPECIFIED_DELETE_LABEL)) {
       // Recreate (§8.8): mark now; the next Scale pass deletes it as a specified delete.
       plan.actions.push({ kind: 'patchPod', name: podName(pod), reason: 'RecreateUpdate', labels: { [SPECIFIED_DELETE_LABEL]: 'true' } });

@@ -4,6 +4,7 @@
 import {
   isAlreadyExists,
   isNotFound,
+  retryOnConflict,
   jsonPatch,
   mergePatch,
   strategicMergePatch,
@@ -14,8 +15,8 @@ import {
   type Logger,
   type ScaleExpectations,
 } from '@cloneset-suite/kube-runtime';
-import { INPLACE_UPDATE_READY, KRUISE_POD_READY } from '../core/keys.ts';
-import type { CreatePodAction, PlanAction } from '../core/plan.ts';
+import { INPLACE_UPDATE_READY, KRUISE_POD_READY, REVISION_LABEL } from '../core/keys.ts';
+import type { CreatePodAction, InPlaceUpdateAction, PlanAction } from '../core/plan.ts';
 import type { CloneSetLike } from '../core/types.ts';
 import { cloneSetResource, podResource, pvcResource, revisionResource } from './resources.ts';
 
@@ -31,6 +32,13 @@ export interface ExecutionContext {
   podsByName: ReadonlyMap<string, DeepReadonly<KubeObject>>;
   signal: AbortSignal;
   nowIso: () => string;
+  /** Called with the resourceVersion every pod write returned (§3 step 8 expectations). */
+  podWritten?: (name: string, resourceVersion: string | undefined) => void;
+}
+
+/** Per-plan bookkeeping: the version of each pod our own writes in this plan produced. */
+interface PlanState {
+  written: Map<string, string>;
 }
 
 export interface ExecutionResult {
@@ -47,6 +55,7 @@ const errorMessage = (err: unknown): string => (err instanceof Error ? err.messa
 
 export async function executePlan(actions: readonly PlanAction[], ctx: ExecutionContext): Promise<ExecutionResult> {
   const result: ExecutionResult = { scaleFailures: [], updateFailures: [], wrote: false, waitingForName: false };
+  const state: PlanState = { written: new Map() };
   const creates = actions.filter((a): a is CreatePodAction => a.kind === 'createPod');
   let createsDone = false;
   for (const action of actions) {
@@ -59,7 +68,7 @@ export async function executePlan(actions: readonly PlanAction[], ctx: Execution
       continue;
     }
     try {
-      await executeOne(action, ctx, result);
+      await executeOne(action, ctx, result, state);
     } catch (err) {
       const message = `${action.kind} ${'name' in action ? action.name : ''}: ${errorMessage(err)}`.trim();
       ctx.logger.warn({ err, action: action.kind }, 'plan action failed');
@@ -128,16 +137,61 @@ async function markGatesReady(name: string, ctx: ExecutionContext): Promise<void
   const now = ctx.nowIso();
   const conditions = [INPLACE_UPDATE_READY, KRUISE_POD_READY].map((type) => ({ type, status: 'True', lastTransitionTime: now }));
   try {
-    await ctx.client
+    const pod = await ctx.client
       .resource<KubeObject>(podResource)
       .patchStatus(ctx.cs.metadata.namespace, name, strategicMergePatch({ status: { conditions } }), { signal: ctx.signal });
+    ctx.podWritten?.(name, pod.metadata?.resourceVersion);
   } catch (err) {
     // The next pass sees the missing conditions and sets them through the refresh planner.
     ctx.logger.warn({ err, pod: name }, 'setting readiness-gate conditions failed');
   }
 }
 
-async function executeOne(action: Exclude<PlanAction, CreatePodAction>, ctx: ExecutionContext, result: ExecutionResult): Promise<void> {
+function podWrite(ctx: ExecutionContext, state: PlanState, name: string, obj: KubeObject | undefined): void {
+  const rv = obj?.metadata?.resourceVersion;
+  if (rv) state.written.set(name, rv);
+  ctx.podWritten?.(name, rv);
+}
+
+/**
+ * The in-place update write (§8.7 step 3), conditional on a resourceVersion so it cannot
+ * land on a pod that changed under the plan. A conflict (the kubelet or our own condition
+ * write moved the version) re-reads the pod and retries while it is still the same pod at
+ * the revision the plan saw; otherwise the next pass replans.
+ */
+async function inPlaceUpdate(action: InPlaceUpdateAction, ctx: ExecutionContext, state: PlanState): Promise<KubeObject> {
+  const ns = ctx.cs.metadata.namespace;
+  const pods = ctx.client.resource<KubeObject>(podResource);
+  const cached = ctx.podsByName.get(action.name);
+  const containers = Object.entries(action.images).map(([name, image]) => ({ name, image }));
+  const body = (resourceVersion: string | undefined) =>
+    strategicMergePatch({
+      metadata: { labels: action.labels, annotations: action.annotations, resourceVersion },
+      ...(containers.length ? { spec: { containers } } : {}),
+    });
+  let version = state.written.get(action.name) ?? cached?.metadata?.resourceVersion;
+  return retryOnConflict(
+    async (attempt) => {
+      if (attempt > 1) {
+        const fresh = await pods.get(ns, action.name, { signal: ctx.signal });
+        const sameRevision = fresh.metadata?.labels?.[REVISION_LABEL] === cached?.metadata?.labels?.[REVISION_LABEL];
+        if (fresh.metadata?.uid !== cached?.metadata?.uid || fresh.metadata?.deletionTimestamp || !sameRevision) {
+          throw new Error(`pod ${action.name} changed under the plan; replanning`);
+        }
+        version = fresh.metadata?.resourceVersion;
+      }
+      return pods.patch(ns, action.name, body(version), { signal: ctx.signal });
+    },
+    { signal: ctx.signal },
+  );
+}
+
+async function executeOne(
+  action: Exclude<PlanAction, CreatePodAction>,
+  ctx: ExecutionContext,
+  result: ExecutionResult,
+  state: PlanState,
+): Promise<void> {
   const ns = ctx.cs.metadata.namespace;
   const pods = ctx.client.resource<KubeObject>(podResource);
   const pvcs = ctx.client.resource<KubeObject>(pvcResource);
@@ -179,30 +233,33 @@ async function executeOne(action: Exclude<PlanAction, CreatePodAction>, ctx: Exe
       if (action.annotations) metadata.annotations = action.annotations;
       // ObjectMeta.finalizers merges as a set under a strategic merge patch.
       if (action.addFinalizers?.length) metadata.finalizers = action.addFinalizers;
-      await pods.patch(ns, action.name, strategicMergePatch({ metadata }), write);
+      podWrite(ctx, state, action.name, await pods.patch(ns, action.name, strategicMergePatch({ metadata }), write));
       result.wrote = true;
       return;
     }
     case 'setPodConditions': {
       const now = ctx.nowIso();
-      const conditions = action.conditions.map((c) => ({ ...c, lastTransitionTime: now }));
-      await pods.patchStatus(ns, action.name, strategicMergePatch({ status: { conditions } }), write);
+      const existing = (ctx.podsByName.get(action.name) as { status?: { conditions?: { type: string; status: string; lastTransitionTime?: string }[] } } | undefined)?.status?.conditions ?? [];
+      // A strategic merge patch merges conditions by type field by field: an absent reason
+      // or message would keep the old one (e.g. StartInPlaceUpdate on a True condition, which
+      // refresh then rewrites forever), so absent means null (delete). The transition time
+      // moves only when the status does.
+      const conditions = action.conditions.map((c) => {
+        const before = existing.find((e) => e.type === c.type);
+        const transition = before && before.status === c.status && before.lastTransitionTime ? before.lastTransitionTime : now;
+        return { type: c.type, status: c.status, reason: c.reason ?? null, message: c.message ?? null, lastTransitionTime: transition };
+      });
+      podWrite(ctx, state, action.name, await pods.patchStatus(ns, action.name, strategicMergePatch({ status: { conditions } }), write));
       result.wrote = true;
       return;
     }
     case 'inPlaceUpdate': {
-      const cached = ctx.podsByName.get(action.name);
-      const containers = Object.entries(action.images).map(([name, image]) => ({ name, image }));
-      // One write, conditional on the version the plan was made from (a race answers 409).
-      await pods.patch(
-        ns,
-        action.name,
-        strategicMergePatch({
-          metadata: { labels: action.labels, annotations: action.annotations, resourceVersion: cached?.metadata?.resourceVersion },
-          ...(containers.length ? { spec: { containers } } : {}),
-        }),
-        write,
-      );
+      try {
+        podWrite(ctx, state, action.name, await inPlaceUpdate(action, ctx, state));
+      } catch (err) {
+        ctx.recorder.event(ctx.cs, 'Warning', 'FailedUpdatePodInPlace', 'Update', `failed to update pod ${action.name} in-place: ${errorMessage(err)}`);
+        throw err;
+      }
       result.wrote = true;
       ctx.recorder.event(ctx.cs, 'Normal', 'SuccessfulUpdatePodInPlace', 'Update', `successfully update pod ${action.name} in-place(revision ${action.revision})`);
       return;

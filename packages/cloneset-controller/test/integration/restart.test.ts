@@ -46,12 +46,12 @@ describe('controller restart during scale-out', () => {
         template: { metadata: { labels: { app: 'big' } }, spec: { containers: [{ name: 'main', image: 'nginx:alpine' }] } },
       },
     }));
-    await eventually('a partial scale-out', async () => seen.size >= 8, { timeoutMs: 60_000, intervalMs: 20 });
+    await eventually('a partial scale-out', () => Promise.resolve(seen.size >= 8), { timeoutMs: 60_000, intervalMs: 20 });
     await controller.stop();
     const atStop = seen.size;
     expect(atStop).toBeLessThan(REPLICAS);
     controller = startController(ns);
-    await eventually('50 pods', async () => (podCache?.list().filter((p) => !p.metadata?.deletionTimestamp).length ?? 0) === REPLICAS, { timeoutMs: 120_000 });
+    await eventually('50 pods', () => Promise.resolve((podCache?.list().filter((p) => !p.metadata?.deletionTimestamp).length ?? 0) === REPLICAS), { timeoutMs: 120_000 });
     // Give a duplicate create a chance to show up before judging.
     await new Promise((r) => setTimeout(r, 2_000));
     const live = podCache!.list();

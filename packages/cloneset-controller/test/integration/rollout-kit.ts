@@ -205,6 +205,14 @@ export class Observer {
     const recordMove = (p: Pod): void => {
       this.moves.push({ name: p.metadata.name, uid: p.metadata.uid, revision: revisionOf(p), at: Date.now() });
     };
+    const t0 = Date.now();
+    const trace = (what: string, obj: DeepReadonly<KubeObject>): void => {
+      if (!process.env.ROLLOUT_TRACE) return;
+      const p = obj as unknown as Pod;
+      const conds = (p.status?.conditions ?? []).map((c) => `${c.type}=${c.status}`).join(',');
+      console.log(`${String(Date.now() - t0).padStart(6)} ${what} ${p.metadata.name} rev=${revisionOf(p).slice(-5)} img=${imageOf(p)} st=${lifecycleState(p)} ${p.status?.phase ?? ''} ${conds} sd=${p.metadata.labels?.['apps.kruise.io/specified-delete'] ?? ''} del=${p.metadata.deletionTimestamp ? 'y' : ''}`);
+    };
+    this.pods.addEventHandler({ onAdd: (o) => trace('ADD', o), onUpdate: (_b, a) => trace('UPD', a), onDelete: (o) => trace('DEL', o) });
     this.pods.addEventHandler({
       onAdd: (obj) => {
         recordMove(obj as unknown as Pod);
@@ -218,10 +226,14 @@ export class Observer {
     });
     const onCloneSet = (obj: DeepReadonly<KubeObject>): void => {
       const cs = obj as unknown as CloneSet;
+      if (process.env.ROLLOUT_TRACE) {
+        const st = cs.status ?? {};
+        console.log(`${String(Date.now() - t0).padStart(6)} CS ${cs.metadata.name} gen=${cs.metadata.generation ?? ''} obs=${st.observedGeneration ?? ''} r=${st.replicas ?? ''} ready=${st.readyReplicas ?? ''} avail=${st.availableReplicas ?? ''} upd=${st.updatedReplicas ?? ''} updReady=${st.updatedReadyReplicas ?? ''} updAvail=${st.updatedAvailableReplicas ?? ''} exp=${st.expectedUpdatedReplicas ?? ''} cur=${(st.currentRevision ?? '').slice(-5)} upd=${(st.updateRevision ?? '').slice(-5)} ${(st.conditions ?? []).map((c) => `${c.type}=${c.status}/${c.reason ?? ''}`).join(',')}`);
+      }
       if (!cs.status) return;
       const list = this.statuses.get(cs.metadata.name) ?? [];
       const last = list.at(-1);
-      if (JSON.stringify(last) !== JSON.stringify(cs.status)) list.push(structuredClone(cs.status) as CloneSetStatus);
+      if (JSON.stringify(last) !== JSON.stringify(cs.status)) list.push(structuredClone<CloneSetStatus>(cs.status));
       this.statuses.set(cs.metadata.name, list);
       this.checkStatus(cs);
       for (const l of this.listeners) l();

@@ -117,6 +117,14 @@ describe('planUpdate: in-place (§8.7)', () => {
     expect(plan.errors).toEqual([{ condition: 'FailedUpdate', message: expect.stringContaining('InPlaceOnly but can not update in-place') }]);
   });
 
+  it('InPlaceOnly refusal is also a Warning event, not only a condition (found on the cluster)', () => {
+    const spec = { replicas: 1, template: templateWithImage('nginx:1', { env: [{ name: 'A', value: 'b' }] }), updateStrategy: { type: 'InPlaceOnly', maxUnavailable: 1 } };
+    const plan = planUpdate(ctxFor(cloneSet(spec), [pod(oldN)]));
+    expect(plan.actions.filter((a) => a.kind === 'event')).toEqual([
+      { kind: 'event', type: 'Warning', reason: 'FailedUpdatePodInPlace', message: expect.stringContaining('InPlaceOnly but can not update in-place') },
+    ]);
+  });
+
   it('gracePeriodSeconds defers the images into the grace annotation and requeues', () => {
     const spec = { replicas: 1, updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 1, inPlaceUpdateStrategy: { gracePeriodSeconds: 10 } } };
     const plan = planUpdate(ctxFor(cloneSet(spec), [pod(oldN)]));

@@ -1,0 +1,159 @@
+// In-place update (§8.6, §8.7): an image change under InPlaceIfPossible keeps pod
+// names, UIDs and PVCs and restarts the container; an env change recreates; under
+// InPlaceOnly an env change is refused by condition and Event, and nothing is recreated.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, getJson, kubectl } from '@cloneset-suite/local-cluster';
+import { installCrds, startController, withNamespace, type RunningController } from './harness.ts';
+import {
+  Observer,
+  apply,
+  cloneSetManifest,
+  condition,
+  getCloneSet,
+  imageOf,
+  lifecycleState,
+  podsOf,
+  revisionOf,
+  sleep,
+  waitNewRevision,
+  waitSettled,
+  type Pod,
+} from './rollout-kit.ts';
+
+const NAME = 'ipu';
+const STRICT = 'strict';
+const vct = [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }];
+const setImage = (ns: string, name: string, image: string) =>
+  kubectl(['patch', 'clone', name, '-n', ns, '--type=json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }])]);
+const setEnv = (ns: string, name: string, value: string) =>
+  kubectl(['patch', 'clone', name, '-n', ns, '--type=json', '-p', JSON.stringify([{ op: 'add', path: '/spec/template/spec/containers/0/env', value: [{ name: 'MODE', value }] }])]);
+
+interface Pvc { metadata: { name: string; uid: string } }
+
+describe('in-place update', () => {
+  let ns: string;
+  let removeNs: () => Promise<void>;
+  let controller: RunningController;
+  let observer: Observer;
+  let before: Pod[];
+  let pvcUids: Map<string, string>;
+
+  beforeAll(async () => {
+    await installCrds();
+    ({ name: ns, remove: removeNs } = await withNamespace('cs-roll-ipu'));
+    observer = await Observer.start(ns);
+    controller = startController(ns);
+  });
+  afterAll(async () => {
+    await controller?.stop();
+    await observer?.stop();
+    await removeNs?.();
+  });
+
+  const claims = async (): Promise<Map<string, string>> =>
+    new Map(((await getJson<{ items: Pvc[] }>(['pvc', '-n', ns]))?.items ?? []).map((c) => [c.metadata.name, c.metadata.uid]));
+
+  it('InPlaceIfPossible image change: same names, UIDs and PVCs, containers restarted, no surge pod', async () => {
+    await apply(ns, cloneSetManifest(NAME, {
+      replicas: 5,
+      volumeClaimTemplates: vct,
+      updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 2, maxSurge: 1 },
+    }));
+    const oldRevision = (await waitSettled(ns, NAME, 5)).status?.updateRevision ?? '';
+    before = await podsOf(ns, NAME);
+    pvcUids = await claims();
+    expect(pvcUids.size).toBe(5);
+    // decisions.md fix 1: an in-place-able change creates no surge pod, so the count stays 5.
+    const t = observer.track(NAME, { replicas: 5, maxUnavailable: 2, maxPods: 5 });
+    await setImage(ns, NAME, 'nginx:1.25');
+    const newRevision = await waitNewRevision(ns, NAME, oldRevision);
+    const cs = await waitSettled(ns, NAME, 5);
+    expect(cs.status).toMatchObject({ updatedReplicas: 5, updatedReadyReplicas: 5, currentRevision: newRevision });
+
+    const after = await podsOf(ns, NAME);
+    const key = (p: Pod) => `${p.metadata.name}/${p.metadata.uid}`;
+    expect(after.map(key).sort()).toEqual(before.map(key).sort());
+    for (const pod of after) {
+      const was = before.find((p) => p.metadata.uid === pod.metadata.uid)!;
+      const status = pod.status?.containerStatuses?.[0];
+      expect(revisionOf(pod)).toBe(newRevision);
+      expect(imageOf(pod)).toBe('nginx:1.25');
+      expect(status?.image).toBe('nginx:1.25');
+      expect(status?.restartCount).toBe((was.status?.containerStatuses?.[0]?.restartCount ?? 0) + 1);
+      expect(status?.imageID).not.toBe(was.status?.containerStatuses?.[0]?.imageID);
+      expect(condition(pod, 'InPlaceUpdateReady')?.status).toBe('True');
+      expect(lifecycleState(pod)).toBe('Normal');
+      const state = JSON.parse(pod.metadata.annotations?.['apps.kruise.io/inplace-update-state'] ?? '{}') as { revision?: string };
+      expect(state.revision).toBe(newRevision);
+    }
+    expect(await claims()).toEqual(pvcUids);
+    expect(t.violations).toEqual([]);
+    // Settled after an in-place update: a reconcile finds nothing to write (§10.1).
+    await sleep(500);
+    const writes = await controller.writes();
+    await kubectl(['annotate', 'clone', NAME, '-n', ns, `poke=${Date.now()}`, '--overwrite']);
+    await sleep(2_000);
+    expect(await controller.writes()).toBe(writes);
+    expect(t.maxUnavailableSeen).toBeGreaterThanOrEqual(1);
+    expect(observer.statusViolations).toEqual([]);
+    observer.untrack(NAME);
+  });
+
+  it('InPlaceIfPossible env change: pods are recreated (new names, UIDs and PVCs)', async () => {
+    const current = (await getCloneSet(ns, NAME)).status?.updateRevision ?? '';
+    const pods = await podsOf(ns, NAME);
+    const t = observer.track(NAME, { replicas: 5, maxUnavailable: 2, maxPods: 6 });
+    await setEnv(ns, NAME, 'blue');
+    await waitNewRevision(ns, NAME, current);
+    await waitSettled(ns, NAME, 5, 45_000);
+    const after = await podsOf(ns, NAME);
+    const oldUids = new Set(pods.map((p) => p.metadata.uid));
+    const oldNames = new Set(pods.map((p) => p.metadata.name));
+    expect(after.some((p) => oldUids.has(p.metadata.uid))).toBe(false);
+    expect(after.some((p) => oldNames.has(p.metadata.name))).toBe(false);
+    expect(after.every((p) => p.spec.containers[0]?.env?.[0]?.value === 'blue')).toBe(true);
+    const claimsAfter = await claims();
+    expect([...claimsAfter.values()].some((uid) => [...pvcUids.values()].includes(uid))).toBe(false);
+    expect(t.violations).toEqual([]);
+    observer.untrack(NAME);
+  });
+
+  it('InPlaceOnly with maxSurge is refused by the apiserver', async () => {
+    const bad = cloneSetManifest('bad', { replicas: 1, updateStrategy: { type: 'InPlaceOnly', maxSurge: 1 } });
+    await expect(apply(ns, bad)).rejects.toThrow(/maxSurge/i);
+  });
+
+  it('InPlaceOnly with an env change: FailedUpdate condition and Warning Event, nothing recreated; reverting clears it', async () => {
+    await apply(ns, cloneSetManifest(STRICT, { replicas: 3, updateStrategy: { type: 'InPlaceOnly', maxUnavailable: 1 } }));
+    const original = (await waitSettled(ns, STRICT, 3)).status?.updateRevision ?? '';
+    const pods = await podsOf(ns, STRICT);
+    const t = observer.track(STRICT, { replicas: 3, maxUnavailable: 0, maxPods: 3 });
+    await setEnv(ns, STRICT, 'green');
+    await waitNewRevision(ns, STRICT, original);
+    const cs = await eventually('FailedUpdate condition', async () => {
+      const c = await getCloneSet(ns, STRICT);
+      const cond = c.status?.conditions?.find((x) => x.type === 'FailedUpdate');
+      return cond?.status === 'True' ? c : undefined;
+    });
+    expect(cs.status?.conditions?.find((x) => x.type === 'FailedUpdate')?.message).toMatch(/InPlaceOnly but can not update in-place/);
+    await eventually('a Warning event on the CloneSet', async () => {
+      const events = await getJson<{ items: { type: string; reason: string; note?: string; regarding?: { name?: string } }[] }>(['events.v1.events.k8s.io', '-n', ns]);
+      return (events?.items ?? []).some((e) => e.type === 'Warning' && e.regarding?.name === STRICT && /in-place/.test(e.note ?? ''));
+    });
+    await sleep(2_000);
+    const after = await podsOf(ns, STRICT);
+    expect(after.map((p) => p.metadata.uid).sort()).toEqual(pods.map((p) => p.metadata.uid).sort());
+    expect(after.every((p) => revisionOf(p) === original)).toBe(true);
+    expect((await getCloneSet(ns, STRICT)).status).toMatchObject({ updatedReplicas: 0, replicas: 3, availableReplicas: 3 });
+    expect(t.violations).toEqual([]);
+    observer.untrack(STRICT);
+
+    // Reverting the env brings the original revision back: the condition is cleared (decisions.md fix 3).
+    await kubectl(['patch', 'clone', STRICT, '-n', ns, '--type=json', '-p', JSON.stringify([{ op: 'remove', path: '/spec/template/spec/containers/0/env' }])]);
+    await eventually('FailedUpdate cleared, back on the original revision', async () => {
+      const c = await getCloneSet(ns, STRICT);
+      const cond = c.status?.conditions?.find((x) => x.type === 'FailedUpdate');
+      return c.status?.updateRevision === original && c.status.updatedReplicas === 3 && cond?.status === 'False';
+    });
+  });
+});
