@@ -1,13 +1,18 @@
 // The built controller-manager as a process against the local cluster (or E2E_KUBECONFIG):
 // probes go ready, /metrics shows controller-runtime names, the webhooks (URL mode, caBundle
 // injected by the manager) default and refuse CloneSets and PodTransitionRules, and SIGTERM
-// exits 0 within the grace period after releasing the lease.
+// exits 0 within the grace period after releasing the lease. The process runs as a
+// ServiceAccount bound to exactly the RBAC that deploy/ grants (rendered by the same code), so a
+// call the permissions do not declare fails this suite.
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createTestNamespace, eventually, getJson, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.ts';
-import { installCrds, installWebhookConfigurations, urlModeConfigurations } from '../../src/local-install.ts';
+import { rbacObjects } from '../../src/deploy/render.ts';
+import { installCrds, installWebhookConfigurations, toYaml, urlModeConfigurations } from '../../src/local-install.ts';
 import { freePort, spawnManager, type ManagerProcess } from '../support/process.ts';
 
 interface Lease {
@@ -17,6 +22,30 @@ interface Lease {
 const suffix = randomBytes(3).toString('hex');
 const configurationName = `cm-test-${suffix}`;
 const leaseName = `cm-test-${suffix}`;
+const identityName = `cm-test-${suffix}`;
+
+/** A kubeconfig for the ServiceAccount, bound to the deploy RBAC rendered for the test's names. */
+async function serviceAccountKubeconfig(namespace: string): Promise<string> {
+  const rbac = rbacObjects({
+    namespace,
+    name: identityName,
+    names: { leaseName, secretName: `${configurationName}-certs`, webhookConfigurationName: configurationName },
+  });
+  await kubectl(['apply', '-f', '-'], toYaml([{ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: identityName, namespace } }, ...rbac]));
+  const token = (await kubectl(['create', 'token', identityName, '-n', namespace, '--duration=1h'])).trim();
+  const view = JSON.parse(await kubectl(['config', 'view', '--raw', '--minify', '-o', 'json'])) as { clusters: { cluster: Record<string, unknown> }[] };
+  const kubeconfig = {
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name: 'test', cluster: view.clusters[0]!.cluster }],
+    users: [{ name: identityName, user: { token } }],
+    contexts: [{ name: 'test', context: { cluster: 'test', user: identityName } }],
+    'current-context': 'test',
+  };
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'cm-sa-')), 'kubeconfig');
+  writeFileSync(file, JSON.stringify(kubeconfig));
+  return file;
+}
 
 async function httpText(url: string): Promise<{ status: number; body: string }> {
   const res = await fetch(url);
@@ -35,9 +64,10 @@ describe('controller-manager process', () => {
   let args: string[];
 
   beforeAll(async () => {
-    const kc = testKubeconfigPath();
+    expect(testKubeconfigPath()).not.toBe('');
     await installCrds((a, input) => kubectl(a, input), path.join(repoRoot, 'crds'));
     ns = await createTestNamespace('cm');
+    const kc = await serviceAccountKubeconfig(ns.name);
     ports = { metrics: await freePort(), probes: await freePort(), webhook: await freePort() };
     args = [
       `--kubeconfig=${kc}`,
@@ -53,7 +83,7 @@ describe('controller-manager process', () => {
       `--webhook-url-base=https://127.0.0.1:${ports.webhook}`,
       `--webhook-configuration-name=${configurationName}`,
       `--webhook-secret-name=${configurationName}-certs`,
-      '--transition-rule-webhook-allowed-prefixes=https://hooks.example.com/',
+      '--transition-rule-webhook-allowed-prefixes=https://hooks.example.com/,https://transition-hooks.example.com/',
       '--graceful-shutdown-timeout=10s',
     ];
     const loaded = loadConfig({ argv: args, env: {}, knownControllers: [] });
@@ -72,6 +102,7 @@ describe('controller-manager process', () => {
       await manager.exited;
     }
     await kubectl(['delete', 'mutatingwebhookconfiguration,validatingwebhookconfiguration', configurationName, '--ignore-not-found']).catch(() => undefined);
+    await kubectl(['delete', 'clusterrole,clusterrolebinding', identityName, '--ignore-not-found']).catch(() => undefined);
     await ns?.remove();
   });
 
@@ -187,6 +218,14 @@ describe('controller-manager process', () => {
       (e: unknown) => e,
     );
     expectRefusal(err, 'spec.rules[0].webhook.clientConfig.url');
+  });
+
+  it('admits every example (server-side dry run through the webhooks)', async () => {
+    const dir = path.join(repoRoot, 'examples');
+    for (const f of readdirSync(dir).filter((n) => n.endsWith('.yaml'))) {
+      const out = await kubectl(['apply', '--dry-run=server', '-n', ns.name, '-f', path.join(dir, f)]);
+      expect(out).toContain('(server dry run)');
+    }
   });
 
   it('serves controller-runtime metric names on /metrics', async () => {

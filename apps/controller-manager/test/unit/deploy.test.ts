@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.ts';
+import { controllerNames } from '../../src/controllers/registry.ts';
+import { deployPermissions, renderDeployFiles, repoRoot } from '../../src/deploy/render.ts';
+import { flattenRules, type PolicyRule } from '../../src/rbac.ts';
+import { admissionWebhooks } from '../../src/webhooks/index.ts';
+import { FEATURE_GATE_DEFAULTS } from '../../src/config/feature-gates.ts';
+import type { KubeClient } from '@cloneset-suite/kube-runtime';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- YAML documents probed field by field
+type Obj = Record<string, any>;
+const base = path.join(repoRoot, 'deploy/kustomize/base');
+const docs = (file: string): Obj[] => parseAllDocuments(readFileSync(path.join(base, file), 'utf8')).map((d) => d.toJS() as Obj);
+
+describe('deploy/', () => {
+  it('holds exactly what `npm run gen:deploy` generates (RBAC, webhooks, CRDs)', () => {
+    for (const f of renderDeployFiles()) {
+      expect(readFileSync(path.join(repoRoot, f.path), 'utf8'), `${f.path} is stale: run npm run gen:deploy`).toBe(f.content);
+    }
+  });
+
+  it('grants exactly the calls the code declares: cluster rules in the ClusterRole, own-namespace rules in the Role', () => {
+    const rbac = docs('rbac.yaml');
+    const rules = (kind: string): PolicyRule[] => rbac.find((o) => o.kind === kind)!.rules as PolicyRule[];
+    const declared = deployPermissions();
+    expect(flattenRules(rules('ClusterRole'))).toEqual(flattenRules(declared.cluster));
+    expect(flattenRules(rules('Role'))).toEqual(flattenRules(declared.namespaced));
+    // Least privilege: no wildcards, no list/watch on secrets, writes to named objects only.
+    for (const line of [...flattenRules(rules('ClusterRole')), ...flattenRules(rules('Role'))]) {
+      expect(line).not.toContain('*|*');
+      expect(line).not.toMatch(/^\|secrets\|(list|watch)/);
+    }
+  });
+
+  it('runs two non-root replicas with leader election, probes, resources and a locked-down container', () => {
+    const deploy = docs('deployment.yaml')[0]!;
+    const pod = deploy.spec.template.spec;
+    const container = pod.containers[0];
+    expect(deploy.spec.replicas).toBe(2);
+    expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
+    expect(container.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
+    expect(container.livenessProbe.httpGet.path).toBe('/healthz');
+    expect(container.readinessProbe.httpGet.path).toBe('/readyz');
+    expect(container.resources.requests).toBeDefined();
+    expect(container.resources.limits.memory).toBeDefined();
+    // The args are valid flags, and the names they use are the ones RBAC and the Service carry.
+    const loaded = loadConfig({ argv: container.args, env: {}, knownControllers: controllerNames(), inClusterNamespace: () => 'cloneset-suite-system' });
+    if (loaded.kind !== 'config') throw new Error('help?');
+    expect(loaded.config.leaderElect).toBe(true);
+    const service = docs('service.yaml')[0]!;
+    expect(service.metadata.name).toBe(loaded.config.webhookServiceName);
+    expect(service.spec.ports.map((p: Obj) => String(p.targetPort)).sort()).toEqual(['metrics', 'webhook']);
+    const names = flattenRules(deployPermissions().namespaced).join('\n');
+    expect(names).toContain(`|leases|update|${loaded.config.leaderElectionId}`);
+    expect(names).toContain(`|secrets|update|${loaded.config.webhookSecretName}`);
+    expect(docs('webhooks.yaml').every((c) => c.metadata.name === loaded.config.webhookConfigurationName)).toBe(true);
+  });
+
+  it('configures every registered webhook through the Service, side-effect free, with a timeout and failure policy', () => {
+    const hooks = admissionWebhooks({ client: undefined as unknown as KubeClient, featureGates: { ...FEATURE_GATE_DEFAULTS }, transitionRuleWebhookAllowedPrefixes: [] });
+    const entries = docs('webhooks.yaml').flatMap((c) => c.webhooks as Obj[]);
+    expect(entries.map((w) => String(w.clientConfig.service.path)).sort()).toEqual(hooks.map((h) => h.path).sort());
+    for (const w of entries) {
+      expect(w.sideEffects).toBe('None');
+      expect(['Fail', 'Ignore']).toContain(w.failurePolicy);
+      expect(w.timeoutSeconds).toBeGreaterThan(0);
+      expect(w.admissionReviewVersions).toEqual(['v1']);
+      expect(w.clientConfig.service).toMatchObject({ name: 'cloneset-suite-webhook', namespace: 'cloneset-suite-system', port: 443 });
+    }
+  });
+
+  it('lists every base file in the kustomization', () => {
+    const k = docs('kustomization.yaml')[0]!;
+    expect(k.resources).toEqual(expect.arrayContaining(['rbac.yaml', 'webhooks.yaml', 'deployment.yaml', 'service.yaml', 'serviceaccount.yaml', 'namespace.yaml']));
+    for (const f of renderDeployFiles().filter((f) => f.path.startsWith('deploy/kustomize/base/crds/'))) {
+      expect(k.resources).toContain(f.path.replace('deploy/kustomize/base/', ''));
+    }
+  });
+});
