@@ -26,6 +26,8 @@ export interface RecordedRequest {
   /** API path, e.g. /api/v1/namespaces/ns/pods/name/status. */
   path: string;
   status: number;
+  /** When the request was sent and when its response arrived (ms since the epoch). */
+  startMs: number;
   atMs: number;
 }
 
@@ -42,8 +44,11 @@ class RecordingTransport implements Transport {
     this.host = inner.host;
   }
   async send(req: HttpRequest): Promise<HttpResponse> {
+    // Sub-millisecond clock: requests of one concurrent batch must be seen to overlap.
+    const now = (): number => performance.timeOrigin + performance.now();
+    const startMs = now();
     const res = await this.inner.send(req);
-    if (req.method !== 'GET') this.log.push({ method: req.method, path: req.path, status: res.status, atMs: Date.now() });
+    if (req.method !== 'GET') this.log.push({ method: req.method, path: req.path, status: res.status, startMs, atMs: now() });
     return res;
   }
 }
