@@ -1,6 +1,3 @@
-// `npm start`: bring up the local cluster. The controller-manager is wired in here when it lands.
-import { kubeconfigPath, startCluster } from '@cloneset-suite/local-cluster';
-
-await startCluster();
-console.log(`\nThe local cluster is up: export KUBECONFIG=${kubeconfigPath}\n` +
-  'The controller-manager is not wired into `npm start` yet; `npm run cluster:down` stops the cluster.');
+// `npm start`: the local cluster plus the controller-manager against it (or, with --kubeconfig,
+// the manager against that cluster). Arguments after `--` are controller-manager flags.
+await import('../apps/controller-manager/src/dev-start.ts');

@@ -4,7 +4,7 @@
 // a pod) it runs against that cluster instead and never starts a local one. The cluster outlives
 // this process (even SIGKILL); `npm run cluster:down` stops it.
 import path from 'node:path';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { kubeconfigPath, kubectl, repoRoot, startCluster } from '@cloneset-suite/local-cluster';
 import { startManager, type RunningManager } from './app.ts';
 import { helpText } from './config/help.ts';
@@ -16,6 +16,26 @@ import { ensureNamespace, installCrds, installWebhookConfigurations, urlModeConf
 const SYSTEM_NAMESPACE = 'cloneset-suite-system';
 const userArgs = process.argv.slice(2);
 const known = controllerNames();
+
+/** The parent pid of `pid` (Linux /proc), if it can be read. */
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return Number.isInteger(ppid) ? ppid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 function fail(message: string, code: number): never {
   process.stderr.write(`npm start: ${message}\n`);
@@ -77,6 +97,13 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     manager.shutdown(signal);
   });
 }
+
+// Started by npm (npm -> sh -> node): when npm is killed, even with SIGKILL, stop too, so the
+// next `npm start` finds the ports free. The cluster keeps running either way.
+const watched = [process.ppid, ...(process.env.npm_lifecycle_event ? [parentOf(process.ppid)] : [])].filter((p): p is number => p !== undefined && p > 1);
+setInterval(() => {
+  if (watched.some((pid) => !alive(pid)) || process.ppid === 1) manager.shutdown('npm start was stopped');
+}, 1_000).unref();
 
 if (!external) {
   const rel = path.relative(process.cwd(), kubeconfigPath) || kubeconfigPath;
