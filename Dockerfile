@@ -7,7 +7,8 @@ WORKDIR /app
 COPY . .
 # Production dependencies of the controller-manager and the workspace packages it imports
 # (workspace packages become symlinks into packages/, outside node_modules).
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --workspace @cloneset-suite/controller-manager \
+# npm install, not npm ci: the lockfile lacks other platforms' optional packages (see .ci/run).
+RUN npm install --omit=dev --ignore-scripts --no-audit --no-fund --workspace @cloneset-suite/controller-manager \
  && npm cache clean --force
 
 FROM node:24-slim
