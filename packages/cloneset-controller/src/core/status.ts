@@ -38,10 +38,11 @@ function setCondition(
 ): StatusCondition[] {
   const now = rfc3339(nowMs);
   const existing = list.find((c) => c.type === next.type);
-  // An unchanged status and reason keeps the condition as it is (v1.9 semantics).
-  if (existing && existing.status === next.status && (existing.reason ?? '') === (next.reason ?? '')) {
-    if (next.message === undefined || existing.message === next.message || next.type === 'Progressing') return list;
-  }
+  // An unchanged status and reason keeps the condition as it is, message included (v1.9
+  // semantics). Refreshing the message would rewrite /status on every failing retry (create
+  // errors name a fresh pod each time), and our own status write re-enqueues the CloneSet at
+  // once: a hot loop around the rate limiter's backoff.
+  if (existing && existing.status === next.status && (existing.reason ?? '') === (next.reason ?? '')) return list;
   const cond: StatusCondition = {
     type: next.type,
     status: next.status,

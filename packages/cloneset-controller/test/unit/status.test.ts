@@ -64,6 +64,10 @@ describe('conditions (decisions fix 3, §10.2)', () => {
     const s = computeStatus(input([pod({})], {}, { failures: { FailedScale: 'boom' } })).status;
     expect(s.conditions).toEqual([expect.objectContaining({ type: 'FailedScale', status: 'True', message: 'boom' })]);
   });
+  it('a repeated failure keeps the condition as it is, message included (no status write per retry)', () => {
+    const again = computeStatus(input([pod({})], {}, { failures: { FailedScale: 'boom again, other pod' } }, [failed])).status;
+    expect(again.conditions).toEqual([failed]);
+  });
   it('the next successful pass clears it to False; a step that did not run leaves it', () => {
     const cleared = computeStatus(input([pod({})], {}, { failures: { FailedScale: null } }, [failed])).status;
     expect(cleared.conditions).toEqual([expect.objectContaining({ type: 'FailedScale', status: 'False' })]);
