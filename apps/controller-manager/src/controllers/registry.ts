@@ -4,6 +4,7 @@ import type { Logger, Manager } from '@cloneset-suite/kube-runtime';
 import type { FeatureGates } from '../config/feature-gates.ts';
 import type { ManagerConfig } from '../config/flags.ts';
 import type { PolicyRule } from '../rbac.ts';
+import { cloneSetRegistration } from './cloneset.ts';
 
 /**
  * A running controller. kube-runtime's Controller fits as it is: start(signal) resolves once its
@@ -36,10 +37,7 @@ export interface ControllerRegistration {
   create(deps: ControllerDeps): ManagedController;
 }
 
-// The CloneSet controller registers here once it lands, e.g.
-//   { name: 'cloneset', enabledByDefault: true, permissions: cloneSetPermissions,
-//     create: (d) => createCloneSetController(d.manager, { namespace: d.namespace, maxConcurrentReconciles: d.maxConcurrentReconciles, featureGates: d.featureGates, instance: d.identity }) },
-export const CONTROLLERS: readonly ControllerRegistration[] = [];
+export const CONTROLLERS: readonly ControllerRegistration[] = [cloneSetRegistration];
 
 export function controllerNames(registry: readonly ControllerRegistration[] = CONTROLLERS): string[] {
   return registry.map((c) => c.name);

@@ -71,6 +71,8 @@ describe('controller-manager process', () => {
     ports = { metrics: await freePort(), probes: await freePort(), webhook: await freePort() };
     args = [
       `--kubeconfig=${kc}`,
+      // Controllers watch only this namespace: suites sharing the cluster keep their objects.
+      `--namespace=${ns.name}`,
       `--leader-election-namespace=${ns.name}`,
       `--leader-election-id=${leaseName}`,
       '--leader-election-lease-duration=6s',
@@ -157,7 +159,15 @@ describe('controller-manager process', () => {
     expect(cs?.spec.template.spec.containers[0]?.imagePullPolicy).toBe('Always');
   });
 
-  it.todo('reconciles the CloneSet (pods created) once the CloneSet controller is registered');
+  it('reconciles the CloneSet: pods created and Ready, status written, as its ServiceAccount', async () => {
+    const status = await eventually('2 ready replicas in status', async () => {
+      const cs = await getJson<{ status?: { readyReplicas?: number; replicas?: number; updateRevision?: string } }>(['clone', 'sample', '-n', ns.name]);
+      return cs?.status?.readyReplicas === 2 ? cs.status : undefined;
+    }, { timeoutMs: 60_000 });
+    expect(status.replicas).toBe(2);
+    const pods = await getJson<{ items: { metadata: { name: string; labels: Record<string, string> } }[] }>(['pods', '-n', ns.name, '-l', 'app=sample']);
+    expect(pods?.items.map((p) => p.metadata.labels['controller-revision-hash'])).toEqual([status.updateRevision, status.updateRevision]);
+  });
 
   it('refuses an invalid CloneSet, naming the fields', async () => {
     const manifest = [

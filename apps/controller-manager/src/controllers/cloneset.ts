@@ -1,0 +1,31 @@
+// The CloneSet controller and exactly the API calls it makes (deploy/ grants these).
+import { createCloneSetController } from '@cloneset-suite/cloneset-controller';
+import type { ControllerRegistration } from './registry.ts';
+
+export const cloneSetRegistration: ControllerRegistration = {
+  name: 'cloneset',
+  enabledByDefault: true,
+  permissions: [
+    // Its informers, and the podsToDelete clean-up (a JSON patch of the spec).
+    { apiGroups: ['apps.kruise.io'], resources: ['clonesets'], verbs: ['get', 'list', 'watch', 'patch'] },
+    { apiGroups: ['apps.kruise.io'], resources: ['clonesets/status'], verbs: ['patch'] },
+    // Scale and update: create, delete, relabel and update pods in place; readiness-gate conditions.
+    { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch', 'create', 'delete', 'patch'] },
+    { apiGroups: [''], resources: ['pods/status'], verbs: ['patch'] },
+    // volumeClaimTemplates: create before the pod, delete with it, re-own on disablePVCReuse.
+    { apiGroups: [''], resources: ['persistentvolumeclaims'], verbs: ['list', 'watch', 'create', 'delete', 'patch'] },
+    // Revisions (§7): create, bump .revision on rollback, truncate history.
+    { apiGroups: ['apps'], resources: ['controllerrevisions'], verbs: ['list', 'watch', 'create', 'patch', 'delete'] },
+    // Same-node and topology spread when choosing pods to delete (§6.6).
+    { apiGroups: [''], resources: ['nodes'], verbs: ['list', 'watch'] },
+    // Events, with repeats folded into a series update.
+    { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
+  ],
+  create: (d) =>
+    createCloneSetController(d.manager, {
+      ...(d.namespace ? { namespace: d.namespace } : {}),
+      maxConcurrentReconciles: d.maxConcurrentReconciles,
+      featureGates: d.featureGates,
+      instance: d.identity,
+    }),
+};
