@@ -1,12 +1,18 @@
 // vitest global setup for the cluster suites: bring the local cluster up (or reuse it, or
 // use E2E_KUBECONFIG), and tear it down afterwards only if this run started it.
-import { startCluster, stopCluster, testKubeconfigPath } from '@cloneset-suite/local-cluster';
+import { kubectl, startCluster, stopCluster, testKubeconfigPath, usingExternalCluster } from '@cloneset-suite/local-cluster';
 
 let startedHere = false;
 
 export async function setup(): Promise<void> {
   const handle = await startCluster();
   startedHere = handle.started;
+  if (!usingExternalCluster()) {
+    // `npm start` leaves URL-mode webhooks (failurePolicy Fail) behind when it stops; with no
+    // manager listening they would refuse every CloneSet the suites create.
+    const removed = await kubectl(['delete', 'mutatingwebhookconfiguration,validatingwebhookconfiguration', 'cloneset-suite', '--ignore-not-found']);
+    if (removed.trim()) console.log(`[tests] removed the local npm start webhook configurations (restart npm start to restore them)`);
+  }
   process.env.E2E_KUBECONFIG_RESOLVED = testKubeconfigPath();
   console.log(`[tests] cluster suites use ${handle.kubeconfigPath}${handle.started ? ' (started for this run)' : ''}`);
 }
