@@ -1,0 +1,64 @@
+// Events (§10.3) as `kubectl get events` shows them, and CloneSet deletion cascading to pods,
+// PVCs and revisions through the garbage collector (§11).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, kubectl } from '@cloneset-suite/local-cluster';
+import { installCrds, startController, withNamespace, type RunningController } from './harness.ts';
+import { apply, cloneSet, getCloneSet, listEvents, listPods, listPvcs, listRevisions, readyPods, scale } from './support.ts';
+
+const vct = [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }];
+
+describe('events and cascading deletion', () => {
+  let ns: string;
+  let removeNs: () => Promise<void>;
+  let controller: RunningController;
+
+  beforeAll(async () => {
+    await installCrds();
+    ({ name: ns, remove: removeNs } = await withNamespace('cs-events'));
+    controller = startController(ns);
+  });
+  afterAll(async () => {
+    await controller?.stop();
+    await removeNs?.();
+  });
+
+  it('records SuccessfulCreate and SuccessfulDelete on the CloneSet, visible with kubectl get events', async () => {
+    await apply(ns, cloneSet('ev', 3, { volumeClaimTemplates: vct }));
+    const pods = await readyPods(ns, 'app=ev', 3);
+    const created = await eventually('3 SuccessfulCreate', async () => {
+      const e = await listEvents(ns, 'SuccessfulCreate');
+      return e.length === 3 ? e : undefined;
+    });
+    for (const e of created) {
+      expect(e).toMatchObject({ type: 'Normal', involvedObject: { kind: 'CloneSet', name: 'ev' } });
+      expect(e.reportingComponent ?? e.source?.component).toBe('cloneset-controller');
+    }
+    expect(created.map((e) => e.message ?? e.note).sort()).toEqual(pods.map((p) => `succeed to create pod ${p.metadata.name}`).sort());
+    await scale(ns, 'ev', 2);
+    const [gone] = await eventually('one pod deleted', async () => {
+      const left = new Set((await listPods(ns, 'app=ev')).map((p) => p.metadata.name));
+      const d = pods.filter((p) => !left.has(p.metadata.name));
+      return left.size === 2 && d.length === 1 ? d : undefined;
+    });
+    const deleted = await eventually('SuccessfulDelete', async () => {
+      const e = await listEvents(ns, 'SuccessfulDelete');
+      return e.length === 1 ? e : undefined;
+    });
+    expect(deleted[0]).toMatchObject({ type: 'Normal', involvedObject: { kind: 'CloneSet', name: 'ev' } });
+    expect(deleted[0]!.message ?? deleted[0]!.note).toBe(`succeed to delete pod ${gone!.metadata.name}`);
+    // The kubectl table view lists them too.
+    const table = await kubectl(['get', 'events', '-n', ns, '--field-selector', 'involvedObject.kind=CloneSet']);
+    expect(table).toMatch(/SuccessfulCreate/);
+    expect(table).toMatch(/SuccessfulDelete/);
+  });
+
+  it('deleting the CloneSet removes its pods, PVCs and revisions through garbage collection', async () => {
+    await eventually('2 claims', async () => (await listPvcs(ns)).filter((c) => !c.metadata.deletionTimestamp).length === 2);
+    expect(await listRevisions(ns)).toHaveLength(1);
+    await kubectl(['delete', 'clone', 'ev', '-n', ns, '--wait=false']);
+    await eventually('CloneSet gone', async () => (await getCloneSet(ns, 'ev')) === undefined);
+    await eventually('pods, claims and revisions gone', async () =>
+      (await listPods(ns, 'app=ev', { terminating: true })).length === 0 && (await listPvcs(ns)).length === 0 && (await listRevisions(ns)).length === 0,
+    { timeoutMs: 60_000 });
+  });
+});
