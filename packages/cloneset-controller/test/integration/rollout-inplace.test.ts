@@ -88,6 +88,11 @@ describe('in-place update', () => {
     }
     expect(await claims()).toEqual(pvcUids);
     expect(t.violations).toEqual([]);
+    // One Normal event per pod updated in place (§8.7 step 4).
+    const events = await getJson<{ items: { type: string; reason: string; regarding?: { name?: string }; series?: { count: number } }[] }>(['events.v1.events.k8s.io', '-n', ns]);
+    const inPlace = (events?.items ?? []).filter((e) => e.reason === 'SuccessfulUpdatePodInPlace' && e.regarding?.name === NAME);
+    expect(inPlace.every((e) => e.type === 'Normal')).toBe(true);
+    expect(inPlace.reduce((n, e) => n + (e.series?.count ?? 1), 0)).toBe(5);
     // Settled after an in-place update: a reconcile finds nothing to write (§10.1).
     await sleep(500);
     const writes = await controller.writes();

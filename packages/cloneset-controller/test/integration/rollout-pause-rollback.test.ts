@@ -111,4 +111,22 @@ describe('pause, resume and rollback', () => {
     expect(t.violations).toEqual([]);
     expect(observer.statusViolations).toEqual([]);
   });
+
+  it('changing the image back in the middle of a ReCreate rollout returns every pod to the old revision', async () => {
+    const name = 'midway';
+    await apply(ns, cloneSetManifest(name, { replicas: 4, updateStrategy: { maxUnavailable: 1 } }));
+    const first = (await waitSettled(ns, name, 4)).status?.updateRevision ?? '';
+    const t = observer.track(name, { replicas: 4, maxUnavailable: 1, maxPods: 4 });
+    const image = (v: string) =>
+      kubectl(['patch', 'clone', name, '-n', ns, '--type=json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: v }])]);
+    await image('nginx:1.25');
+    const second = await waitNewRevision(ns, name, first);
+    await eventually('some pods on the new revision', () => Promise.resolve(observer.activePods(name).some((p) => revisionOf(p) === second)), { intervalMs: 50 });
+    await image('nginx:1.24');
+    const done = await waitSettled(ns, name, 4, 40_000);
+    expect(done.status).toMatchObject({ updateRevision: first, currentRevision: first, updatedReplicas: 4 });
+    expect((await podsOf(ns, name)).every((p) => revisionOf(p) === first && imageOf(p) === 'nginx:1.24')).toBe(true);
+    expect(t.violations).toEqual([]);
+    observer.untrack(name);
+  });
 });

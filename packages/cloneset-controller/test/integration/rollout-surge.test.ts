@@ -66,4 +66,20 @@ describe('rolling update with maxSurge', () => {
     for (const s of observer.statuses.get(NAME) ?? []) expect(s.replicas ?? 0).toBeLessThanOrEqual(7);
     observer.untrack(NAME);
   });
+
+  it('InPlaceIfPossible with maxSurge 1 and maxUnavailable 0: the surge pod is the budget, never below 4 available', async () => {
+    // decisions.md fix 1 caps surge to pods that will be recreated, except with U = 0,
+    // where the surge pod is the only way an in-place rollout can make progress.
+    const name = 'surge-ipu';
+    await apply(ns, cloneSetManifest(name, { replicas: 4, updateStrategy: { type: 'InPlaceIfPossible', maxSurge: 1, maxUnavailable: 0 } }));
+    const before = (await waitSettled(ns, name, 4)).status?.updateRevision ?? '';
+    const t = observer.track(name, { replicas: 4, maxUnavailable: 0, maxPods: 5 });
+    await kubectl(['patch', 'clone', name, '-n', ns, '--type=json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:1.25' }])]);
+    await waitNewRevision(ns, name, before);
+    await waitSettled(ns, name, 4, 40_000);
+    await eventually('back to 4 pods', () => Promise.resolve(observer.activePods(name).length === 4));
+    expect(t.violations).toEqual([]);
+    expect(t.maxPodsSeen).toBe(5);
+    observer.untrack(name);
+  });
 });
