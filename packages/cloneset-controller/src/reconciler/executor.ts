@@ -16,7 +16,7 @@ import {
   type ScaleExpectations,
 } from '@cloneset-suite/kube-runtime';
 import { INPLACE_UPDATE_READY, KRUISE_POD_READY, REVISION_LABEL } from '../core/keys.ts';
-import type { CreatePodAction, InPlaceUpdateAction, PlanAction } from '../core/plan.ts';
+import type { CreatePodAction, InPlaceUpdateAction, PlanAction, PodConditionPatch } from '../core/plan.ts';
 import type { CloneSetLike } from '../core/types.ts';
 import { cloneSetResource, podResource, pvcResource, revisionResource } from './resources.ts';
 
@@ -147,6 +147,56 @@ async function markGatesReady(name: string, ctx: ExecutionContext): Promise<void
   }
 }
 
+interface CachedCondition {
+  type: string;
+  status: string;
+  lastTransitionTime?: string;
+}
+interface CachedPodShape {
+  spec?: { readinessGates?: { conditionType: string }[] };
+  status?: { conditions?: CachedCondition[] };
+}
+
+/**
+ * The conditions list of one /status patch. A strategic merge patch merges conditions by
+ * type field by field, so an absent reason or message would keep the old one (e.g.
+ * StartInPlaceUpdate on a True condition, which refresh then rewrites forever): absent
+ * means null (delete). The transition time moves only when the status does. When a
+ * readiness gate turns False, PodReady is set False in the same write (§8.7 step 2), so
+ * the pod leaves endpoints before its containers are touched; the kubelet turns it back.
+ */
+export function conditionsPatch(
+  cachedPod: DeepReadonly<KubeObject> | undefined,
+  changes: readonly PodConditionPatch[],
+  now: string,
+): Record<string, unknown>[] {
+  const pod = cachedPod as CachedPodShape | undefined;
+  const existing = pod?.status?.conditions ?? [];
+  const since = (type: string, status: string): string => {
+    const before = existing.find((e) => e.type === type);
+    return before && before.status === status && before.lastTransitionTime ? before.lastTransitionTime : now;
+  };
+  const out: Record<string, unknown>[] = changes.map((c) => ({
+    type: c.type,
+    status: c.status,
+    reason: c.reason ?? null,
+    message: c.message ?? null,
+    lastTransitionTime: since(c.type, c.status),
+  }));
+  const gates = new Set((pod?.spec?.readinessGates ?? []).map((g) => g.conditionType));
+  const closing = changes.filter((c) => c.status === 'False' && gates.has(c.type)).map((c) => c.type);
+  if (closing.length > 0 && existing.find((e) => e.type === 'Ready')?.status !== 'False') {
+    out.push({
+      type: 'Ready',
+      status: 'False',
+      reason: 'ReadinessGatesNotReady',
+      message: closing.map((t) => `the status of pod readiness gate "${t}" is not "True", but False`).join(', '),
+      lastTransitionTime: now,
+    });
+  }
+  return out;
+}
+
 function podWrite(ctx: ExecutionContext, state: PlanState, name: string, obj: KubeObject | undefined): void {
   const rv = obj?.metadata?.resourceVersion;
   if (rv) state.written.set(name, rv);
@@ -238,17 +288,7 @@ async function executeOne(
       return;
     }
     case 'setPodConditions': {
-      const now = ctx.nowIso();
-      const existing = (ctx.podsByName.get(action.name) as { status?: { conditions?: { type: string; status: string; lastTransitionTime?: string }[] } } | undefined)?.status?.conditions ?? [];
-      // A strategic merge patch merges conditions by type field by field: an absent reason
-      // or message would keep the old one (e.g. StartInPlaceUpdate on a True condition, which
-      // refresh then rewrites forever), so absent means null (delete). The transition time
-      // moves only when the status does.
-      const conditions = action.conditions.map((c) => {
-        const before = existing.find((e) => e.type === c.type);
-        const transition = before && before.status === c.status && before.lastTransitionTime ? before.lastTransitionTime : now;
-        return { type: c.type, status: c.status, reason: c.reason ?? null, message: c.message ?? null, lastTransitionTime: transition };
-      });
+      const conditions = conditionsPatch(ctx.podsByName.get(action.name), action.conditions, ctx.nowIso());
       podWrite(ctx, state, action.name, await pods.patchStatus(ns, action.name, strategicMergePatch({ status: { conditions } }), write));
       result.wrote = true;
       return;

@@ -290,6 +290,12 @@ export class Observer {
       t.maxMovedSeen = Math.max(t.maxMovedSeen, moved);
       const describe = (): string =>
         pods.map((p) => `${p.metadata.name}[${revisionOf(p).slice(-6)} ${isAvailable(p) ? 'avail' : 'unavail'} ${lifecycleState(p)}]`).join(' ');
+      // A pod whose readiness-gate condition the controller turned False must not be
+      // reported Ready at the same time (§8.7 step 2: PodReady recomputed in the same write).
+      for (const p of pods) {
+        const falseGate = (p.spec.readinessGates ?? []).find((g) => condition(p, g.conditionType)?.status === 'False');
+        if (falseGate && isReady(p)) t.violations.push(`${p.metadata.name} Ready while ${falseGate.conditionType} is False`);
+      }
       if (unavailable > t.bounds.maxUnavailable) t.violations.push(`${unavailable} unavailable > ${t.bounds.maxUnavailable}: ${describe()}`);
       if (pods.length > t.bounds.maxPods) t.violations.push(`${pods.length} pods > ${t.bounds.maxPods}: ${describe()}`);
       if (t.bounds.maxMoved !== undefined && moved > t.bounds.maxMoved) t.violations.push(`${moved} moved pods > ${t.bounds.maxMoved}: ${describe()}`);
