@@ -46,15 +46,20 @@ describe('scale-out with scaleStrategy.maxUnavailable and minReadySeconds', () =
   it('creates one pod at a time, each once the previous one is available, with ScaleUpLimited', async () => {
     const minReadySeconds = 2;
     await apply(ns, cloneSet('limited', 3, { minReadySeconds, scaleStrategy: { maxUnavailable: 1 } }));
-    await readyPods(ns, 'app=limited', 3);
+    const pods = (await readyPods(ns, 'app=limited', 3)).sort((x, y) => Date.parse(x.metadata.creationTimestamp) - Date.parse(y.metadata.creationTimestamp));
     await eventually('3 available', async () => (await getCloneSet(ns, 'limited'))?.status?.availableReplicas === 3, { timeoutMs: 20_000 });
     const creates = podCreates(controller);
     expect(creates.map((r) => r.status)).toEqual([201, 201, 201]);
     for (let i = 1; i < creates.length; i++) {
-      const gap = creates[i]!.startMs - creates[i - 1]!.atMs;
-      // Ready (~0.5 s) + minReadySeconds, then the next pass: never earlier, not much later.
-      expect(gap).toBeGreaterThanOrEqual(minReadySeconds * 1000);
-      expect(gap).toBeLessThan(minReadySeconds * 1000 + 3_000);
+      // The previous pod's Ready time, as the controller sees it (whole seconds): the next
+      // create comes only once minReadySeconds have passed since, and not much later.
+      const readySince = Date.parse(pods[i - 1]!.status.conditions!.find((c) => c.type === 'Ready')!.lastTransitionTime!);
+      const wait = creates[i]!.startMs - readySince;
+      expect(wait).toBeGreaterThanOrEqual(minReadySeconds * 1000);
+      // (+1 s: the Ready time is truncated to seconds; +1 s: the requeue is rounded up to seconds.)
+      expect(wait).toBeLessThan(minReadySeconds * 1000 + 3_500);
+      // And the pods really were created one after another, seconds apart.
+      expect(creates[i]!.startMs - creates[i - 1]!.atMs).toBeGreaterThan((minReadySeconds - 1) * 1000);
     }
     const limited = await listEvents(ns, 'ScaleUpLimited');
     expect(limited.length).toBeGreaterThan(0);
