@@ -50,6 +50,25 @@ describe('PVC reuse rules', () => {
     for (const p of after) expect(p.spec.volumes?.find((v) => v.name === 'data')?.persistentVolumeClaim?.claimName).toBe(claimOf(idOf(p)));
   });
 
+  it('disablePVCReuse: the claims of a pod stuck terminating are handed to that pod and go with it', async () => {
+    const [victim] = await readyPods(ns, 'app=fresh', 2);
+    const claim = `data-fresh-${idOf(victim!)}`;
+    await kubectl(['patch', 'pod', victim!.metadata.name, '-n', ns, '--type=merge', '-p', JSON.stringify({ metadata: { finalizers: [HOLD] } })]);
+    await kubectl(['delete', 'pod', victim!.metadata.name, '-n', ns, '--wait=false']);
+    // The replacement does not wait for the old name: it has a fresh id.
+    await eventually('replacement ready while the victim is still terminating', async () => {
+      const l = await listPods(ns, 'app=fresh');
+      return l.length === 2 && l.every(isReady) && !l.some((p) => idOf(p) === idOf(victim!));
+    });
+    const owners = await eventually('claim owned by the terminating pod', async () => {
+      const c = (await listPvcs(ns)).find((x) => x.metadata.name === claim);
+      return c?.metadata.ownerReferences?.some((r) => r.kind === 'Pod') ? c.metadata.ownerReferences : undefined;
+    });
+    expect(owners).toEqual([expect.objectContaining({ kind: 'Pod', name: victim!.metadata.name, uid: victim!.metadata.uid })]);
+    await kubectl(['patch', 'pod', victim!.metadata.name, '-n', ns, '--type=json', '-p', '[{"op":"remove","path":"/metadata/finalizers"}]']);
+    await eventually('claim collected with its pod', async () => !(await listPvcs(ns)).some((c) => c.metadata.name === claim), { timeoutMs: 60_000 });
+  });
+
   it('reuse on: waits for a terminating pod holding the name, without AlreadyExists, then reuses id and claim', async () => {
     await apply(ns, cloneSet('held', 2, { volumeClaimTemplates: vct }, withVolume));
     const [victim] = await readyPods(ns, 'app=held', 2);
