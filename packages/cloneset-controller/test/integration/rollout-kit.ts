@@ -1,6 +1,9 @@
 // Shared pieces of the rollout suites: CloneSet manifests as a user writes them, an
 // independent observer (its own Manager and informers on pods and CloneSets) that checks
 // rollout invariants on every event, and a `kubectl edit` driven by a scripted editor.
+// ROLLOUT_TRACE=1 prints every pod and CloneSet event the observer sees, with timings.
+// Note: `kubectl set image` cannot address a CRD (kubectl refuses client-side: no kind
+// "CloneSet" in its scheme), so image changes are JSON patches of the template.
 import { execFile } from 'node:child_process';
 import { eventually, getJson, kubectl, testKubeconfigPath } from '@cloneset-suite/local-cluster';
 import { Manager, Resources, loadKubeConfig, type DeepReadonly, type KubeObject, type SharedIndexInformer } from '@cloneset-suite/kube-runtime';
@@ -87,7 +90,7 @@ export function cloneSetManifest(name: string, o: CloneSetOptions = {}): Record<
       replicas: o.replicas ?? 5,
       selector: { matchLabels: { app: name } },
       template: {
-        metadata: { labels: { app: name }, annotations: { 'sim.cloneset-suite.io/ready-delay': '1s', ...(o.sim ?? {}) } },
+        metadata: { labels: { app: name }, annotations: { 'sim.cloneset-suite.io/ready-delay': '600ms', ...(o.sim ?? {}) } },
         spec: { containers: [container] },
       },
       ...(o.updateStrategy ? { updateStrategy: o.updateStrategy } : {}),
