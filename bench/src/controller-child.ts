@@ -1,0 +1,74 @@
+// Child process running the CloneSet controller for one namespace, as the controller-manager
+// would: its own event loop (like the kube-controller-manager it is compared with), its own
+// metrics registry. The parent asks for snapshots of the API writes over IPC.
+// argv[2]: JSON ControllerChildOptions.
+import { KubeConfigTransport, Manager, createLogger, loadKubeConfig, type HttpRequest, type HttpResponse, type Transport } from '@cloneset-suite/kube-runtime';
+import { createCloneSetController } from '@cloneset-suite/cloneset-controller';
+import { testKubeconfigPath } from '@cloneset-suite/local-cluster';
+import { Registry } from 'prom-client';
+import { apiResourceOf, type ChildReply, type ChildRequest, type ControllerChildOptions, type WriteSnapshot } from './controller-protocol.ts';
+
+const options = JSON.parse(process.argv[2] ?? '{}') as ControllerChildOptions;
+
+/** Counts mutating requests by method and resource (pods, pods/status, clonesets/status...). */
+class CountingTransport implements Transport {
+  readonly host: string;
+  readonly byKind = new Map<string, number>();
+  private readonly inner: Transport;
+  constructor(inner: Transport) {
+    this.inner = inner;
+    this.host = inner.host;
+  }
+  send(req: HttpRequest): Promise<HttpResponse> {
+    if (req.method !== 'GET') {
+      const kind = `${req.method} ${apiResourceOf(req.path)}`;
+      this.byKind.set(kind, (this.byKind.get(kind) ?? 0) + 1);
+    }
+    return this.inner.send(req);
+  }
+}
+
+const registry = new Registry();
+const kubeConfig = loadKubeConfig(testKubeconfigPath());
+const transport = new CountingTransport(new KubeConfigTransport(kubeConfig));
+const manager = new Manager({
+  kubeConfig,
+  transport,
+  qps: options.qps,
+  burst: options.burst,
+  registry,
+  defaultResyncMs: options.resyncMs,
+  logger: createLogger({ level: 'warn', base: { bench: options.namespace } }),
+});
+createCloneSetController(manager, { namespace: options.namespace, maxConcurrentReconciles: options.maxConcurrentReconciles });
+const abort = new AbortController();
+const done = manager.start(abort.signal);
+
+async function metricSum(name: string, filter: (labels: Partial<Record<string, string | number>>) => boolean = () => true): Promise<number> {
+  const metric = await registry.getSingleMetric(name)?.get();
+  return (metric?.values ?? []).filter((v) => filter(v.labels)).reduce((sum, v) => sum + v.value, 0);
+}
+
+async function snapshot(): Promise<WriteSnapshot> {
+  return {
+    writes: await metricSum('rest_client_requests_total', (l) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(String(l.method))),
+    byKind: Object.fromEntries(transport.byKind),
+    reconciles: await metricSum('controller_runtime_reconcile_total'),
+    heapUsedBytes: process.memoryUsage().heapUsed,
+  };
+}
+
+const reply = (r: ChildReply): void => void process.send?.(r);
+
+process.on('message', (raw: unknown) => {
+  const msg = raw as ChildRequest;
+  if (msg.type === 'snapshot') {
+    void snapshot().then((s) => reply({ type: 'snapshot', id: msg.id, snapshot: s }));
+  } else if (msg.type === 'stop') {
+    abort.abort();
+    void done.finally(() => process.exit(0));
+  }
+});
+// Timings start from a warm controller, as with the long-running kube-controller-manager.
+await manager.informers.waitForCacheSync(abort.signal);
+reply({ type: 'started' });

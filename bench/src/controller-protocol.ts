@@ -1,0 +1,43 @@
+// Messages between the bench and its CloneSet controller child.
+
+export interface ControllerChildOptions {
+  namespace: string;
+  qps: number;
+  burst: number;
+  /** Informer resync (0 = never): each resync re-delivers every cached object, a no-op reconcile. */
+  resyncMs: number;
+  maxConcurrentReconciles: number;
+}
+
+export interface WriteSnapshot {
+  /** Mutating requests, from the controller's rest_client_requests_total. */
+  writes: number;
+  /** The same requests by "METHOD resource[/subresource]". */
+  byKind: Record<string, number>;
+  /** controller_runtime_reconcile_total, every result. */
+  reconciles: number;
+  heapUsedBytes: number;
+}
+
+export type ChildRequest = { type: 'snapshot'; id: number } | { type: 'stop' };
+export type ChildReply = { type: 'started' } | { type: 'snapshot'; id: number; snapshot: WriteSnapshot };
+
+/** "pods", "pods/status", "clonesets/status" from an API path. */
+export function apiResourceOf(path: string): string {
+  const parts = path.split('?')[0]!.split('/').filter(Boolean);
+  const ns = parts.indexOf('namespaces');
+  // /api/v1/namespaces/<ns>/<resource>[/<name>[/<sub>]]; a namespace itself has no resource after it.
+  const rest = ns >= 0 && parts.length > ns + 2 ? parts.slice(ns + 2) : parts.slice(parts[0] === 'api' ? 2 : 3);
+  const [resource = '?', , sub] = rest;
+  return sub ? `${resource}/${sub}` : resource;
+}
+
+/** The difference of two snapshots (after - before). */
+export function diffSnapshots(before: WriteSnapshot, after: WriteSnapshot): WriteSnapshot {
+  const byKind: Record<string, number> = {};
+  for (const [k, v] of Object.entries(after.byKind)) {
+    const d = v - (before.byKind[k] ?? 0);
+    if (d !== 0) byKind[k] = d;
+  }
+  return { writes: after.writes - before.writes, byKind, reconciles: after.reconciles - before.reconciles, heapUsedBytes: after.heapUsedBytes };
+}

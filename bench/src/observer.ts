@@ -1,0 +1,139 @@
+// Watches one namespace from the bench process: the pods (to time "all Ready" as a watcher sees
+// it, the same way for both controllers) and the writes a controller leaves behind in the
+// namespace (pod creations and deletions, workload objects, its Events). The observed counts
+// let the kube-controller-manager, whose own metrics also count other tenants' work, be
+// compared with the CloneSet controller on the same footing.
+import { SharedIndexInformer, type DeepReadonly, type GroupVersionResource, type KubeObject } from '@cloneset-suite/kube-runtime';
+import { benchClient, cloneSetResource, deploymentResource, eventResource, now, podResource, replicaSetResource, revisionResource } from './kube.ts';
+import type { Pod } from './pods.ts';
+
+export interface ObservedWrites {
+  podCreates: number;
+  podDeletes: number;
+  /** Creates and changes of Deployments, ReplicaSets, CloneSets and ControllerRevisions. */
+  workloadWrites: number;
+  /** Event creations and series updates, by reporting component. */
+  eventsByComponent: Record<string, number>;
+}
+
+interface EventLike extends KubeObject {
+  reportingComponent?: string;
+  source?: { component?: string };
+}
+
+const workloadResources: readonly GroupVersionResource[] = [deploymentResource, replicaSetResource, cloneSetResource, revisionResource];
+
+interface Waiter {
+  check: () => boolean;
+  resolve: (atMs: number) => void;
+}
+
+export class NamespaceObserver {
+  private readonly abort = new AbortController();
+  private readonly podInformer: SharedIndexInformer<KubeObject>;
+  private readonly informers: SharedIndexInformer<KubeObject>[] = [];
+  private readonly waiters = new Set<Waiter>();
+  private counts: ObservedWrites = emptyCounts();
+
+  private constructor(namespace: string) {
+    const client = benchClient();
+    const informer = (gvr: GroupVersionResource): SharedIndexInformer<KubeObject> => {
+      const i = new SharedIndexInformer<KubeObject>({ client: client.resource(gvr), namespace });
+      this.informers.push(i);
+      return i;
+    };
+    this.podInformer = informer(podResource);
+    this.podInformer.addEventHandler({
+      onAdd: (_pod, initial) => {
+        if (!initial) this.counts.podCreates++;
+        this.evaluate();
+      },
+      onUpdate: (old, pod) => {
+        if (!old.metadata?.deletionTimestamp && pod.metadata?.deletionTimestamp) this.counts.podDeletes++;
+        if (old !== pod) this.evaluate();
+      },
+      onDelete: (pod) => {
+        if (!pod.metadata?.deletionTimestamp) this.counts.podDeletes++;
+        this.evaluate();
+      },
+    });
+    for (const gvr of workloadResources) {
+      informer(gvr).addEventHandler({
+        onAdd: (_o, initial) => void (initial ? undefined : this.counts.workloadWrites++),
+        onUpdate: (old, obj) => void (old.metadata?.resourceVersion !== obj.metadata?.resourceVersion ? this.counts.workloadWrites++ : undefined),
+      });
+    }
+    const byComponent = (e: DeepReadonly<EventLike>): void => {
+      const component = e.reportingComponent || e.source?.component || 'unknown';
+      this.counts.eventsByComponent[component] = (this.counts.eventsByComponent[component] ?? 0) + 1;
+    };
+    informer(eventResource).addEventHandler({
+      onAdd: (e, initial) => void (initial ? undefined : byComponent(e)),
+      onUpdate: (old, e) => void (old.metadata?.resourceVersion !== e.metadata?.resourceVersion ? byComponent(e) : undefined),
+    });
+  }
+
+  static async start(namespace: string): Promise<NamespaceObserver> {
+    const o = new NamespaceObserver(namespace);
+    for (const i of o.informers) void i.run(o.abort.signal).catch(() => undefined);
+    await Promise.all(o.informers.map((i) => i.waitForSync(o.abort.signal)));
+    return o;
+  }
+
+  pods(): Pod[] {
+    return this.podInformer.list();
+  }
+
+  /**
+   * Resolves with the monotonic time (ms) of the pod event after which `predicate` first held
+   * (at once if it holds now); rejects after `timeoutMs`.
+   */
+  waitFor(what: string, predicate: (pods: readonly Pod[]) => boolean, timeoutMs: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        check: () => predicate(this.pods()),
+        resolve: (atMs) => {
+          clearTimeout(timer);
+          this.waiters.delete(waiter);
+          resolve(atMs);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(waiter);
+        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
+      }, timeoutMs);
+      this.waiters.add(waiter);
+      if (waiter.check()) waiter.resolve(now());
+    });
+  }
+
+  /** Counts since the last reset. */
+  writes(): ObservedWrites {
+    return { ...this.counts, eventsByComponent: { ...this.counts.eventsByComponent } };
+  }
+
+  resetCounts(): void {
+    this.counts = emptyCounts();
+  }
+
+  stop(): void {
+    this.abort.abort();
+    for (const w of this.waiters) this.waiters.delete(w);
+  }
+
+  private evaluate(): void {
+    if (this.waiters.size === 0) return;
+    const at = now();
+    for (const w of [...this.waiters]) if (w.check()) w.resolve(at);
+  }
+}
+
+function emptyCounts(): ObservedWrites {
+  return { podCreates: 0, podDeletes: 0, workloadWrites: 0, eventsByComponent: {} };
+}
+
+/** Observed writes attributable to one controller: pods, workload objects and its own Events. */
+export function controllerWrites(w: ObservedWrites, components: readonly string[], ownWrites: number): number {
+  const events = components.reduce((sum, c) => sum + (w.eventsByComponent[c] ?? 0), 0);
+  return w.podCreates + w.podDeletes + Math.max(0, w.workloadWrites - ownWrites) + events;
+}

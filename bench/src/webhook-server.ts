@@ -1,0 +1,98 @@
+// The controller-manager process with only its admission webhooks doing work: URL mode on
+// loopback, self-managed certificates, configurations scoped to one namespace.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { admissionWebhooks, webhookConfigurations, FEATURE_GATE_DEFAULTS } from '@cloneset-suite/controller-manager';
+import { eventually, getJson, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
+import type { KubeClient } from '@cloneset-suite/kube-runtime';
+
+const mainEntry = path.join(repoRoot, 'apps', 'controller-manager', 'src', 'main.ts');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface WebhookServer {
+  urlBase: string;
+  /** PEM of the CA that signed the serving certificate (from the injected caBundle). */
+  ca: string;
+  stop: () => Promise<void>;
+}
+
+export async function startWebhookServer(namespace: string): Promise<WebhookServer> {
+  const name = `bench-${randomBytes(3).toString('hex')}`;
+  const [webhookPort, probePort] = [await freePort(), await freePort()];
+  const urlBase = `https://127.0.0.1:${webhookPort}`;
+  const hooks = admissionWebhooks({ client: undefined as unknown as KubeClient, featureGates: { ...FEATURE_GATE_DEFAULTS }, transitionRuleWebhookAllowedPrefixes: [] });
+  const configs = webhookConfigurations(hooks, {
+    name,
+    target: { urlBase },
+    namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } },
+    labels: { 'app.kubernetes.io/managed-by': 'cloneset-suite-bench' },
+  });
+  await kubectl(['apply', '--server-side', '--field-manager=cloneset-suite-bench', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: configs }));
+  let child: ChildProcess | undefined;
+  let output = '';
+  const removeConfigs = (): Promise<unknown> =>
+    kubectl(['delete', 'mutatingwebhookconfiguration,validatingwebhookconfiguration', name, '--ignore-not-found']).catch(() => undefined);
+  try {
+    child = spawn(
+      process.execPath,
+      [
+        mainEntry,
+        `--kubeconfig=${testKubeconfigPath()}`,
+        `--namespace=${namespace}`,
+        '--leader-elect=false',
+        `--leader-election-namespace=${namespace}`,
+        '--controllers=-cloneset',
+        '--metrics-bind-address=0',
+        `--health-probe-bind-address=127.0.0.1:${probePort}`,
+        '--webhook-host=127.0.0.1',
+        `--webhook-port=${webhookPort}`,
+        `--webhook-url-base=${urlBase}`,
+        `--webhook-configuration-name=${name}`,
+        `--webhook-secret-name=${name}-certs`,
+        '--log-level=warn',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
+    await eventually('the controller-manager /readyz', async () => (await fetch(`http://127.0.0.1:${probePort}/readyz`).catch(() => undefined))?.status === 200, {
+      timeoutMs: 60_000,
+    });
+    const caBundle = await eventually('the injected caBundle', async () => {
+      const cfg = await getJson<{ webhooks: { clientConfig: { caBundle?: string } }[] }>(['mutatingwebhookconfiguration', name]);
+      return cfg?.webhooks[0]?.clientConfig.caBundle || undefined;
+    });
+    const running = child;
+    return {
+      urlBase,
+      ca: Buffer.from(caBundle, 'base64').toString('utf8'),
+      stop: async () => {
+        await removeConfigs();
+        if (running.exitCode === null) {
+          const exited = new Promise((r) => running.once('exit', r));
+          running.kill('SIGTERM');
+          const timer = setTimeout(() => running.kill('SIGKILL'), 15_000);
+          await exited;
+          clearTimeout(timer);
+        }
+      },
+    };
+  } catch (err) {
+    child?.kill('SIGKILL');
+    await removeConfigs();
+    throw new Error(`${(err as Error).message}\ncontroller-manager output:\n${output.slice(-4000)}`, { cause: err });
+  }
+}

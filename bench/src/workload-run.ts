@@ -1,0 +1,126 @@
+// Shared steps of the timed scenarios: create or patch a workload, time it until the watcher
+// sees the wanted pods, let its status settle, and collect the writes it made.
+import { jsonPatch, type GroupVersionResource, type KubeObject } from '@cloneset-suite/kube-runtime';
+import { ControllerProcess } from './controller-process.ts';
+import { diffSnapshots, type ControllerChildOptions, type WriteSnapshot } from './controller-protocol.ts';
+import { benchClient, cloneSetResource, deploymentResource, now, sleep } from './kube.ts';
+import { NamespaceObserver, controllerWrites, type ObservedWrites } from './observer.ts';
+import type { Pod } from './pods.ts';
+
+export type Kind = 'CloneSet' | 'Deployment';
+
+export const CONTROLLER_COMPONENTS: Record<Kind, readonly string[]> = {
+  CloneSet: ['cloneset-controller'],
+  Deployment: ['deployment-controller', 'replicaset-controller'],
+};
+
+const resourceOf = (kind: Kind): GroupVersionResource => (kind === 'CloneSet' ? cloneSetResource : deploymentResource);
+
+interface WorkloadStatus {
+  metadata?: { generation?: number };
+  spec?: { replicas?: number };
+  status?: { observedGeneration?: number; replicas?: number; readyReplicas?: number; updatedReplicas?: number; availableReplicas?: number };
+}
+
+/** The workload's own status agrees that `replicas` pods are updated and ready. */
+export async function waitStatusSettled(kind: Kind, ns: string, name: string, replicas: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const w = (await benchClient().resource<KubeObject>(resourceOf(kind)).get(ns, name)) as WorkloadStatus;
+    const s = w.status;
+    if (
+      s &&
+      s.observedGeneration === w.metadata?.generation &&
+      s.replicas === replicas &&
+      s.readyReplicas === replicas &&
+      s.updatedReplicas === replicas &&
+      (kind === 'CloneSet' || s.availableReplicas === replicas)
+    )
+      return;
+    if (Date.now() > deadline) throw new Error(`${kind} ${ns}/${name} status did not settle: ${JSON.stringify(s)}`);
+    await sleep(200);
+  }
+}
+
+export interface TimedRun {
+  /** From the create/patch request to the watcher seeing the goal. */
+  ms: number;
+  /** The CloneSet controller's own count (its registry); undefined for the Deployment. */
+  controller?: WriteSnapshot;
+  /** Writes seen in the namespace that the controller under test made. */
+  observed: ObservedWrites;
+  observedControllerWrites: number;
+}
+
+export interface Session {
+  ns: string;
+  kind: Kind;
+  observer: NamespaceObserver;
+  controller: ControllerProcess | undefined;
+}
+
+/** Observer and (for a CloneSet) controller child for one namespace; stopped after `body`. */
+export async function withSession<T>(
+  kind: Kind,
+  ns: string,
+  body: (s: Session) => Promise<T>,
+  controllerOptions: Partial<ControllerChildOptions> = {},
+): Promise<T> {
+  const observer = await NamespaceObserver.start(ns);
+  const controller = kind === 'CloneSet' ? await ControllerProcess.start({ namespace: ns, ...controllerOptions }) : undefined;
+  try {
+    return await body({ ns, kind, observer, controller });
+  } finally {
+    await controller?.stop();
+    observer.stop();
+  }
+}
+
+/**
+ * Runs `write` (the bench's own `ownWrites` API writes), then waits for `goal` on the pods and
+ * for the workload's status to settle; returns the time to the goal and the writes made.
+ */
+export async function timed(
+  s: Session,
+  name: string,
+  replicas: number,
+  ownWrites: number,
+  write: () => Promise<unknown>,
+  goal: (pods: readonly Pod[]) => boolean,
+  timeoutMs: number,
+): Promise<TimedRun> {
+  const before = await s.controller?.snapshot();
+  s.observer.resetCounts();
+  const t0 = now();
+  await write();
+  const t1 = await s.observer.waitFor(`${s.kind} ${s.ns}/${name}`, goal, timeoutMs);
+  await waitStatusSettled(s.kind, s.ns, name, replicas, 30_000);
+  // Trailing status and Event writes belong to the run.
+  await sleep(1_000);
+  const after = await s.controller?.snapshot();
+  const observed = s.observer.writes();
+  return {
+    ms: t1 - t0,
+    ...(before && after ? { controller: diffSnapshots(before, after) } : {}),
+    observed,
+    observedControllerWrites: controllerWrites(observed, CONTROLLER_COMPONENTS[s.kind], ownWrites),
+  };
+}
+
+export function createWorkload(kind: Kind, ns: string, manifest: KubeObject): Promise<KubeObject> {
+  return benchClient().resource<KubeObject>(resourceOf(kind)).create(manifest, { namespace: ns });
+}
+
+export function setImage(kind: Kind, ns: string, name: string, image: string): Promise<KubeObject> {
+  return benchClient()
+    .resource<KubeObject>(resourceOf(kind))
+    .patch(ns, name, jsonPatch([{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }]));
+}
+
+/** "POST pods 100, PATCH clonesets/status 12" — the largest first. */
+export function formatByKind(byKind: Record<string, number>): string {
+  return Object.entries(byKind)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+}

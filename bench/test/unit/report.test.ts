@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { apiResourceOf, diffSnapshots } from '../../src/controller-protocol.ts';
+import { markdownTable } from '../../src/report.ts';
+
+describe('apiResourceOf', () => {
+  it('names the resource and subresource of an API path', () => {
+    expect(apiResourceOf('/api/v1/namespaces/ns/pods')).toBe('pods');
+    expect(apiResourceOf('/api/v1/namespaces/ns/pods/p-1/status')).toBe('pods/status');
+    expect(apiResourceOf('/apis/apps.kruise.io/v1alpha1/namespaces/ns/clonesets/app/status')).toBe('clonesets/status');
+    expect(apiResourceOf('/apis/events.k8s.io/v1/namespaces/ns/events')).toBe('events');
+    expect(apiResourceOf('/api/v1/nodes/n-1')).toBe('nodes');
+    expect(apiResourceOf('/api/v1/namespaces/ns')).toBe('namespaces');
+  });
+});
+
+describe('diffSnapshots', () => {
+  it('subtracts counts and drops kinds that did not change', () => {
+    const before = { writes: 3, byKind: { 'POST pods': 2, 'PATCH pods': 1 }, reconciles: 5, heapUsedBytes: 1 };
+    const after = { writes: 6, byKind: { 'POST pods': 2, 'PATCH pods': 3, 'DELETE pods': 1 }, reconciles: 9, heapUsedBytes: 2 };
+    expect(diffSnapshots(before, after)).toEqual({ writes: 3, byKind: { 'PATCH pods': 2, 'DELETE pods': 1 }, reconciles: 4, heapUsedBytes: 2 });
+  });
+});
+
+describe('markdownTable', () => {
+  it('escapes pipes and renders a header separator', () => {
+    expect(markdownTable(['a', 'b'], [[1, 'x|y']])).toBe('| a | b |\n| --- | --- |\n| 1 | x\\|y |');
+  });
+});
