@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, kubectl } from '@cloneset-suite/local-cluster';
 import { installCrds, startController, withNamespace, type RunningController } from './harness.ts';
-import { Observer, apply, cloneSetManifest, getCloneSet, waitNewRevision, waitSettled, type CloneSet } from './rollout-kit.ts';
+import { Observer, apply, cloneSetManifest, condition, getCloneSet, waitNewRevision, waitSettled, type CloneSet } from './rollout-kit.ts';
 
 const progressing = (cs: CloneSet) => cs.status?.conditions?.find((c) => c.type === 'Progressing');
 
@@ -39,10 +39,17 @@ describe('rollout status', () => {
     expect(history.some((s) => (s.updatedReadyReplicas ?? 0) > (s.updatedAvailableReplicas ?? 0))).toBe(true);
     expect(history.some((s) => (s.readyReplicas ?? 0) > (s.availableReplicas ?? 0))).toBe(true);
     // ReCreate one at a time: each replacement is created only after the previous one had
-    // been ready for minReadySeconds, so creations of new-revision pods are >= 2s apart.
-    const created = observer.moves.slice(since).filter((m) => m.revision === newRevision).map((m) => m.at);
+    // been Ready for minReadySeconds, as its Ready lastTransitionTime records it (whole
+    // seconds, as the kubelet writes it: so the real gap may be up to 1 s shorter).
+    const created = observer.moves.slice(since).filter((m) => m.revision === newRevision);
     expect(created).toHaveLength(3);
-    for (let i = 1; i < created.length; i++) expect(created[i]! - created[i - 1]!).toBeGreaterThanOrEqual(2_000);
+    const pods = observer.activePods(name);
+    for (let i = 1; i < created.length; i++) {
+      const previous = pods.find((p) => p.metadata.uid === created[i - 1]!.uid);
+      const readySince = Date.parse(condition(previous!, 'Ready')?.lastTransitionTime ?? '');
+      expect(created[i]!.at).toBeGreaterThan(readySince + 2_000);
+      expect(created[i]!.at - created[i - 1]!.at).toBeGreaterThanOrEqual(1_000);
+    }
     expect(observer.statusViolations).toEqual([]);
   });
 
