@@ -53,20 +53,29 @@ export interface ExecutionResult {
 
 const errorMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
+/** Writes to different pods in one plan go out together, as the ReplicaSet controller does. */
+const POD_WRITE_CONCURRENCY = 16;
+
+/** The pod an action writes, for actions that touch exactly one existing pod. */
+function podOf(action: PlanAction): string | undefined {
+  switch (action.kind) {
+    case 'deletePod':
+    case 'patchPod':
+    case 'setPodConditions':
+    case 'inPlaceUpdate':
+    case 'releasePod':
+    case 'adoptPod':
+      return action.name;
+    default:
+      return undefined;
+  }
+}
+
 export async function executePlan(actions: readonly PlanAction[], ctx: ExecutionContext): Promise<ExecutionResult> {
   const result: ExecutionResult = { scaleFailures: [], updateFailures: [], wrote: false, waitingForName: false };
   const state: PlanState = { written: new Map() };
   const creates = actions.filter((a): a is CreatePodAction => a.kind === 'createPod');
-  let createsDone = false;
-  for (const action of actions) {
-    if (ctx.signal.aborted) break;
-    if (action.kind === 'createPod') {
-      if (!createsDone) {
-        createsDone = true;
-        await createInBatches(creates, ctx, result);
-      }
-      continue;
-    }
+  const runOne = async (action: Exclude<PlanAction, CreatePodAction>): Promise<void> => {
     try {
       await executeOne(action, ctx, result, state);
     } catch (err) {
@@ -75,8 +84,47 @@ export async function executePlan(actions: readonly PlanAction[], ctx: Execution
       if (isUpdateAction(action)) result.updateFailures.push(message);
       else result.scaleFailures.push(message);
     }
+  };
+  let createsDone = false;
+  for (let i = 0; i < actions.length && !ctx.signal.aborted; ) {
+    const action = actions[i]!;
+    if (action.kind === 'createPod') {
+      if (!createsDone) {
+        createsDone = true;
+        await createInBatches(creates, ctx, result);
+      }
+      i++;
+      continue;
+    }
+    if (podOf(action) === undefined) {
+      await runOne(action);
+      i++;
+      continue;
+    }
+    // A run of per-pod actions: each pod's actions stay in plan order, pods proceed in parallel.
+    const perPod = new Map<string, Exclude<PlanAction, CreatePodAction>[]>();
+    for (; i < actions.length; i++) {
+      const a = actions[i]!;
+      const pod = podOf(a);
+      if (pod === undefined || a.kind === 'createPod') break;
+      perPod.set(pod, [...(perPod.get(pod) ?? []), a]);
+    }
+    await forEachLimited([...perPod.values()], POD_WRITE_CONCURRENCY, async (podActions) => {
+      for (const a of podActions) {
+        if (ctx.signal.aborted) return;
+        await runOne(a);
+      }
+    });
   }
   return result;
+}
+
+async function forEachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 function isUpdateAction(action: PlanAction): boolean {
