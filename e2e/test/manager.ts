@@ -56,6 +56,11 @@ export async function ensureManager(namespace: string): Promise<E2EManager> {
   }).catch((err: unknown) => {
     throw new Error(`${(err as Error).message}\n--- controller-manager output ---\n${out}`);
   });
+  // Ready means certificates loaded; the apiserver sees the injected caBundle a moment later.
+  await eventually('the webhooks admitting a CloneSet', async () => {
+    await kubectl(['apply', '--dry-run=server', '-n', namespace, '-f', path.join(repoRoot, 'examples/cloneset.yaml')]);
+    return true;
+  }, { timeoutMs: 60_000, intervalMs: 500 });
   return {
     output: () => out,
     stop: async () => {
