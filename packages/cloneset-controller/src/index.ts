@@ -26,6 +26,15 @@ export {
   type InPlaceUpdateGrace,
 } from './core/inplace-state.ts';
 export { computeStatus, statusEquals, type StatusInput, type StatusResult } from './core/status.ts';
+export {
+  planImagePreDownload,
+  minUpdatedReadyPods,
+  IMAGE_PREDOWNLOAD_CREATED_LABEL,
+  IMAGE_PREDOWNLOAD_IGNORED_LABEL,
+  type ImagePullJobManifest,
+  type PreDownloadAction,
+  type PreDownloadOptions,
+} from './core/image-predownload.ts';
 export { planReconcile, statusInputFor, type ReconcileInput, type ReconcilePlan } from './core/reconcile-plan.ts';
 // The imperative shell: informers, work queue, plan execution, status writes.
 export { createCloneSetController, CLONESET_CONTROLLER_NAME, type CloneSetControllerOptions } from './reconciler/controller.ts';

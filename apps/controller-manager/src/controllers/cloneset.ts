@@ -1,5 +1,5 @@
 // The CloneSet controller and exactly the API calls it makes (deploy/ grants these).
-import { createCloneSetController } from '@cloneset-suite/cloneset-controller';
+import { createCloneSetController, type FeatureGates as CloneSetGates } from '@cloneset-suite/cloneset-controller';
 import type { ControllerRegistration } from './registry.ts';
 
 export const cloneSetRegistration: ControllerRegistration = {
@@ -18,6 +18,9 @@ export const cloneSetRegistration: ControllerRegistration = {
     { apiGroups: ['apps'], resources: ['controllerrevisions'], verbs: ['list', 'watch', 'create', 'patch', 'delete'] },
     // Same-node and topology spread when choosing pods to delete (§6.6).
     { apiGroups: [''], resources: ['nodes'], verbs: ['list', 'watch'] },
+    // Image pre-download (§8.9, PreDownloadImageForInPlaceUpdate, when the CRD is served):
+    // create the jobs, list and delete the ones it owns once a rollout completes.
+    { apiGroups: ['apps.kruise.io'], resources: ['imagepulljobs'], verbs: ['list', 'create', 'delete'] },
     // Events, with repeats folded into a series update.
     { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
   ],
@@ -25,7 +28,8 @@ export const cloneSetRegistration: ControllerRegistration = {
     createCloneSetController(d.manager, {
       ...(d.namespace ? { namespace: d.namespace } : {}),
       maxConcurrentReconciles: d.maxConcurrentReconciles,
-      featureGates: d.featureGates,
+      // Compile-time check that the manager's gate set carries the gates the core reads.
+      featureGates: d.featureGates satisfies Required<Omit<CloneSetGates, 'CloneSetScalingExcludePreparingDelete'>>,
       instance: d.identity,
     }),
 };

@@ -46,6 +46,8 @@ export interface FeatureGates {
   RecreatePodWhenChangeVCTInCloneSetGate?: boolean;
   /** Global --cloneset-scaling-exclude-preparing-delete flag (§1.3). */
   CloneSetScalingExcludePreparingDelete?: boolean;
+  /** ImagePullJobs ahead of in-place updates (§8.9), only where the ImagePullJob CRD is served. */
+  PreDownloadImageForInPlaceUpdate?: boolean;
 }
 
 export const MAX_INT32 = 2147483647;

@@ -3,6 +3,7 @@
 // FailedDelete, ...) are emitted by the shell from each action's result, §10.3;
 // the plan only carries events that are decisions (ScaleUpLimited).
 import type { V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
+import type { PreDownloadAction } from './image-predownload.ts';
 import type { RevisionAction } from './revisions.ts';
 
 export interface CreatePodAction {
@@ -131,7 +132,8 @@ export type PlanAction =
   | AdoptPodAction
   | UpdatePodsToDeleteAction
   | EventAction
-  | RevisionAction;
+  | RevisionAction
+  | PreDownloadAction;
 
 export interface PlanError {
   condition: 'FailedScale' | 'FailedUpdate';

@@ -2,6 +2,7 @@
 // The shell executes `actions` in order, then calls computeStatus with the outcome.
 import type { V1ControllerRevision, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import { buildContext, revisionName, type PlanContext } from './context.ts';
+import { planImagePreDownload } from './image-predownload.ts';
 import type { FeatureGates } from './keys.ts';
 import { minRequeue, type PlanAction, type PlanError } from './plan.ts';
 import { classifyPods, podName } from './pod-state.ts';
@@ -25,6 +26,8 @@ export interface ReconcileInput {
   nowMs: number;
   random: () => number;
   nodeLabels?: ReadonlyMap<string, Record<string, string>>;
+  /** Whether the apiserver serves ImagePullJobs (image pre-download, §8.9); false when unknown. */
+  imagePullJobCrdPresent?: boolean;
 }
 
 export interface ReconcilePlan {
@@ -74,6 +77,10 @@ export function planReconcile(input: ReconcileInput): ReconcilePlan {
   });
 
   const result: ReconcilePlan = { ...empty, actions, revisions, context: ctx };
+  // §3 step 10. A revision created in this very pass is handled by the next one, once it exists.
+  if (!revisions.actions.some((a) => a.kind === 'createRevision')) {
+    actions.push(...planImagePreDownload(ctx, { crdPresent: !!input.imagePullJobCrdPresent }));
+  }
   if (!deleting) {
     const scale = planScale(ctx);
     actions.push(...scale.actions);

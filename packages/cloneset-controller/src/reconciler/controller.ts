@@ -21,6 +21,7 @@ import { computeStatus, statusEquals } from '../core/status.ts';
 import { revisionName } from '../core/context.ts';
 import type { CloneSetLike } from '../core/types.ts';
 import { executePlan } from './executor.ts';
+import { ImagePullJobSupport } from './image-pull-jobs.ts';
 import { cloneSetResource, nodeResource, owningCloneSetKey, podResource, pvcResource, revisionResource } from './resources.ts';
 
 export const CLONESET_CONTROLLER_NAME = 'cloneset';
@@ -57,6 +58,16 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
   const gates = options.featureGates ?? {};
   const random = options.random ?? Math.random;
   const recorder = manager.eventRecorder('cloneset-controller', options.instance ?? 'cloneset-suite');
+  // Image pre-download (§8.9) only with the gate on and the ImagePullJob CRD served.
+  const imagePullJobs = gates.PreDownloadImageForInPlaceUpdate
+    ? new ImagePullJobSupport({
+        client: manager.client,
+        clock: manager.clock,
+        logger: manager.logger,
+        enabled: true,
+        controller: CLONESET_CONTROLLER_NAME,
+      })
+    : undefined;
 
   // Registered before the controller's own handlers, so an event satisfies the expectation
   // before the enqueue it causes.
@@ -89,6 +100,7 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
     const cs = cloneSets.getByKey(key) as CloneSetObject | undefined;
     if (!cs) {
       expectations.delete(key);
+      imagePullJobs?.forget(key);
       return;
     }
     const uid = cs.metadata.uid ?? '';
@@ -104,6 +116,7 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
       .byIndex(OwnerUIDIndex, uid)
       .filter((r) => selectorMatches(cs.spec.selector, { ...(r.metadata?.labels ?? {}) })) as unknown as V1ControllerRevision[];
     const nodeLabels = new Map(nodes.list().map((n) => [n.metadata?.name ?? '', { ...(n.metadata?.labels ?? {}) }]));
+    const imagePullJobCrdPresent = imagePullJobs ? await imagePullJobs.available(ctx.signal) : false;
     const nowMs = manager.clock.now();
     const plan = planReconcile({
       cs,
@@ -115,6 +128,7 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
       nowMs,
       random,
       nodeLabels,
+      imagePullJobCrdPresent,
     });
     if (plan.waitingForExpectations) {
       ctx.logger.debug({ pending: expectations.pending(key) }, 'waiting for the cache to observe earlier writes');
@@ -133,6 +147,7 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
       signal: ctx.signal,
       nowIso: () => new Date(manager.clock.now()).toISOString(),
       podWritten: (name, rv) => podVersions.expect(namespacedKey(cs.metadata.namespace, name), rv),
+      ...(imagePullJobs ? { imagePullJobs } : {}),
     });
 
     const planFailure = (condition: 'FailedScale' | 'FailedUpdate'): string | undefined =>

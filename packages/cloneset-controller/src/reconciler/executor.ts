@@ -18,6 +18,7 @@ import {
 import { INPLACE_UPDATE_READY, KRUISE_POD_READY, REVISION_LABEL } from '../core/keys.ts';
 import type { CreatePodAction, InPlaceUpdateAction, PlanAction, PodConditionPatch } from '../core/plan.ts';
 import type { CloneSetLike } from '../core/types.ts';
+import { deleteOwnedImagePullJobs, imagePullJobResource, type ImagePullJobSupport } from './image-pull-jobs.ts';
 import { cloneSetResource, podResource, pvcResource, revisionResource } from './resources.ts';
 
 export interface ExecutionContext {
@@ -34,6 +35,8 @@ export interface ExecutionContext {
   nowIso: () => string;
   /** Called with the resourceVersion every pod write returned (§3 step 8 expectations). */
   podWritten?: (name: string, resourceVersion: string | undefined) => void;
+  /** Image pre-download bookkeeping (§8.9); its actions are only planned when this is set. */
+  imagePullJobs?: ImagePullJobSupport;
 }
 
 /** Per-plan bookkeeping: the version of each pod our own writes in this plan produced. */
@@ -396,6 +399,66 @@ async function executeOne(
       await deleteIgnoringNotFound(() => revisions.delete(ns, action.name, write));
       result.wrote = true;
       return;
+    case 'createImagePullJob':
+    case 'labelRevision':
+    case 'deleteImagePullJobs':
+      await preDownload(action, ctx, result);
+      return;
+  }
+}
+
+/**
+ * Image pre-download writes (§8.9). As in kruise, they never fail the pass: a failed create
+ * is a Normal FailedCreateImagePullJob event, an existing job is left alone, and a failed
+ * revision label or clean-up is logged and tried again by a later pass.
+ */
+async function preDownload(
+  action: Extract<PlanAction, { kind: 'createImagePullJob' | 'labelRevision' | 'deleteImagePullJobs' }>,
+  ctx: ExecutionContext,
+  result: ExecutionResult,
+): Promise<void> {
+  const ns = ctx.cs.metadata.namespace;
+  const uid = ctx.cs.metadata.uid ?? '';
+  switch (action.kind) {
+    case 'createImagePullJob':
+      try {
+        await ctx.client
+          .resource<KubeObject>(imagePullJobResource)
+          .create(action.job, ns ? { namespace: ns, signal: ctx.signal } : { signal: ctx.signal });
+        result.wrote = true;
+        ctx.imagePullJobs?.forget(ctx.key);
+        ctx.logger.info({ job: action.name, image: action.image, container: action.container }, 'created ImagePullJob');
+        ctx.recorder.event(ctx.cs, 'Normal', 'CreatedImagePullJob', 'Create', `created ImagePullJob ${action.name} for image: ${action.image}`);
+      } catch (err) {
+        if (isAlreadyExists(err)) return;
+        ctx.logger.warn({ err, job: action.name }, 'creating an ImagePullJob failed');
+        ctx.recorder.event(ctx.cs, 'Normal', 'FailedCreateImagePullJob', 'Create', `failed to create ImagePullJob ${action.name}: ${errorMessage(err)}`);
+      }
+      return;
+    case 'labelRevision':
+      try {
+        await ctx.client.resource<KubeObject>(revisionResource).patch(ns, action.name, mergePatch({ metadata: { labels: action.labels } }), { signal: ctx.signal });
+        result.wrote = true;
+        if (action.reason !== 'ImagePullJobsCreated') ctx.logger.debug({ revision: action.name, reason: action.reason }, 'image pre-download skipped for this revision');
+      } catch (err) {
+        ctx.logger.warn({ err, revision: action.name }, 'marking the revision for image pre-download failed');
+      }
+      return;
+    case 'deleteImagePullJobs': {
+      const jobs = ctx.imagePullJobs;
+      if (!jobs || jobs.alreadyCleaned(ctx.key, uid, action.revision)) return;
+      try {
+        const deleted = await deleteOwnedImagePullJobs(ctx.client, ns, uid, ctx.signal);
+        if (deleted.length) {
+          result.wrote = true;
+          ctx.logger.info({ jobs: deleted, revision: action.revision }, 'deleted ImagePullJobs: the rollout is complete');
+        }
+        jobs.markCleaned(ctx.key, uid, action.revision);
+      } catch (err) {
+        ctx.logger.warn({ err }, 'deleting ImagePullJobs failed');
+      }
+      return;
+    }
   }
 }
 
