@@ -2,25 +2,13 @@
 // loopback, self-managed certificates, configurations scoped to one namespace.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { admissionWebhooks, webhookConfigurations, FEATURE_GATE_DEFAULTS } from '@cloneset-suite/controller-manager';
-import { eventually, getJson, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
+import { eventually, freePort, getJson, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
 import type { KubeClient } from '@cloneset-suite/kube-runtime';
 
 const mainEntry = path.join(repoRoot, 'apps', 'controller-manager', 'src', 'main.ts');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export interface WebhookServer {
   urlBase: string;

@@ -2,23 +2,11 @@
 // one deployed there (Helm chart, kind workflow); on the local cluster the suite starts it the
 // way a newcomer does, through `npm start`'s entry, on free ports and its own lease/webhook names.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
-import { eventually, kubectl, repoRoot, usingExternalCluster } from '@cloneset-suite/local-cluster';
+import { eventually, freePort, kubectl, repoRoot, usingExternalCluster } from '@cloneset-suite/local-cluster';
 
 const NAME = 'cloneset-suite-e2e';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export interface E2EManager {
   stop(): Promise<void>;

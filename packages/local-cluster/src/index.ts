@@ -4,4 +4,4 @@ export { ensureBinaries, controlPlaneBinaries } from './binaries.ts';
 export { kubeconfigPath, testKubeconfigPath, usingExternalCluster, repoRoot, clusterName } from './paths.ts';
 export { zones, nodeName } from './nodes.ts';
 export { defaultStorageClassName, sampleStorageClassName } from './storage.ts';
-export { getJson, eventually, createTestNamespace } from './testing.ts';
+export { getJson, eventually, createTestNamespace, freePort } from './testing.ts';

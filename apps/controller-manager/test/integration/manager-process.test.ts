@@ -8,12 +8,12 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createTestNamespace, eventually, getJson, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
+import { createTestNamespace, eventually, freePort, getJson, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.ts';
 import { rbacObjects } from '../../src/deploy/render.ts';
 import { installCrds, installWebhookConfigurations, toYaml, urlModeConfigurations } from '../../src/local-install.ts';
-import { freePort, spawnManager, type ManagerProcess } from '../support/process.ts';
+import { spawnManager, type ManagerProcess } from '../support/process.ts';
 
 interface Lease {
   spec?: { holderIdentity?: string };

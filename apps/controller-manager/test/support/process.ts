@@ -1,6 +1,5 @@
 // Runs the controller-manager as a child process (node on its .ts entry), collecting output.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 export const mainEntry = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
@@ -21,15 +20,3 @@ export function spawnManager(args: readonly string[], env: NodeJS.ProcessEnv = p
   return { child, output: () => out, exited };
 }
 
-/** A port nobody listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}

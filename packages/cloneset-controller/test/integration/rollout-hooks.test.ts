@@ -4,9 +4,9 @@
 // re-adds it, then goes Normal.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, kubectl } from '@cloneset-suite/local-cluster';
-import { installCrds, startController, withNamespace, type RunningController } from './harness.ts';
+import type {
+  Observer} from './rollout-kit.ts';
 import {
-  Observer,
   apply,
   cloneSetManifest,
   condition,
@@ -20,6 +20,7 @@ import {
   waitNewRevision,
   waitSettled,
   type Pod,
+  setUpRollout,
 } from './rollout-kit.ts';
 
 const NAME = 'hooked';
@@ -37,8 +38,7 @@ interface Record {
 
 describe('lifecycle hooks during a rollout', () => {
   let ns: string;
-  let removeNs: () => Promise<void>;
-  let controller: RunningController;
+  let tearDown: () => Promise<void>;
   let observer: Observer;
   const records = new Map<string, Record>();
   let userLoop: Promise<void> | undefined;
@@ -80,21 +80,16 @@ describe('lifecycle hooks during a rollout', () => {
   }
 
   beforeAll(async () => {
-    await installCrds();
-    ({ name: ns, remove: removeNs } = await withNamespace('cs-roll-hooks'));
-    observer = await Observer.start(ns);
-    controller = startController(ns);
+    ({ ns, observer, tearDown } = await setUpRollout('cs-roll-hooks'));
   });
   afterAll(async () => {
     stopUser = true;
     await userLoop;
-    await controller?.stop();
     // Let the namespace go: drop the user's finalizers.
     for (const p of observer ? observer.activePods(NAME) : []) {
       if (p.metadata.finalizers?.length) await setFinalizers(p.metadata.name, []).catch(() => undefined);
     }
-    await observer?.stop();
-    await removeNs?.();
+    await tearDown?.();
   });
 
   it('holds each pod in PreparingUpdate until the user removes the finalizer, then Updated -> Normal once re-added', async () => {

@@ -3,9 +3,10 @@
 // InPlaceOnly an env change is refused by condition and Event, and nothing is recreated.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, getJson, kubectl } from '@cloneset-suite/local-cluster';
-import { installCrds, startController, withNamespace, type RunningController } from './harness.ts';
+import type { RunningController } from './harness.ts';
+import type {
+  Observer} from './rollout-kit.ts';
 import {
-  Observer,
   apply,
   cloneSetManifest,
   condition,
@@ -18,6 +19,7 @@ import {
   waitNewRevision,
   waitSettled,
   type Pod,
+  setUpRollout,
 } from './rollout-kit.ts';
 
 const NAME = 'ipu';
@@ -32,22 +34,17 @@ interface Pvc { metadata: { name: string; uid: string } }
 
 describe('in-place update', () => {
   let ns: string;
-  let removeNs: () => Promise<void>;
+  let tearDown: () => Promise<void>;
   let controller: RunningController;
   let observer: Observer;
   let before: Pod[];
   let pvcUids: Map<string, string>;
 
   beforeAll(async () => {
-    await installCrds();
-    ({ name: ns, remove: removeNs } = await withNamespace('cs-roll-ipu'));
-    observer = await Observer.start(ns);
-    controller = startController(ns);
+    ({ ns, observer, controller, tearDown } = await setUpRollout('cs-roll-ipu'));
   });
   afterAll(async () => {
-    await controller?.stop();
-    await observer?.stop();
-    await removeNs?.();
+    await tearDown?.();
   });
 
   const claims = async (): Promise<Map<string, string>> =>

@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import { eventually, getJson, kubectl, testKubeconfigPath } from '@cloneset-suite/local-cluster';
 import { Manager, Resources, loadKubeConfig, type DeepReadonly, type KubeObject, type SharedIndexInformer } from '@cloneset-suite/kube-runtime';
 import { cloneSetResource } from '../../src/reconciler/resources.ts';
+import { installCrds, startController, withNamespace, type RunningController } from './harness.ts';
 
 export const REVISION_LABEL = 'controller-revision-hash';
 export const STATE_LABEL = 'lifecycle.apps.kruise.io/state';
@@ -359,4 +360,30 @@ export async function waitNewRevision(ns: string, name: string, previous: string
 export async function podsOf(ns: string, app: string): Promise<Pod[]> {
   const list = await getJson<{ items: Pod[] }>(['pods', '-n', ns, '-l', `app=${app}`]);
   return (list?.items ?? []).filter(isActive);
+}
+
+export interface RolloutSetup {
+  ns: string;
+  observer: Observer;
+  controller: RunningController;
+  /** Stops the controller, then the observer, then deletes the namespace. */
+  tearDown: () => Promise<void>;
+}
+
+/** What every rollout suite starts with: CRDs, a namespace, the observer, the controller. */
+export async function setUpRollout(prefix: string): Promise<RolloutSetup> {
+  await installCrds();
+  const { name: ns, remove } = await withNamespace(prefix);
+  const observer = await Observer.start(ns);
+  const controller = startController(ns);
+  return {
+    ns,
+    observer,
+    controller,
+    tearDown: async () => {
+      await controller.stop();
+      await observer.stop();
+      await remove();
+    },
+  };
 }

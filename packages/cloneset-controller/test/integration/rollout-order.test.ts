@@ -3,27 +3,21 @@
 // The user labels pods after creation (kubectl label), as one does to steer a rollout.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectl } from '@cloneset-suite/local-cluster';
-import { installCrds, startController, withNamespace, type RunningController } from './harness.ts';
-import { Observer, apply, cloneSetManifest, patchCloneSet, podsOf, waitNewRevision, waitSettled, type Pod } from './rollout-kit.ts';
+import type { Observer} from './rollout-kit.ts';
+import { apply, cloneSetManifest, patchCloneSet, podsOf, waitNewRevision, waitSettled, type Pod, setUpRollout } from './rollout-kit.ts';
 
 const FAST = { 'sim.cloneset-suite.io/ready-delay': '400ms' };
 
 describe('update order', () => {
   let ns: string;
-  let removeNs: () => Promise<void>;
-  let controller: RunningController;
+  let tearDown: () => Promise<void>;
   let observer: Observer;
 
   beforeAll(async () => {
-    await installCrds();
-    ({ name: ns, remove: removeNs } = await withNamespace('cs-roll-order'));
-    observer = await Observer.start(ns);
-    controller = startController(ns);
+    ({ ns, observer, tearDown } = await setUpRollout('cs-roll-order'));
   });
   afterAll(async () => {
-    await controller?.stop();
-    await observer?.stop();
-    await removeNs?.();
+    await tearDown?.();
   });
 
   /** Creates the CloneSet, lets the user label its pods, rolls the image, returns pod names in update order. */

@@ -3,9 +3,9 @@
 // the partition. An independent observer checks maxUnavailable on every pod event.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, kubectl } from '@cloneset-suite/local-cluster';
-import { installCrds, startController, withNamespace, type RunningController } from './harness.ts';
+import type {
+  Observer} from './rollout-kit.ts';
 import {
-  Observer,
   apply,
   cloneSetManifest,
   getCloneSet,
@@ -15,29 +15,24 @@ import {
   revisionOf,
   waitNewRevision,
   waitSettled,
+  setUpRollout,
 } from './rollout-kit.ts';
 
 const NAME = 'web';
 
 describe('rolling update with a partition (ReCreate)', () => {
   let ns: string;
-  let removeNs: () => Promise<void>;
-  let controller: RunningController;
+  let tearDown: () => Promise<void>;
   let observer: Observer;
   let oldRevision: string;
   let newRevision: string;
   let oldUids: Set<string>;
 
   beforeAll(async () => {
-    await installCrds();
-    ({ name: ns, remove: removeNs } = await withNamespace('cs-roll-part'));
-    observer = await Observer.start(ns);
-    controller = startController(ns);
+    ({ ns, observer, tearDown } = await setUpRollout('cs-roll-part'));
   });
   afterAll(async () => {
-    await controller?.stop();
-    await observer?.stop();
-    await removeNs?.();
+    await tearDown?.();
   });
 
   it('partition 3: exactly 2 pods move, never more than maxUnavailable (2) unavailable at once', async () => {

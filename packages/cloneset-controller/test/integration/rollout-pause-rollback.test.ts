@@ -3,9 +3,9 @@
 // ControllerRevision (same controller-revision-hash), no new revision is created.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, getJson, kubectl } from '@cloneset-suite/local-cluster';
-import { installCrds, startController, withNamespace, type RunningController } from './harness.ts';
+import type {
+  Observer} from './rollout-kit.ts';
 import {
-  Observer,
   apply,
   cloneSetManifest,
   getCloneSet,
@@ -16,6 +16,7 @@ import {
   sleep,
   waitNewRevision,
   waitSettled,
+  setUpRollout,
 } from './rollout-kit.ts';
 
 const NAME = 'pausable';
@@ -26,22 +27,16 @@ interface Revision { metadata: { name: string }; revision: number }
 
 describe('pause, resume and rollback', () => {
   let ns: string;
-  let removeNs: () => Promise<void>;
-  let controller: RunningController;
+  let tearDown: () => Promise<void>;
   let observer: Observer;
   let revA: string;
   let revB: string;
 
   beforeAll(async () => {
-    await installCrds();
-    ({ name: ns, remove: removeNs } = await withNamespace('cs-roll-pause'));
-    observer = await Observer.start(ns);
-    controller = startController(ns);
+    ({ ns, observer, tearDown } = await setUpRollout('cs-roll-pause'));
   });
   afterAll(async () => {
-    await controller?.stop();
-    await observer?.stop();
-    await removeNs?.();
+    await tearDown?.();
   });
 
   const revisions = async (): Promise<Revision[]> => (await getJson<{ items: Revision[] }>(['controllerrevisions', '-n', ns]))?.items ?? [];

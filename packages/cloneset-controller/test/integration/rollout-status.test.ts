@@ -2,27 +2,21 @@
 // the next batch), progressDeadlineSeconds drives the Progressing condition.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, kubectl } from '@cloneset-suite/local-cluster';
-import { installCrds, startController, withNamespace, type RunningController } from './harness.ts';
-import { Observer, apply, cloneSetManifest, condition, getCloneSet, waitNewRevision, waitSettled, type CloneSet } from './rollout-kit.ts';
+import type { Observer} from './rollout-kit.ts';
+import { apply, cloneSetManifest, condition, getCloneSet, waitNewRevision, waitSettled, type CloneSet, setUpRollout } from './rollout-kit.ts';
 
 const progressing = (cs: CloneSet) => cs.status?.conditions?.find((c) => c.type === 'Progressing');
 
 describe('rollout status', () => {
   let ns: string;
-  let removeNs: () => Promise<void>;
-  let controller: RunningController;
+  let tearDown: () => Promise<void>;
   let observer: Observer;
 
   beforeAll(async () => {
-    await installCrds();
-    ({ name: ns, remove: removeNs } = await withNamespace('cs-roll-status'));
-    observer = await Observer.start(ns);
-    controller = startController(ns);
+    ({ ns, observer, tearDown } = await setUpRollout('cs-roll-status'));
   });
   afterAll(async () => {
-    await controller?.stop();
-    await observer?.stop();
-    await removeNs?.();
+    await tearDown?.();
   });
 
   it('minReadySeconds: a ready pod counts as available only 2s later, and the next pod waits for it', async () => {

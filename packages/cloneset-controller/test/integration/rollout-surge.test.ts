@@ -3,29 +3,23 @@
 // unavailable below R. Checked on every pod event by an independent observer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, kubectl } from '@cloneset-suite/local-cluster';
-import { installCrds, startController, withNamespace, type RunningController } from './harness.ts';
-import { Observer, apply, cloneSetManifest, getCloneSet, imageOf, kubectlEdit, podsOf, revisionOf, waitNewRevision, waitSettled } from './rollout-kit.ts';
+import type { Observer} from './rollout-kit.ts';
+import { apply, cloneSetManifest, getCloneSet, imageOf, kubectlEdit, podsOf, revisionOf, waitNewRevision, waitSettled, setUpRollout } from './rollout-kit.ts';
 
 const NAME = 'surge';
 
 describe('rolling update with maxSurge', () => {
   let ns: string;
-  let removeNs: () => Promise<void>;
-  let controller: RunningController;
+  let tearDown: () => Promise<void>;
   let observer: Observer;
   let oldRevision: string;
   let newRevision: string;
 
   beforeAll(async () => {
-    await installCrds();
-    ({ name: ns, remove: removeNs } = await withNamespace('cs-roll-surge'));
-    observer = await Observer.start(ns);
-    controller = startController(ns);
+    ({ ns, observer, tearDown } = await setUpRollout('cs-roll-surge'));
   });
   afterAll(async () => {
-    await controller?.stop();
-    await observer?.stop();
-    await removeNs?.();
+    await tearDown?.();
   });
 
   it('partition 3: two surge pods at the new revision, then two old pods go; never below 5 available', async () => {
