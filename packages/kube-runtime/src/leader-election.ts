@@ -236,17 +236,27 @@ export class LeaderElector {
 
   /** Gives the lease up if we still hold it, so a successor can take over at once. */
   private async release(): Promise<void> {
-    const lease = this.observed;
-    if (!lease || lease.spec?.holderIdentity !== this.o.identity) return;
-    const now = microTime(this.clock.now());
-    try {
-      await this.leases.replace({
-        ...lease,
-        spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: now, acquireTime: now },
-      });
-      this.logger.info('released the lease');
-    } catch (err) {
-      this.logger.warn({ err }, 'releasing the lease failed');
+    let lease = this.observed;
+    // A renew cut short by the shutdown may still have landed, leaving `observed` one version
+    // behind: on a conflict, re-read once and release if the lease is still ours.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      if (!lease || lease.spec?.holderIdentity !== this.o.identity) return;
+      const now = microTime(this.clock.now());
+      try {
+        await this.leases.replace({
+          ...lease,
+          spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: now, acquireTime: now },
+        });
+        this.logger.info('released the lease');
+        return;
+      } catch (err) {
+        if (attempt === 0 && isConflict(err)) {
+          lease = await this.leases.get(this.o.namespace, this.o.name).catch(() => undefined);
+          continue;
+        }
+        this.logger.warn({ err }, 'releasing the lease failed');
+        return;
+      }
     }
   }
 

@@ -157,6 +157,21 @@ describe('LeaderElector', () => {
     await b.done;
   });
 
+  it('still releases when its last renew landed unseen (stale resourceVersion): re-reads once', async () => {
+    const clock = new FakeClock(0);
+    const server = new LeaseServer();
+    const timeline: string[] = [];
+    const a = candidate(server, clock, 'a', timeline);
+    await tick(clock, 3_000);
+    expect(a.elector.isLeader()).toBe(true);
+    // A renew whose response never came back: same holder, newer version than a has seen.
+    server.lease = { ...server.lease!, metadata: { ...server.lease!.metadata, resourceVersion: String(++server.rv) } };
+    a.ac.abort();
+    await tick(clock, 100);
+    await a.done;
+    expect(server.lease?.spec?.holderIdentity).toBe('');
+  });
+
   it('without releaseOnCancel the lease must expire first', async () => {
     const clock = new FakeClock(0);
     const server = new LeaseServer();
