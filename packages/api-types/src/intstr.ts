@@ -48,6 +48,8 @@ export function parseIntOrPercent(value: IntOrString, options: ParseOptions = {}
   const fraction = match[3] ?? '';
   const denominator = 10n ** BigInt(fraction.length);
   const numerator = sign * BigInt(whole + fraction);
+  // "-0%" would pass a non-negative check although the CRD pattern (no sign) refuses it.
+  if (sign < 0n && numerator === 0n) throw new IntOrStringError(`invalid value for IntOrString: ${JSON.stringify(value)} is a signed zero`);
   return { kind: 'percent', value: Number(numerator) / Number(denominator), numerator, denominator, text: value };
 }
 

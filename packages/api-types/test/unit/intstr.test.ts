@@ -33,6 +33,8 @@ describe('parseIntOrPercent', () => {
     ['.5%', { decimalPercent: true }],
     [' 5%', {}],
     ['+5%', {}],
+    ['-0%', {}],
+    ['-0.0%', { decimalPercent: true }],
     [1.5, {}],
     [Number.NaN, {}],
   ] as const)('rejects %j (%j)', (input, options) => {

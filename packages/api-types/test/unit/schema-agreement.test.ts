@@ -19,7 +19,7 @@ function schemaAccepts(value: IntOrString, pattern: string, minimum: number): bo
 const intOrStringArb: fc.Arbitrary<IntOrString> = fc.oneof(
   fc.integer({ min: -5, max: 500 }),
   fc.stringMatching(/^[+-]?[0-9]{1,3}(\.[0-9]{0,2})?%?$/),
-  fc.constantFrom('', '%', 'abc', '1e2%', ' 5%', '5 %', '.5%', '00%', '007%'),
+  fc.constantFrom('', '%', 'abc', '1e2%', ' 5%', '5 %', '.5%', '00%', '007%', '-0%', '-0.0%', '-0'),
 );
 
 describe('CRD patterns agree with the parsers (property)', () => {
