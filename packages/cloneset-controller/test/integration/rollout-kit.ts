@@ -8,18 +8,14 @@ import { execFile } from 'node:child_process';
 import { eventually, getJson, kubectl, testKubeconfigPath } from '@cloneset-suite/local-cluster';
 import { Manager, Resources, loadKubeConfig, type DeepReadonly, type KubeObject, type SharedIndexInformer } from '@cloneset-suite/kube-runtime';
 import { cloneSetResource } from '../../src/reconciler/resources.ts';
+import type { CloneSetStatusLike } from '../../src/core/types.ts';
 import { installCrds, startController, withNamespace, type RunningController } from './harness.ts';
+import type { Condition } from './support.ts';
 
 export const REVISION_LABEL = 'controller-revision-hash';
 export const STATE_LABEL = 'lifecycle.apps.kruise.io/state';
 
-export interface Condition {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-  lastTransitionTime?: string;
-}
+export type { Condition };
 
 export interface Pod {
   metadata: {
@@ -42,19 +38,8 @@ export interface Pod {
   };
 }
 
-export interface CloneSetStatus {
-  observedGeneration?: number;
-  replicas?: number;
-  readyReplicas?: number;
-  availableReplicas?: number;
-  updatedReplicas?: number;
-  updatedReadyReplicas?: number;
-  updatedAvailableReplicas?: number;
-  expectedUpdatedReplicas?: number;
-  updateRevision?: string;
-  currentRevision?: string;
-  conditions?: (Condition & { lastUpdateTime?: string })[];
-}
+/** The CloneSet status as the controller writes it (the core's type). */
+export type CloneSetStatus = CloneSetStatusLike;
 
 export interface CloneSet {
   metadata: { name: string; generation?: number; uid?: string };
