@@ -62,7 +62,7 @@ export async function rolloutScenario(sizes: BenchSizes, log: Log): Promise<Sect
     rows,
     notes: [
       `CloneSet ReCreate took ${fixed(runs[0]!.run.ms / runs[1]!.run.ms)}× the Deployment's time; CloneSet InPlaceIfPossible ${fixed(runs[2]!.run.ms / runs[1]!.run.ms)}×.`,
-      'Reading the CloneSet ReCreate row (from a request trace of a 30-pod rollout taken while writing this bench, not from this run): each pass first patches the chosen pods with the specified-delete label one by one, then deletes them one by one (each DELETE followed by its awaited Event POST), then creates the replacements in slow-start batches (1, 2, 4...) with each new pod\'s readiness-gate condition patched before the next batch; a new pod also needs its PreparingNormal→Normal label patch (after scheduling) before it counts. All of it is sequential within one reconcile, so at 20-30 ms per request on this loaded machine a 20-pod batch spends about a second in API round trips that the ReplicaSet controller issues concurrently.',
+      'Reading the CloneSet ReCreate row: each pass labels the chosen pods specified-delete, deletes them, then creates the replacements in slow-start batches (1, 2, 4...) with each new pod\'s readiness-gate condition patched right after its create; a new pod also needs its PreparingNormal→Normal label patch (after scheduling) before it counts. Writes to different pods in one pass run concurrently (16 at a time); the passes themselves, and the slow-start batches, are sequential, which the ReplicaSet controller does not have to do.',
     ],
   };
 }
