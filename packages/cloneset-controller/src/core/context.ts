@@ -8,9 +8,9 @@ import { resolveKnobs, type Knobs } from './knobs.ts';
 import { isAvailable, isPodAtRevision, isSpecifiedDelete, lifecycleState, podRevision, revisionMatches } from './pod-state.ts';
 import type { CloneSetLike } from './types.ts';
 
-export interface PlanContext {
+/** What a pass observed, as the reconciler hands it to the planners. */
+export interface ContextInput {
   cs: CloneSetLike;
-  knobs: Knobs;
   gates: FeatureGates;
   nowMs: number;
   /** Random source for instance ids; the only non-determinism, injected. */
@@ -24,25 +24,16 @@ export interface PlanContext {
   revisions: readonly V1ControllerRevision[];
   currentRevision: V1ControllerRevision;
   updateRevision: V1ControllerRevision;
+  nodeLabels?: ReadonlyMap<string, Record<string, string>>;
+}
+
+/** The input plus what every planner derives from the spec the same way. */
+export interface PlanContext extends ContextInput {
+  knobs: Knobs;
   podsToDelete: ReadonlySet<string>;
   minReadySeconds: number;
   excludePreparingDelete: boolean;
   updateType: string;
-  nodeLabels?: ReadonlyMap<string, Record<string, string>>;
-}
-
-export interface ContextInput {
-  cs: CloneSetLike;
-  gates: FeatureGates;
-  nowMs: number;
-  random: () => number;
-  pods: readonly V1Pod[];
-  allPods: readonly V1Pod[];
-  pvcs: readonly V1PersistentVolumeClaim[];
-  revisions: readonly V1ControllerRevision[];
-  currentRevision: V1ControllerRevision;
-  updateRevision: V1ControllerRevision;
-  nodeLabels?: ReadonlyMap<string, Record<string, string>>;
 }
 
 export function buildContext(input: ContextInput): PlanContext {
