@@ -97,6 +97,9 @@ describe('scale-out slow start under a ResourceQuota', () => {
     });
     expect(cs.status?.conditions?.find((x) => x.type === 'FailedScale')?.message).toMatch(/forbidden|exceeded quota/i);
     await readyPods(ns, 'app=quota', 3);
+    // The status catches up with those pods first (legitimate writes), then only retries remain.
+    // (They stay PreparingNormal, so not available, while every pass fails in the Scale step.)
+    await eventually('status counts the 3 ready pods', async () => (await getCloneSet(ns, 'quota'))?.status?.readyReplicas === 3);
     // Let a few retries (each a pass with rate-limited backoff) happen. The condition is not
     // rewritten by each retry: a status write would re-enqueue the CloneSet at once (hot loop).
     const statusWrites = () => controller.requests().filter((r) => r.path.endsWith('/clonesets/quota/status')).length;
