@@ -161,6 +161,8 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
     await waitFor('the apiserver', () => isClusterReady(kubeconfigPath), 120_000);
   }
   await installClusterObjects(nodes, log);
+  log('checking that a pod gets scheduled and made Ready...');
+  await waitForWorkingControlPlane();
   log(`cluster ready; export KUBECONFIG=${path.relative(process.cwd(), kubeconfigPath) || kubeconfigPath}`);
   return { kubeconfigPath, started };
 }
@@ -179,48 +181,96 @@ export async function stopCluster(options: { log?: (line: string) => void } = {}
 export type ComponentName = 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'etcd' | 'kwok-controller';
 
 /**
- * Stops one component process, waits `downMs`, and starts it again (kwokctl starts only the
- * components that are not running). Used to prove watches survive an apiserver restart.
+ * Stops one component process, waits `downMs`, and starts it again; returns once the control
+ * plane works again end to end (see waitForWorkingControlPlane). Used to prove watches survive
+ * an apiserver restart.
  */
 export async function restartComponent(component: ComponentName, downMs = 1_000): Promise<void> {
   if (usingExternalCluster()) throw new Error('restartComponent works only on the local cluster');
   const { env } = await kwokEnv();
-  const pidFile = path.join(kwokWorkdir, 'clusters', clusterName, 'pids', `${component}.pid`);
-  const pid = Number((await readFile(pidFile, 'utf8')).trim());
-  if (!Number.isInteger(pid) || pid <= 0) throw new Error(`no pid for ${component} in ${pidFile}`);
+  const pid = await componentPid(component);
+  if (pid === undefined) throw new Error(`no pid for ${component} in ${pidFile(component)}`);
   process.kill(pid, 'SIGTERM');
   try {
     await waitFor(`${component} to exit`, () => Promise.resolve(!processAlive(pid)), 5_000);
   } catch {
-    // kube-apiserver drains long-running watches on SIGTERM; a crash is as good a restart.
+    // kube-apiserver drains long-running watches for a minute on SIGTERM; a crash is as good a restart.
     process.kill(pid, 'SIGKILL');
     await waitFor(`${component} to be killed`, () => Promise.resolve(!processAlive(pid)), 10_000);
   }
   await sleep(downMs);
-  // kwokctl starts only components it believes stopped, and an exited process this sandbox has
-  // not reaped yet still looks alive to it: keep asking until everything runs and answers.
   const deadline = Date.now() + 180_000;
   for (;;) {
+    // kwokctl starts only the components whose pid file names no live process, and an exited
+    // process nobody reaped yet (this sandbox's init reaps slowly) still looks alive to it: drop
+    // the pid files of dead components so kwokctl really starts them.
+    for (const name of componentNames) {
+      const p = await componentPid(name);
+      if (p !== undefined && !processAlive(p)) await rm(pidFile(name), { force: true });
+    }
     await run('kwokctl', ['start', 'cluster', '--name', clusterName, '--timeout', '3m'], { env, timeoutMs: 4 * 60_000 });
-    const up = await waitFor('the apiserver', () => isClusterReady(kubeconfigPath), 15_000).then(
+    const up = await waitFor('the apiserver', () => isClusterReady(kubeconfigPath), 30_000).then(
       () => true,
       () => false,
     );
     // A component that lost the apiserver may exit a little later: check them all.
-    if (up && (await sleep(2_000), await allComponentsRunning())) return;
-    if (Date.now() > deadline) throw new Error(`the cluster did not come back after restarting ${component}`);
+    if (up && (await sleep(2_000), (await componentStatus()).every((c) => c.running))) break;
+    if (Date.now() > deadline) throw new Error(`the cluster did not come back after restarting ${component}: ${await describeComponents()}`);
+  }
+  await waitForWorkingControlPlane();
+}
+
+/**
+ * Returns once the controllers behind the suites work again: a new namespace gets its default
+ * ServiceAccount (kube-controller-manager) and a pod there is scheduled and made Ready (scheduler
+ * and kwok). After an apiserver restart their informers relist with backoff, so the apiserver
+ * answering is not enough for the next suite.
+ */
+export async function waitForWorkingControlPlane(timeoutMs = 120_000): Promise<void> {
+  const ns = `control-plane-probe-${Date.now().toString(36)}`;
+  await kubectl(['create', 'namespace', ns], undefined, kubeconfigPath);
+  try {
+    const sa = () => kubectl(['get', 'serviceaccount', 'default', '-n', ns, '--ignore-not-found', '-o', 'name'], undefined, kubeconfigPath);
+    await waitFor(`the default ServiceAccount in ${ns}`, async () => (await sa()).trim() !== '', timeoutMs);
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'probe', namespace: ns }, spec: { containers: [{ name: 'probe', image: 'probe' }] } };
+    await kubectl(['create', '-f', '-'], JSON.stringify(pod), kubeconfigPath);
+    await waitFor(
+      `the probe pod in ${ns} to be Ready`,
+      async () => (await kubectl(['get', 'pod', 'probe', '-n', ns, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'], undefined, kubeconfigPath)).trim() === 'True',
+      timeoutMs,
+    );
+  } catch (err) {
+    throw new Error(`${(err as Error).message}; components: ${await describeComponents()}`);
+  } finally {
+    await kubectl(['delete', 'namespace', ns, '--wait=false'], undefined, kubeconfigPath).catch(() => undefined);
   }
 }
 
 const componentNames: readonly ComponentName[] = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller'];
 
-async function allComponentsRunning(): Promise<boolean> {
-  for (const component of componentNames) {
-    const pidFile = path.join(kwokWorkdir, 'clusters', clusterName, 'pids', `${component}.pid`);
-    const pid = Number((await readFile(pidFile, 'utf8').catch(() => '')).trim());
-    if (!Number.isInteger(pid) || pid <= 0 || !processAlive(pid)) return false;
-  }
-  return true;
+function pidFile(component: ComponentName): string {
+  return path.join(kwokWorkdir, 'clusters', clusterName, 'pids', `${component}.pid`);
+}
+
+async function componentPid(component: ComponentName): Promise<number | undefined> {
+  const pid = Number((await readFile(pidFile(component), 'utf8').catch(() => '')).trim());
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+/** Which local control-plane processes run (by kwokctl's pid files); for diagnostics. */
+export async function componentStatus(): Promise<{ component: ComponentName; running: boolean }[]> {
+  return Promise.all(
+    componentNames.map(async (component) => {
+      const pid = await componentPid(component);
+      return { component, running: pid !== undefined && processAlive(pid) };
+    }),
+  );
+}
+
+/** One line naming each local control-plane component and whether it runs. */
+export async function describeComponents(): Promise<string> {
+  if (usingExternalCluster()) return 'external cluster';
+  return (await componentStatus()).map((c) => `${c.component} ${c.running ? 'running' : 'NOT RUNNING'}`).join(', ');
 }
 
 function processAlive(pid: number): boolean {

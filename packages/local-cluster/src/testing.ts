@@ -1,7 +1,7 @@
 // Small helpers the cluster suites share: JSON from kubectl, polling, throwaway namespaces.
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
-import { kubectl } from './cluster.ts';
+import { describeComponents, kubectl } from './cluster.ts';
 import { sleep } from './run.ts';
 
 /** `kubectl get -o json` parsed; undefined when the object does not exist. */
@@ -44,7 +44,9 @@ export async function createTestNamespace(prefix: string): Promise<{ name: strin
   // Pods are admitted only once the service-account controller created "default" here.
   await eventually(`serviceaccount default in ${name}`, async () =>
     (await kubectl(['get', 'serviceaccount', 'default', '-n', name, '--ignore-not-found', '-o', 'name'])).trim() !== '',
-  );
+  ).catch(async (err: unknown) => {
+    throw new Error(`${(err as Error).message}; control plane: ${await describeComponents()}`);
+  });
   return { name, remove: async () => void (await kubectl(['delete', 'namespace', name, '--wait=false'])) };
 }
 

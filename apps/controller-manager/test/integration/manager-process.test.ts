@@ -160,10 +160,17 @@ describe('controller-manager process', () => {
   });
 
   it('reconciles the CloneSet: pods created and Ready, status written, as its ServiceAccount', async () => {
+    let lastStatus: unknown;
     const status = await eventually('2 ready replicas in status', async () => {
       const cs = await getJson<{ status?: { readyReplicas?: number; replicas?: number; updateRevision?: string } }>(['clone', 'sample', '-n', ns.name]);
+      lastStatus = cs?.status;
       return cs?.status?.readyReplicas === 2 ? cs.status : undefined;
-    }, { timeoutMs: 60_000 });
+    }, { timeoutMs: 60_000 }).catch(async (err: unknown) => {
+      // Say what was seen: the status, the pods, and what the manager logged above info.
+      const pods = await kubectl(['get', 'pods', '-n', ns.name, '-o', 'wide']).catch((e: unknown) => String(e));
+      const complaints = manager.output().split('\n').filter((l) => /"level":"(warn|error|fatal)"/.test(l)).slice(-10);
+      throw new Error(`${(err as Error).message}\nlast status: ${JSON.stringify(lastStatus)}\npods:\n${pods}\nmanager warnings:\n${complaints.join('\n')}`);
+    });
     expect(status.replicas).toBe(2);
     const pods = await getJson<{ items: { metadata: { name: string; labels: Record<string, string> } }[] }>(['pods', '-n', ns.name, '-l', 'app=sample']);
     expect(pods?.items.map((p) => p.metadata.labels['controller-revision-hash'])).toEqual([status.updateRevision, status.updateRevision]);
