@@ -240,7 +240,7 @@ export async function waitForWorkingControlPlane(timeoutMs = 120_000): Promise<v
       timeoutMs,
     );
   } catch (err) {
-    throw new Error(`${(err as Error).message}; components: ${await describeComponents()}`);
+    throw new Error(`${(err as Error).message}; components: ${await describeComponents()}`, { cause: err });
   } finally {
     await kubectl(['delete', 'namespace', ns, '--wait=false'], undefined, kubeconfigPath).catch(() => undefined);
   }

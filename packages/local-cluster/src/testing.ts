@@ -45,7 +45,7 @@ export async function createTestNamespace(prefix: string): Promise<{ name: strin
   await eventually(`serviceaccount default in ${name}`, async () =>
     (await kubectl(['get', 'serviceaccount', 'default', '-n', name, '--ignore-not-found', '-o', 'name'])).trim() !== '',
   ).catch(async (err: unknown) => {
-    throw new Error(`${(err as Error).message}; control plane: ${await describeComponents()}`);
+    throw new Error(`${(err as Error).message}; control plane: ${await describeComponents()}`, { cause: err });
   });
   return { name, remove: async () => void (await kubectl(['delete', 'namespace', name, '--wait=false'])) };
 }

@@ -169,7 +169,7 @@ describe('controller-manager process', () => {
       // Say what was seen: the status, the pods, and what the manager logged above info.
       const pods = await kubectl(['get', 'pods', '-n', ns.name, '-o', 'wide']).catch((e: unknown) => String(e));
       const complaints = manager.output().split('\n').filter((l) => /"level":"(warn|error|fatal)"/.test(l)).slice(-10);
-      throw new Error(`${(err as Error).message}\nlast status: ${JSON.stringify(lastStatus)}\npods:\n${pods}\nmanager warnings:\n${complaints.join('\n')}`);
+      throw new Error(`${(err as Error).message}\nlast status: ${JSON.stringify(lastStatus)}\npods:\n${pods}\nmanager warnings:\n${complaints.join('\n')}`, { cause: err });
     });
     expect(status.replicas).toBe(2);
     const pods = await getJson<{ items: { metadata: { name: string; labels: Record<string, string> } }[] }>(['pods', '-n', ns.name, '-l', 'app=sample']);
