@@ -55,17 +55,38 @@ async function clusterExists(env: NodeJS.ProcessEnv): Promise<boolean> {
   return out.split('\n').map((l) => l.trim()).includes(clusterName);
 }
 
-async function stagesConfigFile(): Promise<string> {
+/**
+ * kwok's own settings. Its simulated kubelet plays pod stages with 4 workers by default; under a
+ * few hundred pods that queue, not the controllers, set the pace (a pod waited ~15 s between
+ * being scheduled and turning Ready), so it gets enough workers not to be the bottleneck.
+ * kwokctl writes every option of a given KwokConfiguration (zero values included), so the
+ * others are spelled out with kwok's defaults.
+ */
+const kwokConfiguration = `apiVersion: config.kwok.x-k8s.io/v1alpha1
+kind: KwokConfiguration
+options:
+  cidr: 10.0.0.0/24
+  podPlayStageParallelism: 32
+  nodePlayStageParallelism: 8
+  nodeLeaseParallelism: 4
+  podsOnNodeSyncParallelism: 1
+  enableDebuggingHandlers: true
+  enableProfilingHandler: true
+  enableContentionProfiling: false
+  enablePodsOnNodeSyncListPager: true
+  enablePodsOnNodeSyncStreamWatch: false`;
+
+async function kwokConfigFile(): Promise<string> {
   const files = (await readdir(stagesDir)).filter((f) => f.endsWith('.yaml')).sort();
   const docs = await Promise.all(files.map((f) => readFile(path.join(stagesDir, f), 'utf8')));
-  const file = path.join(clusterDir, 'kwok-stages.yaml');
-  await writeFile(file, docs.map((d) => d.trim()).join('\n---\n') + '\n');
+  const file = path.join(clusterDir, 'kwok-config.yaml');
+  await writeFile(file, [kwokConfiguration, ...docs].map((d) => d.trim()).join('\n---\n') + '\n');
   return file;
 }
 
 async function createCluster(env: NodeJS.ProcessEnv, binDir: string, log: (l: string) => void): Promise<void> {
   const bin = (name: string): string => path.join(binDir, name);
-  const config = await stagesConfigFile();
+  const config = await kwokConfigFile();
   log(`creating cluster "${clusterName}" (kwokctl, binary runtime)...`);
   await run(
     'kwokctl',

@@ -15,6 +15,8 @@ export interface KubeClientOptions {
   transport?: Transport;
   qps?: number;
   burst?: number;
+  /** Per-request answer timeout (RestClient's, default 60 s). */
+  requestTimeoutMs?: number;
   userAgent?: string;
   clock?: Clock;
   metrics?: RuntimeMetrics;
@@ -33,6 +35,7 @@ export class KubeClient {
       transport,
       ...(options.qps !== undefined ? { qps: options.qps } : {}),
       ...(options.burst !== undefined ? { burst: options.burst } : {}),
+      ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.metrics ? { metrics: options.metrics } : {}),
     });

@@ -1,8 +1,12 @@
-// HTTP to the apiserver. Auth and TLS (tokens, client certs, exec/OIDC plugins, in-cluster) come
-// from client-node's KubeConfig: it fills a RequestContext with headers and an undici dispatcher,
-// and we send the request ourselves so any GVR, patch type and streaming watch work the same way.
-import { KubeConfig, RequestContext } from '@kubernetes/client-node';
-import { fetch } from 'undici';
+// HTTP to the apiserver. Auth and TLS material (tokens, client certs, exec/OIDC plugins,
+// in-cluster) come from client-node's KubeConfig; the connection pool is ours: client-node builds
+// a new undici Agent for every request, so nothing would be reused and each call would pay a TLS
+// handshake. One Agent per set of TLS material serves every request (HTTP/2 where the apiserver
+// offers it, as client-go), and any GVR, patch type and streaming watch go through it alike.
+import { createHash } from 'node:crypto';
+import type { RequestOptions } from 'node:https';
+import { KubeConfig } from '@kubernetes/client-node';
+import { Agent, ProxyAgent, fetch, type Dispatcher } from 'undici';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -41,38 +45,53 @@ export function buildURL(server: string, path: string, query?: QueryParams): URL
   return url;
 }
 
+/** TLS and proxy settings a connection is made with: a change needs a new pool. */
+interface ConnectionSettings {
+  ca?: RequestOptions['ca'];
+  cert?: RequestOptions['cert'];
+  key?: RequestOptions['key'];
+  pfx?: RequestOptions['pfx'];
+  passphrase?: string;
+  rejectUnauthorized?: boolean;
+  servername?: string;
+}
+
 export class KubeConfigTransport implements Transport {
   readonly host: string;
   private readonly kubeConfig: KubeConfig;
   private readonly server: string;
+  private readonly proxyUrl: string | undefined;
   private readonly userAgent: string;
+  private pool: { fingerprint: string; dispatcher: Dispatcher } | undefined;
 
   constructor(kubeConfig: KubeConfig, userAgent = 'cloneset-suite/kube-runtime') {
     const cluster = kubeConfig.getCurrentCluster();
     if (!cluster) throw new Error('kubeconfig has no current cluster');
+    if (cluster.proxyUrl?.startsWith('socks')) throw new Error(`kubeconfig cluster ${cluster.name}: socks proxies are not supported (proxy-url ${cluster.proxyUrl})`);
+    if (cluster.server.startsWith('http:') && !cluster.skipTLSVerify) {
+      throw new Error(`kubeconfig cluster ${cluster.name}: plain http needs insecure-skip-tls-verify (server ${cluster.server})`);
+    }
     this.kubeConfig = kubeConfig;
     this.server = cluster.server;
+    this.proxyUrl = cluster.proxyUrl;
     this.host = new URL(cluster.server).host;
     this.userAgent = userAgent;
   }
 
   async send(req: HttpRequest): Promise<HttpResponse> {
     const url = buildURL(this.server, req.path, req.query);
-    const ctx = new RequestContext(url.toString(), req.method);
     // Re-applied per request: exec and token-file credentials rotate.
-    await this.kubeConfig.applySecurityAuthentication(ctx);
-    const headers: Record<string, string> = {
-      ...ctx.getHeaders(),
-      Accept: 'application/json',
-      'User-Agent': this.userAgent,
-    };
+    const options: RequestOptions = {};
+    await this.kubeConfig.applyToHTTPSOptions(options);
+    const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': this.userAgent };
+    for (const [name, value] of Object.entries(options.headers ?? {})) if (value !== undefined) headers[name] = String(value);
+    if (options.auth) headers.Authorization = `Basic ${Buffer.from(options.auth).toString('base64')}`;
     if (req.contentType) headers['Content-Type'] = req.contentType;
-    const dispatcher = ctx.getDispatcher();
     const res = await fetch(url, {
       method: req.method,
       headers,
+      dispatcher: this.dispatcherFor(options),
       ...(req.body !== undefined ? { body: req.body } : {}),
-      ...(dispatcher ? { dispatcher } : {}),
       ...(req.signal ? { signal: req.signal } : {}),
     });
     return {
@@ -82,6 +101,34 @@ export class KubeConfigTransport implements Transport {
       chunks: () => res.body ?? emptyChunks(),
     };
   }
+
+  /** The pool for these TLS settings; a rotated client certificate or CA gets a fresh one. */
+  private dispatcherFor(options: RequestOptions): Dispatcher {
+    const settings: ConnectionSettings = {};
+    for (const k of ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'] as const) {
+      if (options[k] !== undefined) (settings as Record<string, unknown>)[k] = options[k];
+    }
+    const fingerprint = fingerprintOf(settings);
+    if (this.pool?.fingerprint === fingerprint) return this.pool.dispatcher;
+    const previous = this.pool?.dispatcher;
+    // Keep-alive probes every 30 s, as client-go, so a dead connection is noticed.
+    const connect = { ...settings, keepAlive: true, keepAliveInitialDelay: 30_000 };
+    const dispatcher = this.proxyUrl ? new ProxyAgent({ uri: this.proxyUrl, requestTls: settings, connect }) : new Agent({ connect });
+    this.pool = { fingerprint, dispatcher };
+    // Requests still running on the old pool (watches) finish there.
+    void previous?.close().catch(() => undefined);
+    return dispatcher;
+  }
+}
+
+function fingerprintOf(settings: ConnectionSettings): string {
+  const hash = createHash('sha256');
+  for (const [k, v] of Object.entries(settings)) {
+    hash.update(k);
+    for (const part of Array.isArray(v) ? v : [v]) hash.update(Buffer.isBuffer(part) ? part : JSON.stringify(part));
+    hash.update('\0');
+  }
+  return hash.digest('hex');
 }
 
 async function* emptyChunks(): AsyncIterable<Uint8Array> {}

@@ -1,5 +1,6 @@
 // The resource client against the real apiserver: typed errors, preconditions, patch types,
 // subresources, pagination, and a 409 on a patch surfaced as Conflict and retried by the caller.
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AlreadyExistsError,
@@ -120,4 +121,28 @@ describe('resource client against kube-apiserver', () => {
     expect(st.status?.observedGeneration).toBe(42);
     expect(st.spec?.replicas).toBe(2);
   });
+
+  it('reuses connections: 40 requests, a watch among them, open at most 2 TLS connections', async () => {
+    const own = newClient();
+    const ownCms = own.resource<ConfigMap>(Resources.configMaps);
+    let connections = 0;
+    const onConnect = (): void => {
+      connections++;
+    };
+    subscribe('undici:client:connected', onConnect);
+    try {
+      const ac = new AbortController();
+      const watch = await own.rest.stream({ method: 'GET', path: `/api/v1/namespaces/${ns.name}/configmaps`, query: { watch: true }, signal: ac.signal });
+      await Promise.all(Array.from({ length: 20 }, (_, i) => ownCms.create({ metadata: { name: `conn-${i}`, namespace: ns.name } })));
+      for (let i = 0; i < 20; i++) await ownCms.get(ns.name, `conn-${i}`);
+      ac.abort();
+      void watch;
+    } finally {
+      unsubscribe('undici:client:connected', onConnect);
+    }
+    // client-node alone builds a new pool per request: 41 connections.
+    expect(connections).toBeGreaterThan(0);
+    expect(connections).toBeLessThanOrEqual(2);
+  });
 });
+

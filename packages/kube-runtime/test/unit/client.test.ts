@@ -17,7 +17,8 @@ import { readWatchEvents } from '../../src/client/watch-stream.ts';
 import type { KubeObject } from '../../src/client/types.ts';
 import { createMetrics } from '../../src/metrics.ts';
 import { FakeClock } from '../../src/util/clock.ts';
-import { FakeTransport, status } from '../support/fake-transport.ts';
+import { FakeTransport, LiveStream, status, type FakeAnswer } from '../support/fake-transport.ts';
+import type { HttpRequest } from '../../src/client/transport.ts';
 
 const cloneSets: GroupVersionResource = {
   group: 'apps.kruise.io',
@@ -89,6 +90,44 @@ describe('typed errors', () => {
     expect(await metrics.registry.getSingleMetricAsString('rest_client_requests_total')).toContain(
       'rest_client_requests_total{code="404",method="GET",host="fake:6443"} 1',
     );
+  });
+});
+
+describe('request timeouts', () => {
+  /** Answers only when the request is aborted, as a server that never replies. */
+  const hanging = (req: HttpRequest): Promise<FakeAnswer> =>
+    new Promise((_resolve, reject) => {
+      if (req.signal?.aborted) reject(req.signal.reason as Error);
+      req.signal?.addEventListener('abort', () => reject(req.signal?.reason as Error), { once: true });
+    });
+
+  it('gives up on a request without an answer after requestTimeoutMs, as a Timeout error', async () => {
+    const transport = new FakeTransport(hanging);
+    const client = new KubeClient({ transport, qps: 0, requestTimeoutMs: 50 });
+    const err = await client.resource(Resources.pods).get('ns', 'x').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).reason).toBe('Timeout');
+    expect((err as ApiError).message).toContain('no answer within 50 ms (GET /api/v1/namespaces/ns/pods/x)');
+  });
+
+  it('bounds a watch only until its headers arrive: the stream itself outlives the timeout', async () => {
+    const transport = new FakeTransport((req) => (req.query?.watch ? { stream: new LiveStream(req.signal) } : { body: {} }));
+    const client = new KubeClient({ transport, qps: 0, requestTimeoutMs: 20 });
+    const res = await client.rest.stream({ method: 'GET', path: '/api/v1/pods', query: { watch: true } });
+    await new Promise((r) => setTimeout(r, 60));
+    expect(transport.requests[0]?.signal?.aborted).toBe(false);
+    expect(res.status).toBe(200);
+  });
+
+  it("reports the caller's own abort as such, not as a timeout", async () => {
+    const transport = new FakeTransport(hanging);
+    const client = new KubeClient({ transport, qps: 0, requestTimeoutMs: 10_000 });
+    const ac = new AbortController();
+    const pending = client.resource(Resources.pods).get('ns', 'x', { signal: ac.signal }).catch((e: unknown) => e);
+    ac.abort(new Error('controller stopped'));
+    const err = await pending;
+    expect((err as ApiError).reason).toBe('TransportError');
+    expect((err as ApiError).message).toContain('controller stopped');
   });
 });
 
