@@ -75,6 +75,7 @@ export async function startManager(config: ManagerConfig, options: StartOptions 
     kubeConfig,
     qps: config.kubeApiQps,
     burst: config.kubeApiBurst,
+    requestTimeoutMs: config.kubeApiRequestTimeoutMs,
     registry,
     logger,
     userAgent: 'cloneset-suite-controller-manager',

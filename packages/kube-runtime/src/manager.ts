@@ -20,6 +20,8 @@ export interface ManagerOptions {
   transport?: Transport;
   qps?: number;
   burst?: number;
+  /** Per-request answer timeout (default 60 s). */
+  requestTimeoutMs?: number;
   userAgent?: string;
   /** The registry /metrics serves; a fresh one per manager by default. */
   registry?: Registry;
@@ -61,6 +63,7 @@ export class Manager {
       ...(options.transport ? { transport: options.transport } : {}),
       ...(options.qps !== undefined ? { qps: options.qps } : {}),
       ...(options.burst !== undefined ? { burst: options.burst } : {}),
+      ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
       ...(options.userAgent ? { userAgent: options.userAgent } : {}),
       clock: this.clock,
       metrics: this.metrics,

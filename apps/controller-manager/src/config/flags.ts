@@ -54,6 +54,7 @@ export interface ManagerConfig {
   maxConcurrentReconciles: ConcurrencyConfig;
   kubeApiQps: number;
   kubeApiBurst: number;
+  kubeApiRequestTimeoutMs: number;
   logLevel: ManagerLogLevel;
   controllers: string[];
   transitionRuleWebhookAllowedPrefixes: string[];
@@ -114,6 +115,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'max-concurrent-reconciles', key: 'maxConcurrentReconciles', type: 'string', defaultText: '1', help: 'Reconciles run at once per controller: N for every controller, name=N for one (e.g. 2,cloneset=8).', parse: (r, ctx) => parseMaxConcurrentReconciles(r, ctx.knownControllers) },
   { name: 'kube-api-qps', key: 'kubeApiQps', type: 'float', defaultText: '50', help: 'Sustained requests per second to the apiserver.', parse: parsePositiveNumber },
   { name: 'kube-api-burst', key: 'kubeApiBurst', type: 'int', defaultText: '100', help: 'Burst of requests to the apiserver above the QPS.', parse: (r) => parseInteger(r, { min: 1, max: 100_000 }) },
+  { name: 'kube-api-request-timeout', key: 'kubeApiRequestTimeoutMs', type: 'duration', defaultText: '60s', help: 'Longest wait for the apiserver to answer one request (for a watch, its response headers).', parse: parseDuration },
   { name: 'log-level', key: 'logLevel', type: 'string', defaultText: 'info', help: `Log level: ${LOG_LEVELS.join(', ')}. Logs are JSON lines on stdout.`, parse: (r) => parseEnum(r, LOG_LEVELS) },
   { name: 'controllers', key: 'controllers', type: 'strings', defaultText: '*', help: 'Controllers to run: * for the default set, foo to enable foo, -foo to disable foo (e.g. *,-foo).', parse: (r, ctx) => parseControllerSelection(r, ctx.knownControllers) },
   { name: 'transition-rule-webhook-allowed-prefixes', key: 'transitionRuleWebhookAllowedPrefixes', type: 'strings', defaultText: '', help: 'URL prefixes PodTransitionRule webhooks may call (comma-separated). Empty: any URL. Rules naming another URL are refused at admission.', parse: (r) => parseList(r).map(parseUrlPrefix) },
@@ -148,6 +150,7 @@ export function defaultConfig(): ManagerConfig {
     maxConcurrentReconciles: { default: 1, perController: {} },
     kubeApiQps: 50,
     kubeApiBurst: 100,
+    kubeApiRequestTimeoutMs: 60_000,
     logLevel: 'info',
     controllers: ['*'],
     transitionRuleWebhookAllowedPrefixes: [],

@@ -32,6 +32,7 @@ describe('defaults', () => {
     expect(c.leaderElectionNamespace).toBe('default');
     expect(c.webhookServiceNamespace).toBe('default');
     expect(c.leaderElectionLeaseDurationMs).toBe(15_000);
+    expect(c.kubeApiRequestTimeoutMs).toBe(60_000);
     expect(c.controllers).toEqual(['*']);
     expect(c.featureGates.CloneSetShortHash).toBe(false);
     expect(c.namespace).toBe('');
@@ -52,6 +53,7 @@ describe('flag syntax', () => {
     expect(c.leaderElect).toBe(false);
     expect(c.logLevel).toBe('debug');
     expect(load(['--leader-elect']).leaderElect).toBe(true);
+    expect(load(['--kube-api-request-timeout=5s']).kubeApiRequestTimeoutMs).toBe(5_000);
   });
 
   it('parses addresses, durations, sizes, URLs and lists', () => {

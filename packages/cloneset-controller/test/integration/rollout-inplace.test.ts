@@ -158,4 +158,37 @@ describe('in-place update', () => {
       return c.status?.updateRevision === original && c.status.updatedReplicas === 3 && cond?.status === 'False';
     });
   });
+
+  it('inPlaceUpdateStrategy.gracePeriodSeconds: the image changes only after the grace period, with the pod out of Ready', async () => {
+    const GRACE = 'grace';
+    await apply(ns, cloneSetManifest(GRACE, {
+      replicas: 2,
+      updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 1, inPlaceUpdateStrategy: { gracePeriodSeconds: 3 } },
+    }));
+    const original = (await waitSettled(ns, GRACE, 2)).status?.updateRevision ?? '';
+    const t = observer.track(GRACE, { replicas: 2, maxUnavailable: 1, maxPods: 2 });
+    // When each pod's gate turned False and when its image changed, as the watch delivered them.
+    const gateFalseAt = new Map<string, number>();
+    const imageChangedAt = new Map<string, number>();
+    const record = (obj: unknown): void => {
+      const p = obj as Pod;
+      if (p.metadata.labels?.app !== GRACE) return;
+      if (condition(p, 'InPlaceUpdateReady')?.status === 'False' && !gateFalseAt.has(p.metadata.name)) gateFalseAt.set(p.metadata.name, Date.now());
+      if (imageOf(p) === 'nginx:1.26' && !imageChangedAt.has(p.metadata.name)) imageChangedAt.set(p.metadata.name, Date.now());
+    };
+    observer.pods.addEventHandler({ onUpdate: (_b, a) => record(a) });
+    await setImage(ns, GRACE, 'nginx:1.26');
+    await waitNewRevision(ns, GRACE, original);
+    await waitSettled(ns, GRACE, 2, 60_000);
+    expect([...imageChangedAt.keys()].sort()).toEqual([...gateFalseAt.keys()].sort());
+    expect(imageChangedAt.size).toBe(2);
+    for (const [name, changed] of imageChangedAt) {
+      // 3 s of grace; the two timestamps share the watch's delivery delay, so allow a little.
+      expect(changed - gateFalseAt.get(name)!, name).toBeGreaterThanOrEqual(2_500);
+    }
+    // Never Ready with the gate False, never more than one pod out at a time.
+    expect(t.violations).toEqual([]);
+    observer.untrack(GRACE);
+  });
 });
+
