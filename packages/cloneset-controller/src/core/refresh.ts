@@ -77,7 +77,10 @@ export function refreshPod(ctx: PlanContext, pod: V1Pod): { actions: PlanAction[
     if (!grace || !isPodAtRevision(pod, grace.revision)) {
       actions.push({ kind: 'patchPod', name, reason: 'DropInPlaceGrace', annotations: { [graceKey]: null } });
     } else {
-      const since = toMillis(state?.updateTimestamp) ?? ctx.nowMs;
+      // The state's timestamp has whole seconds (metav1.Time): read it as the end of its second,
+      // so the pod waits at least the full grace period, never up to a second less.
+      const stamped = toMillis(state?.updateTimestamp);
+      const since = stamped === undefined ? ctx.nowMs : stamped + (stamped % 1000 === 0 ? 999 : 0);
       const remainingMs = since + grace.graceSeconds * 1000 - ctx.nowMs;
       if (remainingMs > 0) {
         requeue = Math.ceil(remainingMs / 1000);

@@ -112,4 +112,45 @@ describe('rolling update with a partition (ReCreate)', () => {
       if (s.currentRevision === newRevision && s.updateRevision === newRevision) expect(s.updatedReplicas).toBe(5);
     }
   });
+
+  it('percentage partitions: "50%" of 4 keeps 2 back; "99%" still updates one pod (at least one pod is updated)', async () => {
+    const PCT = 'pct';
+    await apply(ns, cloneSetManifest(PCT, { replicas: 4, updateStrategy: { partition: '50%', maxUnavailable: 1 } }));
+    const original = (await waitSettled(ns, PCT, 4)).status?.updateRevision ?? '';
+    const t = observer.track(PCT, { replicas: 4, maxUnavailable: 1, maxPods: 4, maxMoved: 2, oldRevision: original });
+    await kubectl(['patch', 'clone', PCT, '-n', ns, '--type=json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:1.26' }])]);
+    const updated = await waitNewRevision(ns, PCT, original);
+    const atRevision = async (n: number): Promise<void> => {
+      await eventually(`${n} pods updated and available`, async () => {
+        const s = (await getCloneSet(ns, PCT)).status;
+        return s?.updatedReplicas === n && s.updatedAvailableReplicas === n && s.availableReplicas === 4 && s.expectedUpdatedReplicas === n;
+      }, { timeoutMs: 30_000 });
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect((await podsOf(ns, PCT)).filter((p) => revisionOf(p) === updated)).toHaveLength(n);
+    };
+    // ceil(50% x 4) = 2 pods stay at the old revision.
+    await atRevision(2);
+    // ceil(99% x 4) = 4 = replicas, but a percentage other than 100% still updates one pod: P = 3.
+    // Raising the partition does not move pods back (no CloneSetPartitionRollback): still 2.
+    await kubectl(['patch', 'clone', PCT, '-n', ns, '--type=merge', '-p', JSON.stringify({ spec: { updateStrategy: { partition: '99%' } } })]);
+    await eventually('expectedUpdatedReplicas 1', async () => (await getCloneSet(ns, PCT)).status?.expectedUpdatedReplicas === 1);
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect((await podsOf(ns, PCT)).filter((p) => revisionOf(p) === updated)).toHaveLength(2);
+    expect(t.violations).toEqual([]);
+    observer.untrack(PCT);
+
+    // A fresh rollout under "99%": exactly one pod moves.
+    await kubectl(['patch', 'clone', PCT, '-n', ns, '--type=json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:1.27' }])]);
+    const third = await waitNewRevision(ns, PCT, updated);
+    const t2 = observer.track(PCT, { replicas: 4, maxUnavailable: 1, maxPods: 4 });
+    await eventually('exactly one pod at the newest revision', async () => {
+      const s = (await getCloneSet(ns, PCT)).status;
+      return s?.updateRevision === third && s.updatedReplicas === 1 && s.updatedAvailableReplicas === 1 && s.availableReplicas === 4;
+    }, { timeoutMs: 30_000 });
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect((await podsOf(ns, PCT)).filter((p) => revisionOf(p) === third)).toHaveLength(1);
+    expect(t2.violations).toEqual([]);
+    observer.untrack(PCT);
+  });
 });
+

@@ -236,8 +236,11 @@ describe('refresh and lifecycle (§8.2, §9)', () => {
       p.metadata!.annotations!['apps.kruise.io/inplace-update-grace'] = JSON.stringify({ revision: 'cs-new', containerImages: { main: 'nginx:1' }, graceSeconds: 10 });
       return p;
     };
+    // The stamp has whole seconds: it is read as the end of its second, so the wait is never short.
     const waiting = mk('cs-new', 3);
-    expect(refreshPod(ctx({}, [waiting]), waiting)).toMatchObject({ actions: [], requeue: 7 });
+    expect(refreshPod(ctx({}, [waiting]), waiting)).toMatchObject({ actions: [], requeue: 8 });
+    const boundary = mk('cs-new', 10);
+    expect(refreshPod(ctx({}, [boundary]), boundary)).toMatchObject({ actions: [], requeue: 1 });
     const due = mk('cs-new', 11);
     const applied = refreshPod(ctx({}, [due]), due).actions[0] as InPlaceUpdateAction;
     expect(applied).toMatchObject({ kind: 'inPlaceUpdate', images: { main: 'nginx:1' }, annotations: { 'apps.kruise.io/inplace-update-grace': null } });
