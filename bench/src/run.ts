@@ -69,7 +69,7 @@ const distortions = [
   `The machine (${os.availableParallelism()} CPUs) is shared: other engineers' test suites ran on the same cluster and CPUs during the bench. Namespaces of other tenants seen: ${foreignAtStart.length} at the start, ${foreignSeen.size} over the run (e.g. ${[...foreignSeen].slice(0, 5).join(', ') || 'none'}). 1-minute load average ${loadAtStart.toFixed(2)} at the start, ${os.loadavg()[0]!.toFixed(2)} at the end; each section gives its own.`,
   'kube-apiserver, etcd, the kube-controller-manager, the scheduler, the kwok kubelet, the CloneSet controller and the bench itself all share these CPUs: a slower controller also slows the pods\' simulated kubelet and the watcher that times them, and a run is one sample (no repetitions), so differences of a few tenths of a second are noise.',
   'The CloneSet controller is TypeScript in its own Node process; the Deployment and ReplicaSet controllers are Go inside the kube-controller-manager. Both have unthrottled clients here (the kcm runs with --kube-api-qps=5000) unless a row says otherwise.',
-  'Pods never run anything: the simulated kubelet (kwok Stages) makes them Running after 100 ms and Ready 300 ms later, and removes deleted ones after 100 ms; all times are control-plane times.',
+  'Pods never run anything: the simulated kubelet (kwok Stages, played by 32 workers) makes them Running after 100 ms and Ready 300 ms later, and removes deleted ones after 100 ms; all times are control-plane times.',
   `The whole bench took ${totalSeconds.toFixed(0)} s.`,
 ];
 await writeFile(values.out, renderReport(env, runs, { quick: values.quick, distortions, failures }) + '\n');

@@ -62,7 +62,7 @@ export async function rolloutScenario(sizes: BenchSizes, log: Log): Promise<Sect
     rows,
     notes: [
       `CloneSet ReCreate took ${fixed(runs[0]!.run.ms / runs[1]!.run.ms)}× the Deployment's time; CloneSet InPlaceIfPossible ${fixed(runs[2]!.run.ms / runs[1]!.run.ms)}×.`,
-      'Reading the CloneSet ReCreate row: each pass labels the chosen pods specified-delete, deletes them, then creates the replacements in slow-start batches (1, 2, 4...) with each new pod\'s readiness-gate condition patched right after its create; a new pod also needs its PreparingNormal→Normal label patch (after scheduling) before it counts. Writes to different pods in one pass run concurrently (16 at a time); the passes themselves, and the slow-start batches, are sequential, which the ReplicaSet controller does not have to do.',
+      'Reading the CloneSet ReCreate row: each pass labels the chosen pods specified-delete, deletes them, then creates the replacements in slow-start batches (1, 2, 4...) with each new pod\'s readiness-gate condition written beside the next batch; a new pod also needs its PreparingNormal→Normal label patch (after scheduling) before it counts. Writes to different pods in one pass run concurrently (16 at a time); the passes are sequential, and so are the slow-start batches (as in the ReplicaSet controller).',
     ],
   };
 }
