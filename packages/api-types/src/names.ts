@@ -55,3 +55,14 @@ export function labelValueErrors(value: string): string[] {
   }
   return errs;
 }
+
+/** A port name (IANA_SVC_NAME): at most 15 characters, a-z, 0-9 and '-', at least one letter. */
+export function ianaServiceNameErrors(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > 15) errs.push('must be no more than 15 characters');
+  if (!/^[-a-z0-9]+$/.test(value)) errs.push("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
+  if (value.includes('--')) errs.push("must not contain consecutive hyphens");
+  if (!/[a-z]/.test(value)) errs.push('must contain at least one letter (a-z)');
+  if (value.startsWith('-') || value.endsWith('-')) errs.push('must not begin or end with a hyphen');
+  return errs;
+}

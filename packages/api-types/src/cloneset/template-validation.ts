@@ -1,9 +1,10 @@
 // The part of Kubernetes' core PodTemplateSpec validation that a webhook can do without the
 // apiserver's internals, plus kruise's CloneSet-specific template rules (cloneset.md §1.8).
 // Volume claim template names count as volumes, so mounts that reference them validate.
-import type { V1Container, V1PodTemplateSpec } from '@kubernetes/client-node';
+import type { V1Container, V1PodTemplateSpec, V1ResourceRequirements } from '@kubernetes/client-node';
 import { fieldError, type FieldError, type FieldPath } from '../field-errors.ts';
-import { dns1123LabelErrors, labelValueErrors, qualifiedNameErrors } from '../names.ts';
+import { dns1123LabelErrors, ianaServiceNameErrors, labelValueErrors, qualifiedNameErrors } from '../names.ts';
+import { QUANTITY_PATTERN, parseQuantity } from '../quantity.ts';
 
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'] as const;
 const PROTOCOLS = ['TCP', 'UDP', 'SCTP'] as const;
@@ -22,8 +23,14 @@ function validateContainer(c: V1Container, path: FieldPath, volumes: ReadonlySet
   if (c.imagePullPolicy !== undefined && !(PULL_POLICIES as readonly string[]).includes(c.imagePullPolicy)) {
     errs.push(fieldError.notSupported(path.child('imagePullPolicy').toString(), c.imagePullPolicy, PULL_POLICIES));
   }
+  const portNames = new Set<string>();
   (c.ports ?? []).forEach((port, i) => {
     const p = path.child('ports').index(i);
+    if (port.name !== undefined && port.name !== '') {
+      for (const m of ianaServiceNameErrors(port.name)) errs.push(fieldError.invalid(p.child('name').toString(), port.name, m));
+      if (portNames.has(port.name)) errs.push(fieldError.duplicate(p.child('name').toString(), port.name));
+      portNames.add(port.name);
+    }
     if (!Number.isInteger(port.containerPort) || port.containerPort < 1 || port.containerPort > 65535) {
       errs.push(fieldError.invalid(p.child('containerPort').toString(), port.containerPort, 'must be between 1 and 65535, inclusive'));
     }
@@ -31,11 +38,44 @@ function validateContainer(c: V1Container, path: FieldPath, volumes: ReadonlySet
       errs.push(fieldError.notSupported(p.child('protocol').toString(), port.protocol, PROTOCOLS));
     }
   });
+  (c.env ?? []).forEach((env, i) => {
+    const p = path.child('env').index(i).child('name');
+    if (typeof env.name !== 'string' || env.name === '') errs.push(fieldError.required(p.toString()));
+    // Kubernetes >= 1.34 (RelaxedEnvironmentVariableValidation): any printable ASCII but '='.
+    else if (!/^[\x20-\x3c\x3e-\x7e]+$/.test(env.name)) {
+      errs.push(fieldError.invalid(p.toString(), env.name, "a valid environment variable name must consist only of printable ASCII characters other than '='"));
+    }
+  });
+  validateResources(c.resources, path.child('resources'), errs);
   (c.volumeMounts ?? []).forEach((mount, i) => {
     const p = path.child('volumeMounts').index(i);
     if (!volumes.has(mount.name)) errs.push(fieldError.invalid(p.child('name').toString(), mount.name, 'volume not found'));
     if (typeof mount.mountPath !== 'string' || mount.mountPath === '') errs.push(fieldError.required(p.child('mountPath').toString()));
   });
+}
+
+/** Quantities that parse, are not negative, and requests that do not exceed their limits. */
+function validateResources(resources: V1ResourceRequirements | undefined, path: FieldPath, errs: FieldError[]): void {
+  const read = (kind: 'limits' | 'requests'): Map<string, number> => {
+    const values = new Map<string, number>();
+    for (const [name, raw] of Object.entries(resources?.[kind] ?? {})) {
+      const p = path.child(kind).index(name).toString();
+      const text = String(raw);
+      const value = parseQuantity(text);
+      if (value === undefined) errs.push(fieldError.invalid(p, text, `quantities must match the regular expression '${QUANTITY_PATTERN}'`));
+      else if (value < 0) errs.push(fieldError.invalid(p, text, 'must be greater than or equal to 0'));
+      else values.set(name, value);
+    }
+    return values;
+  };
+  const limits = read('limits');
+  const requests = read('requests');
+  for (const [name, request] of requests) {
+    const limit = limits.get(name);
+    if (limit !== undefined && request > limit) {
+      errs.push(fieldError.invalid(path.child('requests').index(name).toString(), String(resources?.requests?.[name]), `must be less than or equal to ${name} limit of ${String(resources?.limits?.[name])}`));
+    }
+  }
 }
 
 /** Errors of a CloneSet pod template; `claimNames` are the volumeClaimTemplates' names. */

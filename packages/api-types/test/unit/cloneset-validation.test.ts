@@ -37,6 +37,14 @@ const accepted: Case[] = [
     cs.spec.template.spec!.containers[0]!.volumeMounts = [{ name: 'data', mountPath: '/d' }];
   }],
   ['restartPolicy Always', (cs) => (cs.spec.template.spec!.restartPolicy = 'Always')],
+  ['resources in every quantity form, requests within limits', (cs) => {
+    cs.spec.template.spec!.containers[0]!.resources = { requests: { cpu: '500m', memory: '1024Mi', 'ephemeral-storage': '1e9' }, limits: { cpu: '1', memory: '1Gi', 'ephemeral-storage': '1G' } };
+  }],
+  ['relaxed env names and named ports', (cs) => {
+    const c = cs.spec.template.spec!.containers[0]!;
+    c.env = [{ name: 'my.var-1', value: 'x' }, { name: '1ST', value: 'y' }];
+    c.ports = [{ name: 'http', containerPort: 80 }, { name: 'metrics-9', containerPort: 9090 }];
+  }],
   ['no activeDeadlineSeconds', () => {}],
   ['podsToDelete unique', (cs) => (cs.spec.scaleStrategy = { podsToDelete: ['a', 'b'] })],
   ['type InPlaceIfPossible', (cs) => (cs.spec.updateStrategy!.type = 'InPlaceIfPossible')],
@@ -70,6 +78,13 @@ const rejected: Case[] = [
   ['template container without image', (cs) => delete cs.spec.template.spec!.containers[0]!.image, 'spec.template.spec.containers[0].image'],
   ['template mount of unknown volume', (cs) => (cs.spec.template.spec!.containers[0]!.volumeMounts = [{ name: 'nope', mountPath: '/d' }]), 'spec.template.spec.containers[0].volumeMounts[0].name'],
   ['template duplicate container names', (cs) => cs.spec.template.spec!.containers.push({ name: 'nginx', image: 'x' }), 'spec.template.spec.containers[1].name', /Duplicate value/],
+  ['quantity that does not parse', (cs) => (cs.spec.template.spec!.containers[0]!.resources = { limits: { memory: '1Gb' } }), 'spec.template.spec.containers[0].resources.limits[memory]', /Invalid value: "1Gb": quantities must match the regular expression/],
+  ['negative quantity', (cs) => (cs.spec.template.spec!.containers[0]!.resources = { requests: { cpu: '-1' } }), 'spec.template.spec.containers[0].resources.requests[cpu]', /must be greater than or equal to 0/],
+  ['request above its limit', (cs) => (cs.spec.template.spec!.containers[0]!.resources = { requests: { cpu: '1500m' }, limits: { cpu: '1' } }), 'spec.template.spec.containers[0].resources.requests[cpu]', /Invalid value: "1500m": must be less than or equal to cpu limit of 1/],
+  ['env name with =', (cs) => (cs.spec.template.spec!.containers[0]!.env = [{ name: 'A=B', value: '1' }]), 'spec.template.spec.containers[0].env[0].name', /printable ASCII characters other than '='/],
+  ['env without a name', (cs) => (cs.spec.template.spec!.containers[0]!.env = [{ name: '', value: '1' }]), 'spec.template.spec.containers[0].env[0].name', /Required value/],
+  ['port name not an IANA service name', (cs) => (cs.spec.template.spec!.containers[0]!.ports = [{ name: 'HTTP_PORT', containerPort: 80 }]), 'spec.template.spec.containers[0].ports[0].name', /alpha-numeric characters/],
+  ['duplicate port names', (cs) => (cs.spec.template.spec!.containers[0]!.ports = [{ name: 'http', containerPort: 80 }, { name: 'http', containerPort: 81 }]), 'spec.template.spec.containers[0].ports[1].name', /Duplicate value: "http"/],
   ['restartPolicy not Always', (cs) => (cs.spec.template.spec!.restartPolicy = 'Never'), 'spec.template.spec.restartPolicy', /Unsupported value: "Never"/],
   ['activeDeadlineSeconds set', (cs) => (cs.spec.template.spec!.activeDeadlineSeconds = 5), 'spec.template.spec.activeDeadlineSeconds', /activeDeadlineSeconds in cloneset is not Supported/],
   ['podsToDelete duplicates', (cs) => (cs.spec.scaleStrategy = { podsToDelete: ['a', 'a'] }), 'spec.scaleStrategy.podsToDelete[1]', /Duplicate value: "a"/],
