@@ -3,7 +3,7 @@ import type { DeepReadonly } from '@cloneset-suite/kube-runtime';
 
 export interface PodLike {
   metadata?: { name?: string; deletionTimestamp?: string; labels?: Record<string, string> };
-  spec?: { containers?: { name: string; image?: string }[] };
+  spec?: { nodeName?: string; containers?: { name: string; image?: string }[] };
   status?: { conditions?: { type: string; status: string }[]; containerStatuses?: { name: string; image?: string; ready?: boolean }[] };
 }
 
@@ -28,4 +28,15 @@ export function runsImage(p: Pod, image: string): boolean {
 export function allReadyOn(pods: readonly Pod[], replicas: number, image?: string): boolean {
   const live = pods.filter((p) => !isTerminating(p));
   return live.length === replicas && live.every((p) => isReady(p) && (image === undefined || runsImage(p, image)));
+}
+
+/** At least `replicas` live pods exist (created, maybe not scheduled yet). */
+export function allCreated(pods: readonly Pod[], replicas: number): boolean {
+  return pods.filter((p) => !isTerminating(p)).length >= replicas;
+}
+
+/** At least `replicas` live pods, every one bound to a node. */
+export function allScheduled(pods: readonly Pod[], replicas: number): boolean {
+  const live = pods.filter((p) => !isTerminating(p));
+  return live.length >= replicas && live.every((p) => !!p.spec?.nodeName);
 }

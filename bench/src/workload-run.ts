@@ -45,6 +45,8 @@ export async function waitStatusSettled(kind: Kind, ns: string, name: string, re
 export interface TimedRun {
   /** From the create/patch request to the watcher seeing the goal. */
   ms: number;
+  /** From the same request to each milestone the caller asked for (e.g. all pods created). */
+  milestonesMs: Record<string, number>;
   /** The CloneSet controller's own count (its registry); undefined for the Deployment. */
   controller?: WriteSnapshot;
   /** Writes seen in the namespace that the controller under test made. */
@@ -88,12 +90,21 @@ export async function timed(
   write: () => Promise<unknown>,
   goal: (pods: readonly Pod[]) => boolean,
   timeoutMs: number,
+  milestones: Record<string, (pods: readonly Pod[]) => boolean> = {},
 ): Promise<TimedRun> {
   const before = await s.controller?.snapshot();
   s.observer.resetCounts();
   const t0 = now();
+  // Registered before the write, so a milestone is timed at the pod event that reached it.
+  const reached = Object.entries(milestones).map(
+    async ([what, check]) => {
+      const at = await s.observer.waitFor(`${what} (${s.ns}/${name})`, check, timeoutMs).catch(() => Number.NaN);
+      return [what, at - t0] as const;
+    },
+  );
   await write();
   const t1 = await s.observer.waitFor(`${s.kind} ${s.ns}/${name}`, goal, timeoutMs);
+  const milestonesMs = Object.fromEntries(await Promise.all(reached));
   await waitStatusSettled(s.kind, s.ns, name, replicas, 30_000);
   // Trailing status and Event writes belong to the run.
   await sleep(1_000);
@@ -101,6 +112,7 @@ export async function timed(
   const observed = s.observer.writes();
   return {
     ms: t1 - t0,
+    milestonesMs,
     ...(before && after ? { controller: diffSnapshots(before, after) } : {}),
     observed,
     observedControllerWrites: controllerWrites(observed, CONTROLLER_COMPONENTS[s.kind], ownWrites),
