@@ -1,7 +1,7 @@
 // The part of Kubernetes' core PodTemplateSpec validation that a webhook can do without the
 // apiserver's internals, plus kruise's CloneSet-specific template rules (cloneset.md §1.8).
 // Volume claim template names count as volumes, so mounts that reference them validate.
-import type { V1Container, V1PodTemplateSpec, V1ResourceRequirements } from '@kubernetes/client-node';
+import type { IntOrString, V1Container, V1PodTemplateSpec, V1Probe, V1ResourceRequirements } from '@kubernetes/client-node';
 import { fieldError, type FieldError, type FieldPath } from '../field-errors.ts';
 import { dns1123LabelErrors, ianaServiceNameErrors, labelValueErrors, qualifiedNameErrors } from '../names.ts';
 import { QUANTITY_PATTERN, parseQuantity } from '../quantity.ts';
@@ -47,11 +47,39 @@ function validateContainer(c: V1Container, path: FieldPath, volumes: ReadonlySet
     }
   });
   validateResources(c.resources, path.child('resources'), errs);
+  for (const kind of ['livenessProbe', 'readinessProbe', 'startupProbe'] as const) validateProbe(c[kind], kind, path.child(kind), errs);
   (c.volumeMounts ?? []).forEach((mount, i) => {
     const p = path.child('volumeMounts').index(i);
     if (!volumes.has(mount.name)) errs.push(fieldError.invalid(p.child('name').toString(), mount.name, 'volume not found'));
     if (typeof mount.mountPath !== 'string' || mount.mountPath === '') errs.push(fieldError.required(p.child('mountPath').toString()));
   });
+}
+
+const PROBE_HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'grpc'] as const;
+
+/** A port given by number (1-65535) or by name (IANA service name). */
+function validatePortRef(port: IntOrString | undefined, path: FieldPath, errs: FieldError[]): void {
+  if (port === undefined) errs.push(fieldError.required(path.toString()));
+  else if (typeof port === 'number') {
+    if (!Number.isInteger(port) || port < 1 || port > 65535) errs.push(fieldError.invalid(path.toString(), port, 'must be between 1 and 65535, inclusive'));
+  } else for (const m of ianaServiceNameErrors(port)) errs.push(fieldError.invalid(path.toString(), port, m));
+}
+
+/** One handler, non-negative timings, and successThreshold 1 where only 1 makes sense. */
+function validateProbe(probe: V1Probe | undefined, kind: 'livenessProbe' | 'readinessProbe' | 'startupProbe', path: FieldPath, errs: FieldError[]): void {
+  if (probe === undefined || probe === null) return;
+  const handlers = PROBE_HANDLERS.filter((h) => probe[h] !== undefined && probe[h] !== null);
+  if (handlers.length === 0) errs.push(fieldError.required(path.toString(), 'must specify a handler type'));
+  for (const extra of handlers.slice(1)) errs.push(fieldError.forbidden(path.child(extra).toString(), 'may not specify more than 1 handler type'));
+  if (probe.httpGet) validatePortRef(probe.httpGet.port, path.child('httpGet').child('port'), errs);
+  if (probe.tcpSocket) validatePortRef(probe.tcpSocket.port, path.child('tcpSocket').child('port'), errs);
+  for (const field of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold'] as const) {
+    const v = probe[field];
+    if (v !== undefined && v !== null && (!Number.isInteger(v) || v < 0)) errs.push(fieldError.invalid(path.child(field).toString(), v, 'must be greater than or equal to 0'));
+  }
+  if (kind !== 'readinessProbe' && probe.successThreshold !== undefined && probe.successThreshold !== null && probe.successThreshold !== 1) {
+    errs.push(fieldError.invalid(path.child('successThreshold').toString(), probe.successThreshold, 'must be 1'));
+  }
 }
 
 /** Quantities that parse, are not negative, and requests that do not exceed their limits. */

@@ -40,6 +40,13 @@ const accepted: Case[] = [
   ['resources in every quantity form, requests within limits', (cs) => {
     cs.spec.template.spec!.containers[0]!.resources = { requests: { cpu: '500m', memory: '1024Mi', 'ephemeral-storage': '1e9' }, limits: { cpu: '1', memory: '1Gi', 'ephemeral-storage': '1G' } };
   }],
+  ['probes with one handler each, ports by number or name', (cs) => {
+    const c = cs.spec.template.spec!.containers[0]!;
+    c.ports = [{ name: 'http', containerPort: 80 }];
+    c.readinessProbe = { httpGet: { path: '/ready', port: 'http' }, periodSeconds: 5, successThreshold: 3 };
+    c.livenessProbe = { tcpSocket: { port: 80 }, failureThreshold: 3, successThreshold: 1 };
+    c.startupProbe = { exec: { command: ['true'] } };
+  }],
   ['relaxed env names and named ports', (cs) => {
     const c = cs.spec.template.spec!.containers[0]!;
     c.env = [{ name: 'my.var-1', value: 'x' }, { name: '1ST', value: 'y' }];
@@ -81,6 +88,11 @@ const rejected: Case[] = [
   ['quantity that does not parse', (cs) => (cs.spec.template.spec!.containers[0]!.resources = { limits: { memory: '1Gb' } }), 'spec.template.spec.containers[0].resources.limits[memory]', /Invalid value: "1Gb": quantities must match the regular expression/],
   ['negative quantity', (cs) => (cs.spec.template.spec!.containers[0]!.resources = { requests: { cpu: '-1' } }), 'spec.template.spec.containers[0].resources.requests[cpu]', /must be greater than or equal to 0/],
   ['request above its limit', (cs) => (cs.spec.template.spec!.containers[0]!.resources = { requests: { cpu: '1500m' }, limits: { cpu: '1' } }), 'spec.template.spec.containers[0].resources.requests[cpu]', /Invalid value: "1500m": must be less than or equal to cpu limit of 1/],
+  ['probe without a handler', (cs) => (cs.spec.template.spec!.containers[0]!.readinessProbe = { periodSeconds: 5 }), 'spec.template.spec.containers[0].readinessProbe', /must specify a handler type/],
+  ['probe with two handlers', (cs) => (cs.spec.template.spec!.containers[0]!.livenessProbe = { exec: { command: ['true'] }, tcpSocket: { port: 80 } }), 'spec.template.spec.containers[0].livenessProbe.tcpSocket', /may not specify more than 1 handler type/],
+  ['probe port out of range', (cs) => (cs.spec.template.spec!.containers[0]!.readinessProbe = { httpGet: { path: '/', port: 70000 } }), 'spec.template.spec.containers[0].readinessProbe.httpGet.port', /between 1 and 65535/],
+  ['probe negative period', (cs) => (cs.spec.template.spec!.containers[0]!.readinessProbe = { tcpSocket: { port: 80 }, periodSeconds: -1 }), 'spec.template.spec.containers[0].readinessProbe.periodSeconds', /greater than or equal to 0/],
+  ['liveness successThreshold not 1', (cs) => (cs.spec.template.spec!.containers[0]!.livenessProbe = { tcpSocket: { port: 80 }, successThreshold: 2 }), 'spec.template.spec.containers[0].livenessProbe.successThreshold', /must be 1/],
   ['env name with =', (cs) => (cs.spec.template.spec!.containers[0]!.env = [{ name: 'A=B', value: '1' }]), 'spec.template.spec.containers[0].env[0].name', /printable ASCII characters other than '='/],
   ['env without a name', (cs) => (cs.spec.template.spec!.containers[0]!.env = [{ name: '', value: '1' }]), 'spec.template.spec.containers[0].env[0].name', /Required value/],
   ['port name not an IANA service name', (cs) => (cs.spec.template.spec!.containers[0]!.ports = [{ name: 'HTTP_PORT', containerPort: 80 }]), 'spec.template.spec.containers[0].ports[0].name', /alpha-numeric characters/],
