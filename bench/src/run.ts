@@ -5,7 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { kubectl, startCluster } from '@cloneset-suite/local-cluster';
+import { PROBE_NAMESPACE_PREFIX, kubectl, startCluster } from '@cloneset-suite/local-cluster';
 import { installCrds } from './kube.ts';
 import { describeEnvironment, renderReport, type ScenarioRun } from './report.ts';
 import { FULL, QUICK, type BenchSizes, type Section } from './result.ts';
@@ -41,7 +41,7 @@ const log: Log = (line) => process.stderr.write(`[bench +${((Date.now() - starte
 async function foreignNamespaces(): Promise<string[]> {
   const system = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease', 'cloneset-suite-system']);
   const out = await kubectl(['get', 'namespaces', '-o', 'jsonpath={range .items[*]}{.metadata.name}{"\\n"}{end}']);
-  return out.split('\n').filter((n) => n && !system.has(n) && !n.startsWith('bench-'));
+  return out.split('\n').filter((n) => n && !system.has(n) && !n.startsWith('bench-') && !n.startsWith(PROBE_NAMESPACE_PREFIX));
 }
 
 await startCluster({ log });

@@ -241,6 +241,9 @@ export async function restartComponent(component: ComponentName, downMs = 1_000)
   await waitForWorkingControlPlane();
 }
 
+/** Namespaces the control-plane probe creates (and deletes at once) start with this. */
+export const PROBE_NAMESPACE_PREFIX = 'control-plane-probe-';
+
 /**
  * Returns once the controllers behind the suites work again: a new namespace gets its default
  * ServiceAccount (kube-controller-manager) and a pod there is scheduled and made Ready (scheduler
@@ -248,7 +251,7 @@ export async function restartComponent(component: ComponentName, downMs = 1_000)
  * answering is not enough for the next suite.
  */
 export async function waitForWorkingControlPlane(timeoutMs = 120_000): Promise<void> {
-  const ns = `control-plane-probe-${Date.now().toString(36)}`;
+  const ns = `${PROBE_NAMESPACE_PREFIX}${Date.now().toString(36)}`;
   await kubectl(['create', 'namespace', ns], undefined, kubeconfigPath);
   try {
     const sa = () => kubectl(['get', 'serviceaccount', 'default', '-n', ns, '--ignore-not-found', '-o', 'name'], undefined, kubeconfigPath);

@@ -1,4 +1,4 @@
-export { startCluster, stopCluster, restartComponent, waitForWorkingControlPlane, describeComponents, isClusterReady, kubectl } from './cluster.ts';
+export { startCluster, stopCluster, restartComponent, waitForWorkingControlPlane, describeComponents, PROBE_NAMESPACE_PREFIX, isClusterReady, kubectl } from './cluster.ts';
 export type { StartClusterOptions, ClusterHandle, ComponentName } from './cluster.ts';
 export { ensureBinaries, controlPlaneBinaries } from './binaries.ts';
 export { kubeconfigPath, testKubeconfigPath, usingExternalCluster, repoRoot, clusterName } from './paths.ts';
