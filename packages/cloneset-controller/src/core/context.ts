@@ -6,6 +6,7 @@ import { revisionInPlaceDiff } from './inplace.ts';
 import { EXCLUDE_PREPARING_DELETE_LABEL, LifecycleState, type FeatureGates } from './keys.ts';
 import { resolveKnobs, type Knobs } from './knobs.ts';
 import { isAvailable, isPodAtRevision, isSpecifiedDelete, lifecycleState, podRevision, revisionMatches } from './pod-state.ts';
+import type { NodeLabels } from './scale-in-order.ts';
 import type { CloneSetLike } from './types.ts';
 
 /** What a pass observed, as the reconciler hands it to the planners. */
@@ -24,7 +25,7 @@ export interface ContextInput {
   revisions: readonly V1ControllerRevision[];
   currentRevision: V1ControllerRevision;
   updateRevision: V1ControllerRevision;
-  nodeLabels?: ReadonlyMap<string, Record<string, string>>;
+  nodeLabels?: NodeLabels;
 }
 
 /** The input plus what every planner derives from the spec the same way. */

@@ -6,7 +6,8 @@ import { IMAGE_PREDOWNLOAD_DEFAULTS, KRUISE_ANNOTATIONS, KRUISE_LABELS, tryParse
 import type { LabelSelector } from '@cloneset-suite/api-types';
 import { revisionName, type PlanContext } from './context.ts';
 import { revisionInPlaceDiff } from './inplace.ts';
-import { CLONESET_API_VERSION, CLONESET_KIND, REVISION_HASH_LABEL, REVISION_LABEL } from './keys.ts';
+import { REVISION_HASH_LABEL, REVISION_LABEL } from './keys.ts';
+import { ownerRefTo } from './owner-ref.ts';
 import { shortHashOf } from './pod-state.ts';
 
 export const IMAGE_PREDOWNLOAD_CREATED_LABEL = KRUISE_LABELS.imagePreDownloadCreated;
@@ -29,7 +30,7 @@ export interface ImagePullJobManifest {
     name: string;
     namespace?: string;
     labels: Record<string, string>;
-    ownerReferences: { apiVersion: string; kind: string; name: string; uid: string; controller: true; blockOwnerDeletion: true }[];
+    ownerReferences: ReturnType<typeof ownerRefTo>[];
   };
   spec: {
     image: string;
@@ -134,16 +135,7 @@ function jobFor(ctx: PlanContext, container: string, image: string): ImagePullJo
       ...(cs.metadata.namespace ? { namespace: cs.metadata.namespace } : {}),
       // Everything a CloneSet owns matches its selector: the template labels, plus the revision hash.
       labels: { ...(cs.spec.template.metadata?.labels ?? {}), [REVISION_HASH_LABEL]: hash },
-      ownerReferences: [
-        {
-          apiVersion: cs.apiVersion ?? CLONESET_API_VERSION,
-          kind: CLONESET_KIND,
-          name: cs.metadata.name ?? '',
-          uid: cs.metadata.uid ?? '',
-          controller: true,
-          blockOwnerDeletion: true,
-        },
-      ],
+      ownerReferences: [ownerRefTo(cs)],
     },
     spec: {
       image,

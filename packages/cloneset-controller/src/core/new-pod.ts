@@ -1,9 +1,7 @@
 // Construction of a pod and its PVCs for scale-out (spec §6.2, §6.3).
-import type { V1OwnerReference, V1PersistentVolumeClaim, V1Pod, V1PodTemplateSpec, V1Volume } from '@kubernetes/client-node';
+import type { V1PersistentVolumeClaim, V1Pod, V1PodTemplateSpec, V1Volume } from '@kubernetes/client-node';
 import { podNameFor, pvcNameFor } from './instance-ids.ts';
 import {
-  CLONESET_API_VERSION,
-  CLONESET_KIND,
   INPLACE_UPDATE_READY,
   INSTANCE_ID_LABEL,
   KRUISE_POD_READY,
@@ -12,20 +10,10 @@ import {
   LifecycleState,
   type FeatureGates,
 } from './keys.ts';
+import { ownerRefTo } from './owner-ref.ts';
 import { revisionLabels } from './revisions.ts';
 import { rfc3339 } from './time.ts';
 import type { CloneSetLike } from './types.ts';
-
-export function ownerRefTo(cs: CloneSetLike): V1OwnerReference {
-  return {
-    apiVersion: cs.apiVersion ?? CLONESET_API_VERSION,
-    kind: CLONESET_KIND,
-    name: cs.metadata.name ?? '',
-    uid: cs.metadata.uid ?? '',
-    controller: true,
-    blockOwnerDeletion: true,
-  };
-}
 
 export interface NewPod {
   pod: V1Pod;

@@ -8,6 +8,7 @@ import { minRequeue, type PlanAction, type PlanError } from './plan.ts';
 import { classifyPods, podName } from './pod-state.ts';
 import { computeRevisions, planHistoryTruncation, type RevisionsResult } from './revisions.ts';
 import { planPodsToDeleteCleanup, planPvcCleanup, planScale } from './scale-plan.ts';
+import type { NodeLabels } from './scale-in-order.ts';
 import type { CloneSetLike } from './types.ts';
 import { planUpdate } from './update-plan.ts';
 import type { StatusInput } from './status.ts';
@@ -25,7 +26,7 @@ export interface ReconcileInput {
   gates: FeatureGates;
   nowMs: number;
   random: () => number;
-  nodeLabels?: ReadonlyMap<string, Record<string, string>>;
+  nodeLabels?: NodeLabels;
   /** Whether the apiserver serves ImagePullJobs (image pre-download, §8.9); false when unknown. */
   imagePullJobCrdPresent?: boolean;
 }

@@ -5,14 +5,13 @@ import { createHash } from 'node:crypto';
 import type { V1ControllerRevision, V1PersistentVolumeClaim, V1Pod, V1PodTemplateSpec } from '@kubernetes/client-node';
 import { canonicalJson, semanticallyEqual } from './canonical.ts';
 import {
-  CLONESET_API_VERSION,
-  CLONESET_KIND,
   POD_TEMPLATE_HASH_LABEL,
   REVISION_HASH_LABEL,
   REVISION_LABEL,
   VCT_HASH_ANNOTATION,
   type FeatureGates,
 } from './keys.ts';
+import { ownerRefTo } from './owner-ref.ts';
 import { podRevision, revisionMatches, shortHashOf } from './pod-state.ts';
 import { toMillis } from './time.ts';
 import type { CloneSetLike } from './types.ts';
@@ -119,16 +118,7 @@ function newRevision(cs: CloneSetLike, name: string, hash: string, number: numbe
       namespace: cs.metadata.namespace,
       labels: { ...(template.metadata?.labels ?? {}), [REVISION_HASH_LABEL]: hash },
       annotations: { ...(cs.metadata.annotations ?? {}), [VCT_HASH_ANNOTATION]: vct },
-      ownerReferences: [
-        {
-          apiVersion: cs.apiVersion ?? CLONESET_API_VERSION,
-          kind: CLONESET_KIND,
-          name: cs.metadata.name ?? '',
-          uid: cs.metadata.uid ?? '',
-          controller: true,
-          blockOwnerDeletion: true,
-        },
-      ],
+      ownerReferences: [ownerRefTo(cs)],
     },
     data: revisionData(template),
     revision: number,

@@ -4,13 +4,15 @@ import { POD_DELETION_COST_ANNOTATION } from './keys.ts';
 import { isAvailable, isPodReadyCondition, maxRestartCount, podName, readySinceMs } from './pod-state.ts';
 import { toMillis } from './time.ts';
 
+/** A node's labels by node name (the shell reads its cache; only topology spreading asks). */
+export type NodeLabels = (nodeName: string) => Readonly<Record<string, string>> | undefined;
+
 export interface ScaleInOrderOptions {
   minReadySeconds: number;
   nowMs: number;
   /** The template's topologySpreadConstraints select the ranker. */
   template?: V1PodTemplateSpec;
-  /** Node name -> labels; nodes are not watched (§11), the shell passes what it has. */
-  nodeLabels?: ReadonlyMap<string, Record<string, string>>;
+  nodeLabels?: NodeLabels;
 }
 
 const PHASE_ORDER: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
@@ -88,7 +90,7 @@ export function spreadRanks(pods: readonly V1Pod[], opts: ScaleInOrderOptions): 
     for (const p of pods) {
       const node = p.spec?.nodeName;
       if (!node) continue;
-      const value = opts.nodeLabels?.get(node)?.[c.topologyKey];
+      const value = opts.nodeLabels?.(node)?.[c.topologyKey];
       if (value === undefined) continue;
       groups.set(value, [...(groups.get(value) ?? []), p]);
     }

@@ -56,6 +56,8 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
   const revisions = manager.informers.informerFor<KubeObject>(revisionResource, scope);
   const nodes = manager.informers.informerFor<KubeObject>(nodeResource);
   const gates = options.featureGates ?? {};
+  // Looked up in the cache only when scale-in ranks by topology; cached labels are frozen, read only.
+  const nodeLabels = (name: string): Readonly<Record<string, string>> | undefined => nodes.getByKey(name)?.metadata?.labels;
   const random = options.random ?? Math.random;
   const recorder = manager.eventRecorder('cloneset-controller', options.instance ?? 'cloneset-suite');
   // Image pre-download (§8.9) only with the gate on and the ImagePullJob CRD served.
@@ -115,8 +117,6 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
     const ownedRevisions = revisions
       .byIndex(OwnerUIDIndex, uid)
       .filter((r) => selectorMatches(cs.spec.selector, { ...(r.metadata?.labels ?? {}) })) as unknown as V1ControllerRevision[];
-    // Cached label maps are frozen and only read by the planners: no copies on this hot path.
-    const nodeLabels = new Map(nodes.list().map((n) => [n.metadata?.name ?? '', (n.metadata?.labels ?? {}) as Record<string, string>]));
     const imagePullJobCrdPresent = imagePullJobs ? await imagePullJobs.available(ctx.signal) : false;
     const nowMs = manager.clock.now();
     const plan = planReconcile({

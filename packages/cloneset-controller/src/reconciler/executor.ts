@@ -16,6 +16,7 @@ import {
   type ScaleExpectations,
 } from '@cloneset-suite/kube-runtime';
 import { INPLACE_UPDATE_READY, KRUISE_POD_READY, REVISION_LABEL } from '../core/keys.ts';
+import { ownerRefTo } from '../core/owner-ref.ts';
 import type { CreatePodAction, InPlaceUpdateAction, PlanAction, PodConditionPatch } from '../core/plan.ts';
 import type { CloneSetLike } from '../core/types.ts';
 import { deleteOwnedImagePullJobs, imagePullJobResource, type ImagePullJobSupport } from './image-pull-jobs.ts';
@@ -109,8 +110,10 @@ export async function executePlan(actions: readonly PlanAction[], ctx: Execution
     for (; i < actions.length; i++) {
       const a = actions[i]!;
       const pod = podOf(a);
-      if (pod === undefined || a.kind === 'createPod') break;
-      perPod.set(pod, [...(perPod.get(pod) ?? []), a]);
+      if (pod === undefined) break;
+      const queued = perPod.get(pod);
+      if (queued) queued.push(a as Exclude<PlanAction, CreatePodAction>);
+      else perPod.set(pod, [a as Exclude<PlanAction, CreatePodAction>]);
     }
     await forEachLimited([...perPod.values()], POD_WRITE_CONCURRENCY, async (podActions) => {
       for (const a of podActions) {
@@ -135,8 +138,7 @@ function isUpdateAction(action: PlanAction): boolean {
 }
 
 async function createInBatches(creates: readonly CreatePodAction[], ctx: ExecutionContext, result: ExecutionResult): Promise<void> {
-  const batches = new Map<number, CreatePodAction[]>();
-  for (const c of creates) batches.set(c.batch, [...(batches.get(c.batch) ?? []), c]);
+  const batches = Map.groupBy(creates, (c) => c.batch);
   // Each created pod's readiness-gate write runs beside the next batches: slow start waits on
   // the creates only, so the batches are not twice as long.
   const gateWrites: Promise<void>[] = [];
@@ -368,8 +370,7 @@ async function executeOne(
     }
     case 'adoptPod': {
       const cached = ctx.podsByName.get(action.name);
-      const ref = { apiVersion: ctx.cs.apiVersion ?? 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: ctx.cs.metadata.name, uid: ctx.cs.metadata.uid, controller: true, blockOwnerDeletion: true };
-      await pods.patch(ns, action.name, strategicMergePatch({ metadata: { ownerReferences: [ref], resourceVersion: cached?.metadata?.resourceVersion } }), write);
+      await pods.patch(ns, action.name, strategicMergePatch({ metadata: { ownerReferences: [ownerRefTo(ctx.cs)], resourceVersion: cached?.metadata?.resourceVersion } }), write);
       result.wrote = true;
       return;
     }

@@ -152,7 +152,7 @@ export function ctxFor(cs: CloneSetLike, pods: V1Pod[], o: CtxOpts = {}): PlanCo
     revisions: [oldRev, newRev],
     currentRevision: oldRev,
     updateRevision: newRev,
-    ...(o.nodeLabels ? { nodeLabels: o.nodeLabels } : {}),
+    ...(o.nodeLabels ? { nodeLabels: (node: string) => o.nodeLabels?.get(node) } : {}),
   });
 }
 
