@@ -15,16 +15,16 @@ describe('scale-in order', () => {
   let controller: RunningController;
   let a: string, b: string, c: string, d: string, e: string;
 
-  const pods = (): Promise<Pod[]> => listPods(ns, 'app=order');
+  const pods = (app = 'order'): Promise<Pod[]> => listPods(ns, `app=${app}`);
   const names = async (): Promise<string[]> => (await pods()).map((p) => p.metadata.name).sort();
   const setCost = (pod: string, cost: number): Promise<string> => kubectl(['annotate', 'pod', pod, '-n', ns, `${COST}=${cost}`, '--overwrite']);
 
   /** Pins the pod to a node, lifts its scheduling gate and waits until it is Ready. */
-  async function place(pod: string, node: string): Promise<void> {
+  async function place(pod: string, node: string, app = 'order'): Promise<void> {
     await kubectl(['patch', 'pod', pod, '-n', ns, '--type=merge', '-p', JSON.stringify({ spec: { nodeSelector: { 'kubernetes.io/hostname': node } } })]);
     await kubectl(['patch', 'pod', pod, '-n', ns, '--type=json', '-p', JSON.stringify([{ op: 'remove', path: '/spec/schedulingGates' }])]);
     await eventually(`${pod} ready on ${node}`, async () => {
-      const p = (await pods()).find((x) => x.metadata.name === pod);
+      const p = (await pods(app)).find((x) => x.metadata.name === pod);
       return p?.spec.nodeName === node && isReady(p);
     });
   }
@@ -80,4 +80,30 @@ describe('scale-in order', () => {
     await setCost(a, -10);
     expect(await scaleTo(1)).toEqual([c]);
   });
+
+  it('with topologySpreadConstraints on zones, deletes from the crowded zone before the newest pod (node labels from the cache)', async () => {
+    const spread = { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: 'zoned' } } }] };
+    await apply(ns, cloneSet('zoned', 4, {}, { spec: { schedulingGates: [{ name: GATE }], ...spread } }));
+    const [p1, p2, p3, p4] = (await eventually('4 gated pods', async () => {
+      const l = (await pods('zoned')).map((p) => p.metadata.name).sort();
+      return l.length === 4 ? l : undefined;
+    })) as [string, string, string, string];
+    // Two pods in zone-a (kwok-node-0 and -3, on different nodes) Ready first; zone-b and zone-c
+    // one each, Ready later. Without zones the more recently ready p4 would go first.
+    await place(p1, 'kwok-node-0', 'zoned');
+    await place(p2, 'kwok-node-3', 'zoned');
+    await sleep(1_100);
+    await place(p3, 'kwok-node-1', 'zoned');
+    await sleep(1_100);
+    await place(p4, 'kwok-node-2', 'zoned');
+    await scale(ns, 'zoned', 3);
+    const left = await eventually('3 zoned pods', async () => {
+      const l = (await pods('zoned')).map((p) => p.metadata.name);
+      return l.length === 3 ? l : undefined;
+    });
+    expect(left).toContain(p3);
+    expect(left).toContain(p4);
+    expect(left.filter((n) => n === p1 || n === p2)).toHaveLength(1);
+  });
 });
+
