@@ -11,16 +11,18 @@ import { createMetrics } from '../../src/metrics.ts';
 import { createNamespace, inParallel, kubeTransport, newClient, waitFor, type ConfigMap } from './support.ts';
 
 /**
- * Wraps the real transport so a test can cut the informer's watches, hold new ones off, and make
- * the next one ask for a resourceVersion of the test's choosing.
+ * Wraps the real transport so a test can cut the informer's watches, hold new ones off, and
+ * answer the next one with 410 Gone, as the apiserver does once the resourceVersion it asks for
+ * was compacted away. (Asking the real apiserver for an ancient version is no way to get one:
+ * kube-apiserver 1.36 served `resourceVersion=1` on a young cluster and replayed the events.)
  */
 class InterposingTransport implements Transport {
   readonly host: string;
   private readonly inner: Transport;
   private cut = new AbortController();
   blockWatches = false;
-  /** Next watch asks for this resourceVersion instead (once). */
-  forceWatchRV: string | undefined;
+  /** Answer the next watch with 410 Gone (once). */
+  expireNextWatch = false;
   watchRequests = 0;
 
   constructor(inner: Transport) {
@@ -39,12 +41,12 @@ class InterposingTransport implements Transport {
     this.watchRequests++;
     if (this.blockWatches) throw new Error('watch blocked by the test');
     const signals = [this.cut.signal, ...(req.signal ? [req.signal] : [])];
-    let query = req.query;
-    if (this.forceWatchRV !== undefined) {
-      query = { ...query, resourceVersion: this.forceWatchRV };
-      this.forceWatchRV = undefined;
+    if (this.expireNextWatch) {
+      this.expireNextWatch = false;
+      const status = { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Expired', code: 410, message: `too old resource version: ${String(req.query.resourceVersion)}` };
+      return { status: 410, header: () => null, text: () => Promise.resolve(JSON.stringify(status)), chunks: async function* () {} };
     }
-    return this.inner.send({ ...req, query, signal: AbortSignal.any(signals) });
+    return this.inner.send({ ...req, signal: AbortSignal.any(signals) });
   }
 }
 
@@ -99,14 +101,14 @@ describe('watch resilience', () => {
     await inParallel(names, 10, (name) => cms.create({ metadata: { name, namespace: ns.name }, data: { v: '1' } }));
     await waitFor('the informer to see the creates', () => names.every((n) => informer.get(ns.name, n)));
 
-    // Cut the informer off, change the world behind its back, then let it watch from an
-    // ancient resourceVersion: the apiserver answers 410 and the informer must relist.
+    // Cut the informer off, change the world behind its back, then answer its next watch with
+    // 410 Gone: the informer must relist (from the real apiserver) and deliver what it missed.
     transport.blockWatches = true;
     transport.cutWatches();
     const deleted = names.slice(0, 20);
     await inParallel(deleted, 10, (name) => cms.delete(ns.name, name));
     await cms.patch(ns.name, 'gone-30', mergePatch({ data: { v: '2' } }));
-    transport.forceWatchRV = '1';
+    transport.expireNextWatch = true;
     transport.blockWatches = false;
 
     await expectCacheEqualsList(informer, listNs);
