@@ -1,12 +1,11 @@
-// npm run bench [-- --quick] [-- --only=scale-out,rollout,settled,memory,webhook] [-- --out=path]
+// npm run bench -- [--quick] [--only=scale-out,rollout,settled,memory,webhook] [--out=path] (options: ./options.ts)
 // Starts (or reuses) the local cluster, runs each scenario in its own namespace, one after the
 // other, and writes bench/results.md.
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { PROBE_NAMESPACE_PREFIX, kubectl, startCluster } from '@cloneset-suite/local-cluster';
 import { installCrds } from './kube.ts';
+import { USAGE, parseBenchArgs } from './options.ts';
 import { describeEnvironment, renderReport, type ScenarioRun } from './report.ts';
 import { FULL, QUICK, type BenchSizes, type Section } from './result.ts';
 import { memoryScenario } from './scenarios/memory.ts';
@@ -24,15 +23,18 @@ const SCENARIOS: Record<string, (sizes: BenchSizes, log: Log) => Promise<Section
   webhook: webhookScenario,
 };
 
-const { values } = parseArgs({
-  options: {
-    quick: { type: 'boolean', default: false },
-    only: { type: 'string' },
-    out: { type: 'string', default: fileURLToPath(new URL('../results.md', import.meta.url)) },
-  },
-});
-const names = values.only ? values.only.split(',').map((s) => s.trim()) : Object.keys(SCENARIOS);
-for (const n of names) if (!SCENARIOS[n]) throw new Error(`unknown scenario ${n} (known: ${Object.keys(SCENARIOS).join(', ')})`);
+let values: ReturnType<typeof parseBenchArgs>;
+try {
+  values = parseBenchArgs(process.argv.slice(2), Object.keys(SCENARIOS));
+} catch (err) {
+  process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
+  process.exit(2);
+}
+if (values.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+const names = values.scenarios;
 const sizes = values.quick ? QUICK : FULL;
 const started = Date.now();
 const log: Log = (line) => process.stderr.write(`[bench +${((Date.now() - started) / 1000).toFixed(0)}s] ${line}\n`);
