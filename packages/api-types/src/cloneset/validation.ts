@@ -8,6 +8,7 @@ import { DELETE_PROTECTION_POLICIES, KRUISE_LABELS } from '../keys/kruise.ts';
 import type { IntOrString } from '../meta.ts';
 import { dns1123SubdomainErrors } from '../names.ts';
 import { isEmptyLabelSelector, labelSelectorMatches, validateLabelSelector } from '../selector.ts';
+import { selectorConflictsWithControllerLabels } from './selector-stability.ts';
 import { validateCloneSetTemplate } from './template-validation.ts';
 import { CLONESET_UPDATE_STRATEGY_TYPES, MAX_INT32, type CloneSet, type CloneSetSpec, type CloneSetUpdateStrategy } from './schema.ts';
 
@@ -229,6 +230,19 @@ export function validateCloneSet(cs: CloneSet, old?: CloneSet, options: CloneSet
         errs.push(fieldError.invalid(path.child('selector').toString(), selector, 'empty selector is invalid for cloneset'));
       } else if (!labelSelectorMatches(selector, spec.template?.metadata?.labels)) {
         errs.push(fieldError.invalid(path.child('template').child('metadata').child('labels').toString(), spec.template?.metadata?.labels ?? {}, '`selector` does not match template `labels`'));
+      } else if (old === undefined) {
+        // On CREATE only: the selector is immutable, so refusing updates of an existing CloneSet
+        // would only stop its owner from scaling it down or deleting its pods' template.
+        const keys = selectorConflictsWithControllerLabels(selector, spec.template?.metadata?.labels, cs.metadata?.name ?? '');
+        if (keys.length > 0) {
+          errs.push(
+            fieldError.invalid(
+              path.child('selector').toString(),
+              selector,
+              `selector must select every pod the controller creates, but it constrains ${keys.map((k) => `"${k}"`).join(', ')}, which the controller sets on each pod (it varies with the revision, instance and lifecycle state): new pods would be released and replaced forever`,
+            ),
+          );
+        }
       }
     }
   }

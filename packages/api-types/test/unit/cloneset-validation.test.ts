@@ -32,6 +32,7 @@ const accepted: Case[] = [
   ['replicas 0', (cs) => (cs.spec.replicas = 0)],
   ['selector with expressions', (cs) => (cs.spec.selector = { matchExpressions: [{ key: 'app', operator: 'In', values: ['sample'] }] })],
   ['selector matching template labels', (cs) => (cs.spec.template.metadata!.labels = { app: 'sample', extra: 'x' })],
+  ['selector excluding a lifecycle state nobody reaches', (cs) => (cs.spec.selector = { matchLabels: { app: 'sample' }, matchExpressions: [{ key: 'lifecycle.apps.kruise.io/state', operator: 'NotIn', values: ['Bogus'] }] })],
   ['template with VCT-backed mount', (cs) => {
     cs.spec.volumeClaimTemplates = [{ metadata: { name: 'data' }, spec: {} }];
     cs.spec.template.spec!.containers[0]!.volumeMounts = [{ name: 'data', mountPath: '/d' }];
@@ -81,6 +82,19 @@ const rejected: Case[] = [
   ['selector invalid', (cs) => (cs.spec.selector = { matchExpressions: [{ key: 'app', operator: 'In', values: [] }] }), 'spec.selector.matchExpressions[0].values'],
   ['selector empty', (cs) => (cs.spec.selector = {}), 'spec.selector', /empty selector is invalid for cloneset/],
   ['selector not matching template', (cs) => (cs.spec.selector = { matchLabels: { app: 'other' } }), 'spec.template.metadata.labels', /`selector` does not match template `labels`/],
+  ['selector excluding pod-template-hash (a loop of releases)', (cs) => (cs.spec.selector = { matchLabels: { app: 'sample' }, matchExpressions: [{ key: 'pod-template-hash', operator: 'DoesNotExist' }] }), 'spec.selector', /constrains "pod-template-hash", which the controller sets on each pod/],
+  ['selector pinning a revision', (cs) => {
+    cs.spec.selector = { matchLabels: { app: 'sample', 'controller-revision-hash': 'sample-abc' } };
+    cs.spec.template.metadata!.labels = { app: 'sample', 'controller-revision-hash': 'sample-abc' };
+  }, 'spec.selector', /constrains "controller-revision-hash"/],
+  ['selector on the instance id', (cs) => {
+    cs.spec.selector = { matchLabels: { app: 'sample' }, matchExpressions: [{ key: 'apps.kruise.io/cloneset-instance-id', operator: 'In', values: ['b7x2k'] }] };
+    cs.spec.template.metadata!.labels = { app: 'sample', 'apps.kruise.io/cloneset-instance-id': 'b7x2k' };
+  }, 'spec.selector', /"apps.kruise.io\/cloneset-instance-id"/],
+  ['selector on one lifecycle state', (cs) => {
+    cs.spec.selector = { matchLabels: { app: 'sample', 'lifecycle.apps.kruise.io/state': 'Normal' } };
+    cs.spec.template.metadata!.labels = { app: 'sample', 'lifecycle.apps.kruise.io/state': 'Normal' };
+  }, 'spec.selector', /"lifecycle.apps.kruise.io\/state"/],
   ['template without containers', (cs) => (cs.spec.template.spec!.containers = []), 'spec.template.spec.containers', /Required value/],
   ['template container without image', (cs) => delete cs.spec.template.spec!.containers[0]!.image, 'spec.template.spec.containers[0].image'],
   ['template mount of unknown volume', (cs) => (cs.spec.template.spec!.containers[0]!.volumeMounts = [{ name: 'nope', mountPath: '/d' }]), 'spec.template.spec.containers[0].volumeMounts[0].name'],
@@ -201,6 +215,15 @@ describe('validateCloneSet on UPDATE', () => {
     const errs = validateCloneSet(cs, old);
     expect(errs).toHaveLength(1);
     expect(formatFieldError(errs[0]!)).toMatch(/^spec: Forbidden: updates to cloneset spec for fields other than 'replicas'/);
+  });
+
+  it('checks the selector against the controller\'s labels on CREATE only (it is immutable: an existing CloneSet stays editable)', () => {
+    const old = valid();
+    old.spec.selector = { matchLabels: { app: 'sample' }, matchExpressions: [{ key: 'pod-template-hash', operator: 'DoesNotExist' }] };
+    const cs = structuredClone(old);
+    cs.spec.replicas = 0;
+    expect(validateCloneSet(cs, old)).toEqual([]);
+    expect(validateCloneSet(cs).map((e) => e.field)).toEqual(['spec.selector']);
   });
 
   it('accepts an image-only template change under InPlaceOnly, metadata changes included', () => {
