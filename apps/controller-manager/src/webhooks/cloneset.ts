@@ -114,7 +114,7 @@ export function cloneSetValidator(deps: WebhookDeps): AdmissionWebhook {
       const cs = obj as unknown as CloneSet;
       const old = request.operation === 'UPDATE' && isObject(request.oldObject) ? (request.oldObject as unknown as CloneSet) : undefined;
       const pods = await lookupNewPodsToDelete(deps, cs, old, ctx);
-      const errs = validateCloneSet(cs, old, { getPod: (name) => pods.get(name) });
+      const errs = validateCloneSet(cs, old, { getPod: (name) => pods.get(name), cloneSetShortHash: deps.featureGates.CloneSetShortHash });
       return errs.length === 0 ? allowed() : deniedInvalid(identity(request, obj), errs);
     },
   };

@@ -5,6 +5,7 @@ import type { IntOrString, V1Container, V1PodTemplateSpec, V1Probe, V1ResourceRe
 import { fieldError, type FieldError, type FieldPath } from '../field-errors.ts';
 import { dns1123LabelErrors, ianaServiceNameErrors, labelValueErrors, qualifiedNameErrors } from '../names.ts';
 import { QUANTITY_PATTERN, parseQuantity } from '../quantity.ts';
+import { schedulingErrors, volumeSourceErrors } from './apiserver-rules.ts';
 
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'] as const;
 const PROTOCOLS = ['TCP', 'UDP', 'SCTP'] as const;
@@ -139,7 +140,9 @@ export function validateCloneSetTemplate(
       if (volumes.has(v.name)) errs.push(fieldError.duplicate(p.child('name').toString(), v.name));
       volumes.add(v.name);
     }
+    errs.push(...volumeSourceErrors(v, p));
   });
+  errs.push(...schedulingErrors(spec, specPath));
   for (const name of claimNames) volumes.add(name);
 
   const containers = (spec.containers as V1Container[] | undefined) ?? [];

@@ -8,6 +8,7 @@ import { DELETE_PROTECTION_POLICIES, KRUISE_LABELS } from '../keys/kruise.ts';
 import type { IntOrString } from '../meta.ts';
 import { dns1123SubdomainErrors } from '../names.ts';
 import { isEmptyLabelSelector, labelSelectorMatches, validateLabelSelector } from '../selector.ts';
+import { lifecycleHookErrors, nameLengthErrors, volumeClaimTemplateErrors } from './apiserver-rules.ts';
 import { selectorConflictsWithControllerLabels } from './selector-stability.ts';
 import { validateCloneSetTemplate } from './template-validation.ts';
 import { CLONESET_UPDATE_STRATEGY_TYPES, MAX_INT32, type CloneSet, type CloneSetSpec, type CloneSetUpdateStrategy } from './schema.ts';
@@ -21,6 +22,8 @@ export interface PodLookup {
 export interface CloneSetValidationOptions {
   /** Looks a pod up by name in the CloneSet's namespace. Without it, podsToDelete names are not looked up. */
   getPod?: (name: string) => PodLookup | undefined;
+  /** The CloneSetShortHash feature gate: pods carry only the hash, so long names fit their labels. */
+  cloneSetShortHash?: boolean;
 }
 
 /** Spec fields an UPDATE may change; everything else (in practice: the selector) is immutable. */
@@ -210,6 +213,7 @@ export function validateCloneSet(cs: CloneSet, old?: CloneSet, options: CloneSet
   const name = cs.metadata?.name;
   if (typeof name === 'string' && name !== '') {
     for (const m of dns1123SubdomainErrors(name)) errs.push(fieldError.invalid('metadata.name', name, m));
+    if (old === undefined) errs.push(...nameLengthErrors(name, options.cloneSetShortHash ?? false));
   }
   const spec = cs.spec as CloneSetSpec | undefined;
   if (spec === undefined || spec === null) return [...errs, fieldError.required('spec')];
@@ -249,6 +253,8 @@ export function validateCloneSet(cs: CloneSet, old?: CloneSet, options: CloneSet
 
   const claimNames = (spec.volumeClaimTemplates ?? []).map((c: V1PersistentVolumeClaim) => c.metadata?.name ?? '').filter((n) => n !== '');
   errs.push(...validateCloneSetTemplate(spec.template, path.child('template'), claimNames));
+  errs.push(...volumeClaimTemplateErrors(spec.volumeClaimTemplates, path.child('volumeClaimTemplates')));
+  errs.push(...lifecycleHookErrors(spec.lifecycle, path.child('lifecycle')));
 
   nonNegative(spec.minReadySeconds, path.child('minReadySeconds'), errs);
   nonNegative(spec.revisionHistoryLimit, path.child('revisionHistoryLimit'), errs);

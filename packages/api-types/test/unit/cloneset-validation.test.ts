@@ -32,9 +32,18 @@ const accepted: Case[] = [
   ['replicas 0', (cs) => (cs.spec.replicas = 0)],
   ['selector with expressions', (cs) => (cs.spec.selector = { matchExpressions: [{ key: 'app', operator: 'In', values: ['sample'] }] })],
   ['selector matching template labels', (cs) => (cs.spec.template.metadata!.labels = { app: 'sample', extra: 'x' })],
+  ['name of 52 characters (its revision label fits in 63)', (cs) => (cs.metadata!.name = 'a'.repeat(52))],
+  ['tolerations as users write them', (cs) => (cs.spec.template.spec!.tolerations = [
+    { operator: 'Exists' },
+    { key: 'dedicated', operator: 'Equal', value: 'gpu', effect: 'NoSchedule' },
+    { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 30 },
+  ])],
+  ['nodeSelector with qualified keys', (cs) => (cs.spec.template.spec!.nodeSelector = { 'kubernetes.io/os': 'linux', type: 'fast' })],
+  ['volumes with one source each', (cs) => (cs.spec.template.spec!.volumes = [{ name: 'a', emptyDir: {} }, { name: 'b', configMap: { name: 'c' } }])],
+  ['hooks with qualified finalizers and labels', (cs) => (cs.spec.lifecycle = { preDelete: { finalizersHandler: ['example.com/hold'], labelsHandler: { 'example.com/ready': 'true' } } })],
   ['selector excluding a lifecycle state nobody reaches', (cs) => (cs.spec.selector = { matchLabels: { app: 'sample' }, matchExpressions: [{ key: 'lifecycle.apps.kruise.io/state', operator: 'NotIn', values: ['Bogus'] }] })],
   ['template with VCT-backed mount', (cs) => {
-    cs.spec.volumeClaimTemplates = [{ metadata: { name: 'data' }, spec: {} }];
+    cs.spec.volumeClaimTemplates = [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }];
     cs.spec.template.spec!.containers[0]!.volumeMounts = [{ name: 'data', mountPath: '/d' }];
   }],
   ['restartPolicy Always', (cs) => (cs.spec.template.spec!.restartPolicy = 'Always')],
@@ -95,6 +104,19 @@ const rejected: Case[] = [
     cs.spec.selector = { matchLabels: { app: 'sample', 'lifecycle.apps.kruise.io/state': 'Normal' } };
     cs.spec.template.metadata!.labels = { app: 'sample', 'lifecycle.apps.kruise.io/state': 'Normal' };
   }, 'spec.selector', /"lifecycle.apps.kruise.io\/state"/],
+  ['name of 53 characters (controller-revision-hash would exceed 63)', (cs) => (cs.metadata!.name = 'a'.repeat(53)), 'metadata.name', /must be no more than 52 characters/],
+  ['claim template without a name', (cs) => (cs.spec.volumeClaimTemplates = [{ spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }]), 'spec.volumeClaimTemplates[0].metadata.name', /Required value/],
+  ['claim template without a storage request', (cs) => (cs.spec.volumeClaimTemplates = [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'] } }]), 'spec.volumeClaimTemplates[0].spec.resources.requests[storage]', /Required value/],
+  ['claim template without access modes', (cs) => (cs.spec.volumeClaimTemplates = [{ metadata: { name: 'data' }, spec: { resources: { requests: { storage: '1Gi' } } } }]), 'spec.volumeClaimTemplates[0].spec.accessModes', /at least 1 access mode is required/],
+  ['volume without a source', (cs) => (cs.spec.template.spec!.volumes = [{ name: 'v' }]), 'spec.template.spec.volumes[0]', /must specify a volume type/],
+  ['volume with two sources', (cs) => (cs.spec.template.spec!.volumes = [{ name: 'v', emptyDir: {}, hostPath: { path: '/x' } }]), 'spec.template.spec.volumes[0].hostPath', /may not specify more than 1 volume type/],
+  ['toleration Exists with a value', (cs) => (cs.spec.template.spec!.tolerations = [{ key: 'k', operator: 'Exists', value: 'v' }]), 'spec.template.spec.tolerations[0].value', /value must be empty when `operator` is 'Exists'/],
+  ['toleration without key, operator Equal', (cs) => (cs.spec.template.spec!.tolerations = [{ value: 'x' }]), 'spec.template.spec.tolerations[0].operator', /operator must be Exists when `key` is empty/],
+  ['tolerationSeconds without NoExecute', (cs) => (cs.spec.template.spec!.tolerations = [{ key: 'k', operator: 'Exists', effect: 'NoSchedule', tolerationSeconds: 5 }]), 'spec.template.spec.tolerations[0].effect', /must be 'NoExecute'/],
+  ['nodeSelector with an invalid key', (cs) => (cs.spec.template.spec!.nodeSelector = { 'bad key!': 'x' }), 'spec.template.spec.nodeSelector', /name part must consist of alphanumeric characters/],
+  ['preDelete finalizer that is not a finalizer name', (cs) => (cs.spec.lifecycle = { preDelete: { finalizersHandler: ['not a/valid/finalizer'] } }), 'spec.lifecycle.preDelete.finalizersHandler[0]', /qualified name/],
+  ['preDelete finalizer without a domain', (cs) => (cs.spec.lifecycle = { preDelete: { finalizersHandler: ['hold'] } }), 'spec.lifecycle.preDelete.finalizersHandler[0]', /neither a standard finalizer name nor is it fully qualified/],
+  ['inPlaceUpdate label that is not a label', (cs) => (cs.spec.lifecycle = { inPlaceUpdate: { labelsHandler: { 'example.com/ready': 'no way' } } }), 'spec.lifecycle.inPlaceUpdate.labelsHandler[example.com/ready]', /a valid label must be/],
   ['template without containers', (cs) => (cs.spec.template.spec!.containers = []), 'spec.template.spec.containers', /Required value/],
   ['template container without image', (cs) => delete cs.spec.template.spec!.containers[0]!.image, 'spec.template.spec.containers[0].image'],
   ['template mount of unknown volume', (cs) => (cs.spec.template.spec!.containers[0]!.volumeMounts = [{ name: 'nope', mountPath: '/d' }]), 'spec.template.spec.containers[0].volumeMounts[0].name'],
@@ -224,6 +246,13 @@ describe('validateCloneSet on UPDATE', () => {
     cs.spec.replicas = 0;
     expect(validateCloneSet(cs, old)).toEqual([]);
     expect(validateCloneSet(cs).map((e) => e.field)).toEqual(['spec.selector']);
+  });
+
+  it('lets a long name through under CloneSetShortHash (pods carry only the hash) and on UPDATE (names are immutable)', () => {
+    const cs = valid();
+    cs.metadata!.name = 'a'.repeat(60);
+    expect(validateCloneSet(cs, undefined, { cloneSetShortHash: true })).toEqual([]);
+    expect(validateCloneSet(cs, structuredClone(cs))).toEqual([]);
   });
 
   it('accepts an image-only template change under InPlaceOnly, metadata changes included', () => {
