@@ -69,6 +69,8 @@ export { Reflector } from './informer/reflector.ts';
 export type { ReflectorOptions, ReflectorStore } from './informer/reflector.ts';
 export { SharedIndexInformer } from './informer/shared-informer.ts';
 export type { InformerOptions } from './informer/shared-informer.ts';
+export { stripManagedFields } from './informer/transform.ts';
+export type { ObjectTransform } from './informer/transform.ts';
 export type { EventSource, ResourceEventHandler } from './informer/types.ts';
 export { objectKey, namespacedKey, splitKey } from './keys.ts';
 export type { ObjectMetaLike } from './keys.ts';

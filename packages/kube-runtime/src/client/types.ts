@@ -24,6 +24,8 @@ export interface ObjectMeta {
   annotations?: Record<string, string>;
   ownerReferences?: OwnerReference[];
   finalizers?: string[];
+  /** Server-side apply bookkeeping; informers drop it (informer/transform.ts). */
+  managedFields?: unknown[];
 }
 
 export interface KubeObject {

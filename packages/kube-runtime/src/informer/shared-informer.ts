@@ -10,6 +10,7 @@ import { realClock, type Clock, type TimerHandle } from '../util/clock.ts';
 import { deepFreeze, type DeepReadonly } from '../util/deep-readonly.ts';
 import { Indexer, type IndexFunc } from './indexer.ts';
 import { Reflector, type ReflectorStore } from './reflector.ts';
+import { stripManagedFields, type ObjectTransform } from './transform.ts';
 import type { EventSource, ResourceEventHandler } from './types.ts';
 
 export interface InformerOptions<T extends KubeObject> {
@@ -26,6 +27,8 @@ export interface InformerOptions<T extends KubeObject> {
   metrics?: RuntimeMetrics;
   pageSize?: number;
   minWatchTimeoutSeconds?: number;
+  /** Applied to every object before it is cached and handed to handlers; default: stripManagedFields. */
+  transform?: ObjectTransform<T>;
 }
 
 export class SharedIndexInformer<T extends KubeObject> implements EventSource<T>, ReflectorStore<T> {
@@ -35,6 +38,7 @@ export class SharedIndexInformer<T extends KubeObject> implements EventSource<T>
   private readonly clock: Clock;
   private readonly logger: Logger;
   private readonly resyncPeriodMs: number;
+  private readonly transform: ObjectTransform<T>;
   private synced = false;
   private syncWaiters: (() => void)[] = [];
   private running: Promise<void> | undefined;
@@ -44,6 +48,7 @@ export class SharedIndexInformer<T extends KubeObject> implements EventSource<T>
     this.clock = options.clock ?? realClock;
     this.logger = (options.logger ?? silentLogger()).child({ informer: options.client.gvr.resource });
     this.resyncPeriodMs = options.resyncPeriodMs ?? 0;
+    this.transform = options.transform ?? stripManagedFields;
     this.indexer = new Indexer<T>(options.indexers);
     this.reflector = new Reflector<T>({
       client: options.client,
@@ -133,7 +138,7 @@ export class SharedIndexInformer<T extends KubeObject> implements EventSource<T>
     const seen = new Set<string>();
     const initial = !this.synced;
     for (const raw of items) {
-      const obj = deepFreeze(raw);
+      const obj = deepFreeze(this.transform(raw));
       const key = objectKey(obj);
       seen.add(key);
       const old = this.indexer.getByKey(key);
@@ -157,7 +162,7 @@ export class SharedIndexInformer<T extends KubeObject> implements EventSource<T>
   }
 
   apply(type: 'ADDED' | 'MODIFIED' | 'DELETED', raw: T): void {
-    const obj = deepFreeze(raw);
+    const obj = deepFreeze(this.transform(raw));
     const key = objectKey(obj);
     const old = this.indexer.getByKey(key);
     if (type === 'DELETED') {

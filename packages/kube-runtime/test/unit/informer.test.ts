@@ -201,4 +201,30 @@ describe('SharedIndexInformer + Reflector', () => {
     ac.abort();
     await run;
   });
+
+  it('caches objects without managedFields (listed and watched), keeping everything else', async () => {
+    const managed = (name: string, rv: string): KubeObject => ({
+      metadata: { name, namespace: 'ns', resourceVersion: rv, labels: { a: 'b' }, managedFields: [{ manager: 'kubectl', operation: 'Apply' }] },
+    });
+    let stream: LiveStream | undefined;
+    const { clock, informer } = setup((req) => {
+      if (!req.query?.watch) return { body: { metadata: { resourceVersion: '1' }, items: [managed('a', '1')] } };
+      stream = new LiveStream(req.signal);
+      return { stream };
+    });
+    const seen: unknown[] = [];
+    informer.addEventHandler({ onAdd: (o) => seen.push(o.metadata), onUpdate: (_, o) => seen.push(o.metadata) });
+    const ac = new AbortController();
+    const run = informer.run(ac.signal);
+    await tick(clock);
+    stream!.push({ type: 'MODIFIED', object: managed('a', '2') });
+    await tick(clock);
+    expect(informer.get('ns', 'a')?.metadata).toEqual({ name: 'a', namespace: 'ns', resourceVersion: '2', labels: { a: 'b' } });
+    expect(seen).toEqual([
+      { name: 'a', namespace: 'ns', resourceVersion: '1', labels: { a: 'b' } },
+      { name: 'a', namespace: 'ns', resourceVersion: '2', labels: { a: 'b' } },
+    ]);
+    ac.abort();
+    await run;
+  });
 });
