@@ -31,9 +31,18 @@ export interface ReflectorOptions<T extends KubeObject> {
   pageSize?: number;
   /** Watches last a random time in [min, 2*min) seconds, as client-go (5 min). */
   minWatchTimeoutSeconds?: number;
+  /**
+   * A watch silent for this long (no event, no bookmark) is presumed dead and restarted from the
+   * last resourceVersion. kube-apiserver sends a bookmark every minute on a quiet watch, so the
+   * default (90 s) finds a dead connection long before expectations expire (5 min) and the cache
+   * would be planned from while frozen; a false alarm costs one watch request, not a relist.
+   */
+  silentWatchLimitMs?: number;
   backoff?: Backoff;
   random?: () => number;
 }
+
+const DEFAULT_SILENT_WATCH_LIMIT_MS = 90_000;
 
 export class Reflector<T extends KubeObject> {
   private readonly o: ReflectorOptions<T>;
@@ -105,12 +114,16 @@ export class Reflector<T extends KubeObject> {
     const abort = new AbortController();
     const onAbort = (): void => abort.abort(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
-    // The server ends the watch at timeoutSeconds and sends bookmarks meanwhile; silence well past
-    // that means a dead connection nobody told us about (client-node #2127, #596).
+    // The server sends a bookmark every minute and ends the watch at timeoutSeconds; silence past
+    // the limit means a dead connection nobody told us about (client-node #2127, #596).
+    const silenceMs = Math.min(this.o.silentWatchLimitMs ?? DEFAULT_SILENT_WATCH_LIMIT_MS, (timeoutSeconds + 30) * 1000);
     let watchdog: TimerHandle | undefined;
     const arm = (): void => {
       watchdog?.cancel();
-      watchdog = this.o.clock.setTimer(() => abort.abort(new Error('watch went silent')), (timeoutSeconds + 30) * 1000);
+      watchdog = this.o.clock.setTimer(() => {
+        this.o.logger.warn({ resource: this.o.client.gvr.resource, silentMs: silenceMs, resourceVersion: this.resourceVersion }, 'watch went silent; restarting it');
+        abort.abort(new Error('watch went silent'));
+      }, silenceMs);
     };
     let progressed = false;
     try {
