@@ -1,8 +1,8 @@
 // What the self-managed certificates should be, given what is stored: keep them while valid,
 // renew the serving certificate when a third of its life remains or its names changed, renew the
 // CA the same way and keep trusting the old CA (caBundle) until it expires.
-import { createCertificate, generateKeyPair, privateKeyPem, splitPemBundle, subjectAltNames, X509Certificate } from './x509.ts';
-import { createPrivateKey, createPublicKey } from 'node:crypto';
+import { issueCertificate, splitPemBundle, X509Certificate, type IssuedCertificate } from './x509.ts';
+import { createPrivateKey } from 'node:crypto';
 import { isIP } from 'node:net';
 
 export interface CertBundle {
@@ -56,42 +56,36 @@ function keyMatches(certPem: string, keyPem: string): boolean {
   }
 }
 
-function issueCA(o: BundleOptions): { cert: string; key: string } {
-  const keys = generateKeyPair();
+function issueCA(o: BundleOptions): Promise<IssuedCertificate> {
   const validity = o.servingValidityMs * (o.caValidityFactor ?? 10);
-  const cert = createCertificate({
+  return issueCertificate({
     commonName: CA_NAME,
     organization: ORGANIZATION,
-    keys,
     notBefore: new Date(o.now.getTime() - BACKDATE_MS),
     notAfter: new Date(o.now.getTime() + validity),
     isCA: true,
   });
-  return { cert, key: privateKeyPem(keys) };
 }
 
-function issueServing(ca: { cert: string; key: string }, o: BundleOptions): { cert: string; key: string } {
-  const keys = generateKeyPair();
-  const privateKey = createPrivateKey(ca.key);
-  const { dnsNames, ipAddresses } = subjectAltNames(o.hosts);
-  const cert = createCertificate({
+function issueServing(ca: IssuedCertificate, o: BundleOptions): Promise<IssuedCertificate> {
+  return issueCertificate({
     commonName: o.hosts[0] ?? 'cloneset-suite-webhook',
-    keys,
     notBefore: new Date(o.now.getTime() - BACKDATE_MS),
     notAfter: new Date(o.now.getTime() + o.servingValidityMs),
     isCA: false,
-    issuer: { commonName: CA_NAME, organization: ORGANIZATION, keys: { privateKey, publicKey: createPublicKey(privateKey) } },
-    dnsNames,
-    ipAddresses,
+    issuer: ca,
+    hosts: o.hosts,
   });
-  return { cert, key: privateKeyPem(keys) };
 }
 
 /** The bundle to store: `existing` itself when it is still good (changed: false). */
-export function planBundle(existing: Partial<CertBundle> | undefined, o: BundleOptions): { bundle: CertBundle; changed: boolean; reason: string } {
+export async function planBundle(
+  existing: Partial<CertBundle> | undefined,
+  o: BundleOptions,
+): Promise<{ bundle: CertBundle; changed: boolean; reason: string }> {
   const ca = existing?.caCert ? parse(existing.caCert) : undefined;
   const caUsable = ca !== undefined && ca.ca && existing?.caKey !== undefined && keyMatches(existing.caCert ?? '', existing.caKey) && !needsRenewal(ca, o.now);
-  let caPair: { cert: string; key: string };
+  let caPair: IssuedCertificate;
   let reason = '';
   let trusted: string[];
   if (caUsable) {
@@ -99,7 +93,7 @@ export function planBundle(existing: Partial<CertBundle> | undefined, o: BundleO
     trusted = [caPair.cert, ...splitPemBundle(existing.caBundle ?? '')];
   } else {
     reason = ca ? 'the CA is due for renewal' : 'no usable CA';
-    caPair = issueCA(o);
+    caPair = await issueCA(o);
     trusted = [caPair.cert, ...(existing?.caCert ? [existing.caCert] : []), ...splitPemBundle(existing?.caBundle ?? '')];
   }
   // Keep each still-valid CA once, the current one first.
@@ -128,7 +122,7 @@ export function planBundle(existing: Partial<CertBundle> | undefined, o: BundleO
   if (tlsUsable && caBundle === (existing.caBundle ?? '')) {
     return { bundle: existing as CertBundle, changed: false, reason: 'valid' };
   }
-  const serving = tlsUsable ? { cert: existing.tlsCert ?? '', key: existing.tlsKey ?? '' } : issueServing(caPair, o);
+  const serving = tlsUsable ? { cert: existing.tlsCert ?? '', key: existing.tlsKey ?? '' } : await issueServing(caPair, o);
   if (!reason) reason = tlsUsable ? 'the trusted CA set changed' : 'the serving certificate is missing, due for renewal or lacks a name';
   return {
     bundle: { caCert: caPair.cert, caKey: caPair.key, tlsCert: serving.cert, tlsKey: serving.key, caBundle },

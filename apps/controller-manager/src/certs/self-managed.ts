@@ -30,7 +30,7 @@ export async function syncCertificates(o: SelfManagedOptions, signal?: AbortSign
   const now = o.now ?? (() => new Date());
   for (let attempt = 0; attempt < 4; attempt++) {
     const stored = await store.read(signal);
-    const plan = planBundle(stored.bundle, { hosts: o.hosts, servingValidityMs: o.servingValidityMs, now: now() });
+    const plan = await planBundle(stored.bundle, { hosts: o.hosts, servingValidityMs: o.servingValidityMs, now: now() });
     if (plan.changed) {
       if (!(await store.write(plan.bundle, stored.resourceVersion))) {
         o.logger.info('another replica wrote the certificates first; reading them again');

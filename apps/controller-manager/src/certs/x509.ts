@@ -1,133 +1,90 @@
-// Issues X.509 v3 certificates with node:crypto alone: ECDSA P-256 keys, SHA-256 signatures,
-// the extensions a webhook CA and serving certificate need. Parsing is node's X509Certificate.
-import { createHash, generateKeyPairSync, randomBytes, sign, X509Certificate, type KeyObject } from 'node:crypto';
+// Issues the webhook CA and serving certificates with @peculiar/x509 (WebCrypto): ECDSA P-256
+// keys, SHA-256 signatures, the extensions a webhook CA and serving certificate need. Encoding
+// certificates is left to a maintained library; parsing is node's X509Certificate.
+import 'reflect-metadata'; // @peculiar/x509's dependency injection (tsyringe) needs it loaded first
+import * as x509 from '@peculiar/x509';
+import { randomBytes, webcrypto, X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
-import * as der from './der.ts';
 
-const OID = {
-  ecdsaWithSHA256: '1.2.840.10045.4.3.2',
-  commonName: '2.5.4.3',
-  organization: '2.5.4.10',
-  subjectKeyIdentifier: '2.5.29.14',
-  keyUsage: '2.5.29.15',
-  subjectAltName: '2.5.29.17',
-  basicConstraints: '2.5.29.19',
-  authorityKeyIdentifier: '2.5.29.35',
-  extKeyUsage: '2.5.29.37',
-  serverAuth: '1.3.6.1.5.5.7.3.1',
-} as const;
+const crypto = webcrypto;
+const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 
-const KEY_USAGE = { digitalSignature: 0, keyCertSign: 5, cRLSign: 6 } as const;
-
-export interface KeyPair {
-  privateKey: KeyObject;
-  publicKey: KeyObject;
-}
-
-export function generateKeyPair(): KeyPair {
-  return generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-}
-
-export interface Issuer {
-  commonName: string;
-  organization?: string;
-  keys: KeyPair;
+/** A certificate and its private key, both PEM. */
+export interface IssuedCertificate {
+  cert: string;
+  key: string;
 }
 
 export interface CertificateOptions {
   commonName: string;
   organization?: string;
-  keys: KeyPair;
   notBefore: Date;
   notAfter: Date;
-  /** Omit for a self-signed certificate. */
-  issuer?: Issuer;
   isCA: boolean;
-  dnsNames?: readonly string[];
-  ipAddresses?: readonly string[];
+  /** DNS names and IPs of a serving certificate. */
+  hosts?: readonly string[];
+  /** The signing CA; omit for a self-signed certificate. */
+  issuer?: IssuedCertificate;
 }
 
-function name(commonName: string, organization?: string): Buffer {
-  const rdns = [];
-  if (organization) rdns.push(der.set(der.sequence(der.objectIdentifier(OID.organization), der.utf8String(organization))));
-  rdns.push(der.set(der.sequence(der.objectIdentifier(OID.commonName), der.utf8String(commonName))));
-  return der.sequence(...rdns);
+function distinguishedName(commonName: string, organization?: string): x509.JsonName {
+  return [...(organization ? [{ O: [organization] }] : []), { CN: [commonName] }];
 }
 
-function keyId(publicKey: KeyObject): Buffer {
-  return createHash('sha1').update(publicKey.export({ type: 'spki', format: 'der' })).digest();
-}
-
-function extension(oid: string, critical: boolean, value: Buffer): Buffer {
-  return der.sequence(der.objectIdentifier(oid), ...(critical ? [der.boolean(true)] : []), der.octetString(value));
-}
-
-function ipBytes(ip: string): Buffer {
-  if (isIP(ip) === 4) return Buffer.from(ip.split('.').map(Number));
-  // IPv6: expand "::" and write eight 16-bit groups.
-  const [head = '', tail] = ip.split('::');
-  const h = head ? head.split(':') : [];
-  const t = tail !== undefined && tail !== '' ? tail.split(':') : [];
-  const groups = tail === undefined ? h : [...h, ...Array<string>(8 - h.length - t.length).fill('0'), ...t];
-  const out = Buffer.alloc(16);
-  groups.forEach((g, i) => out.writeUInt16BE(parseInt(g, 16), i * 2));
-  return out;
-}
-
-/** Builds and signs the certificate; returns it as PEM. */
-export function createCertificate(o: CertificateOptions): string {
-  const issuer: Issuer = o.issuer ?? { commonName: o.commonName, keys: o.keys, ...(o.organization ? { organization: o.organization } : {}) };
+/** 16 random bytes as a positive DER integer without a leading zero byte. */
+function serialNumber(): string {
   const serial = randomBytes(16);
-  serial[0]! &= 0x7f;
-  serial[0]! |= 0x01; // positive, no leading zero byte
-  const algorithm = der.sequence(der.objectIdentifier(OID.ecdsaWithSHA256));
-  const extensions = [
-    extension(OID.basicConstraints, true, der.sequence(...(o.isCA ? [der.boolean(true)] : []))),
-    extension(
-      OID.keyUsage,
+  serial[0] = (serial[0]! & 0x7f) | 0x01;
+  return serial.toString('hex');
+}
+
+function pem(label: string, der: ArrayBuffer): string {
+  return `${x509.PemConverter.encode(der, label)}\n`;
+}
+
+async function importSigningKey(keyPem: string): Promise<webcrypto.CryptoKey> {
+  return crypto.subtle.importKey('pkcs8', x509.PemConverter.decodeFirst(keyPem), ALGORITHM, false, ['sign']);
+}
+
+/** Generates a key pair and issues a certificate for it; both returned as PEM. */
+export async function issueCertificate(o: CertificateOptions): Promise<IssuedCertificate> {
+  const keys = await crypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);
+  const issuerCert = o.issuer ? new x509.X509Certificate(o.issuer.cert) : undefined;
+  const signingKey = o.issuer ? await importSigningKey(o.issuer.key) : keys.privateKey;
+  const extensions: x509.Extension[] = [
+    new x509.BasicConstraintsExtension(o.isCA, undefined, true),
+    new x509.KeyUsagesExtension(
+      o.isCA ? x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign : x509.KeyUsageFlags.digitalSignature,
       true,
-      der.namedBits(o.isCA ? [KEY_USAGE.digitalSignature, KEY_USAGE.keyCertSign, KEY_USAGE.cRLSign] : [KEY_USAGE.digitalSignature]),
     ),
-    extension(OID.subjectKeyIdentifier, false, der.octetString(keyId(o.keys.publicKey))),
-    extension(OID.authorityKeyIdentifier, false, der.sequence(der.implicit(0, keyId(issuer.keys.publicKey)))),
+    await x509.SubjectKeyIdentifierExtension.create(keys.publicKey, false, crypto),
+    await x509.AuthorityKeyIdentifierExtension.create(issuerCert ? issuerCert.publicKey : keys.publicKey, false, crypto),
   ];
   if (!o.isCA) {
-    extensions.push(extension(OID.extKeyUsage, false, der.sequence(der.objectIdentifier(OID.serverAuth))));
-    const names = [
-      ...(o.dnsNames ?? []).map((d) => der.implicit(2, Buffer.from(d, 'ascii'))),
-      ...(o.ipAddresses ?? []).map((ip) => der.implicit(7, ipBytes(ip))),
-    ];
-    if (names.length > 0) extensions.push(extension(OID.subjectAltName, false, der.sequence(...names)));
+    extensions.push(new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]));
+    const names = [...new Set(o.hosts ?? [])].map((h) => ({ type: isIP(h) === 0 ? ('dns' as const) : ('ip' as const), value: h }));
+    if (names.length > 0) extensions.push(new x509.SubjectAlternativeNameExtension(names));
   }
-  const tbs = der.sequence(
-    der.explicit(0, der.smallInteger(2)),
-    der.unsignedInteger(serial),
-    algorithm,
-    name(issuer.commonName, issuer.organization),
-    der.sequence(der.time(o.notBefore), der.time(o.notAfter)),
-    name(o.commonName, o.organization),
-    o.keys.publicKey.export({ type: 'spki', format: 'der' }),
-    der.explicit(3, der.sequence(...extensions)),
+  const cert = await x509.X509CertificateGenerator.create(
+    {
+      serialNumber: serialNumber(),
+      subject: distinguishedName(o.commonName, o.organization),
+      issuer: issuerCert ? issuerCert.subjectName.toJSON() : distinguishedName(o.commonName, o.organization),
+      notBefore: o.notBefore,
+      notAfter: o.notAfter,
+      publicKey: keys.publicKey,
+      signingKey,
+      signingAlgorithm: ALGORITHM,
+      extensions,
+    },
+    crypto,
   );
-  const signature = sign('sha256', tbs, issuer.keys.privateKey);
-  const certificate = der.sequence(tbs, algorithm, der.bitStringBytes(signature));
-  const b64 = certificate.toString('base64').replace(/.{64}/g, '$&\n').replace(/\n$/, '');
-  return `-----BEGIN CERTIFICATE-----\n${b64}\n-----END CERTIFICATE-----\n`;
-}
-
-export function privateKeyPem(keys: KeyPair): string {
-  return keys.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+  return { cert: cert.toString('pem') + '\n', key: pem('PRIVATE KEY', await crypto.subtle.exportKey('pkcs8', keys.privateKey)) };
 }
 
 /** Splits a PEM bundle into its certificates. */
-export function splitPemBundle(pem: string): string[] {
-  return pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----\n?/g)?.map((c) => (c.endsWith('\n') ? c : `${c}\n`)) ?? [];
-}
-
-/** Names a certificate must carry for the SANs used by the apiserver. */
-export function subjectAltNames(hosts: readonly string[]): { dnsNames: string[]; ipAddresses: string[] } {
-  const unique = [...new Set(hosts)];
-  return { dnsNames: unique.filter((h) => isIP(h) === 0), ipAddresses: unique.filter((h) => isIP(h) !== 0) };
+export function splitPemBundle(pemText: string): string[] {
+  return pemText.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----\n?/g)?.map((c) => (c.endsWith('\n') ? c : `${c}\n`)) ?? [];
 }
 
 export { X509Certificate };

@@ -7,9 +7,12 @@
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, X509Certificate } from 'node:crypto';
+import { connect } from 'node:tls';
 import { createTestNamespace, eventually, freePort, getJson, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planBundle } from '../../src/certs/bundle.ts';
+import { splitPemBundle } from '../../src/certs/x509.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { rbacObjects } from '../../src/deploy/render.ts';
 import { installCrds, installWebhookConfigurations, toYaml, urlModeConfigurations } from '../../src/local-install.ts';
@@ -45,6 +48,19 @@ async function serviceAccountKubeconfig(namespace: string): Promise<string> {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'cm-sa-')), 'kubeconfig');
   writeFileSync(file, JSON.stringify(kubeconfig));
   return file;
+}
+
+const DAY = 86_400_000;
+
+/** The certificate the webhook port presents, as the apiserver would see it. */
+function servedCertificate(port: number): Promise<X509Certificate> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port, rejectUnauthorized: false }, () => {
+      resolve(new X509Certificate(socket.getPeerCertificate().raw));
+      socket.end();
+    });
+    socket.on('error', reject);
+  });
 }
 
 async function httpText(url: string): Promise<{ status: number; body: string }> {
@@ -261,6 +277,48 @@ describe('controller-manager process', () => {
     }
     expect(body).toContain(`leader_election_master_status{name="${leaseName}"} 1`);
     expect(body).toMatch(/controller_runtime_webhook_requests_total\{webhook="\/validate-apps-kruise-io-v1alpha1-cloneset",code="200"\} [1-9]/);
+  });
+
+  it('rotates a CA that is due and the apiserver accepts the newly served chain', async () => {
+    manager.child.kill('SIGTERM');
+    expect(await manager.exited).toBe(0);
+    // Issued 250 days ago with a 300-day CA: still trusted, but due for renewal on the next pass.
+    const old = (await planBundle(undefined, { hosts: ['127.0.0.1'], servingValidityMs: 30 * DAY, now: new Date(Date.now() - 250 * DAY) })).bundle;
+    const data = { 'ca.crt': old.caCert, 'ca.key': old.caKey, 'tls.crt': old.tlsCert, 'tls.key': old.tlsKey, 'ca-bundle.crt': old.caBundle };
+    await kubectl(['delete', 'secret', `${configurationName}-certs`, '-n', ns.name, '--ignore-not-found']);
+    await kubectl(
+      ['create', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Secret',
+        type: 'kubernetes.io/tls',
+        metadata: { name: `${configurationName}-certs`, namespace: ns.name },
+        data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString('base64')])),
+      }),
+    );
+    manager = spawnManager(args);
+    await eventually('/readyz after the restart', async () => (await httpText(`http://127.0.0.1:${ports.probes}/readyz`).catch(() => undefined))?.status === 200, { timeoutMs: 60_000 });
+
+    const oldCa = new X509Certificate(old.caCert);
+    const trusted = await eventually('the rotated caBundle injected', async () => {
+      const cfg = await getJson<{ webhooks: { clientConfig: { caBundle?: string } }[] }>(['mutatingwebhookconfiguration', configurationName]);
+      const pems = splitPemBundle(Buffer.from(cfg?.webhooks[0]?.clientConfig.caBundle ?? '', 'base64').toString('utf8'));
+      return pems.length === 2 ? pems.map((p) => new X509Certificate(p)) : undefined;
+    });
+    expect(trusted[0]!.fingerprint256).not.toBe(oldCa.fingerprint256);
+    expect(trusted[1]!.fingerprint256).toBe(oldCa.fingerprint256);
+    const served = await servedCertificate(ports.webhook);
+    expect(served.checkIssued(trusted[0]!) && served.verify(trusted[0]!.publicKey)).toBe(true);
+
+    // A server-side dry run goes through the mutating webhook: the apiserver verified the new chain.
+    const manifest = JSON.stringify({
+      apiVersion: 'apps.kruise.io/v1alpha1',
+      kind: 'CloneSet',
+      metadata: { name: 'after-rotation', namespace: ns.name },
+      spec: { replicas: 1, selector: { matchLabels: { app: 'r' } }, template: { metadata: { labels: { app: 'r' } }, spec: { containers: [{ name: 'main', image: 'nginx:1.27' }] } } },
+    });
+    const admitted = JSON.parse(await kubectl(['apply', '--dry-run=server', '-o', 'json', '-f', '-'], manifest)) as { spec: { updateStrategy?: { maxUnavailable?: string } } };
+    expect(admitted.spec.updateStrategy?.maxUnavailable).toBe('20%');
   });
 
   it('exits 0 on SIGTERM within the grace period and releases the lease', async () => {

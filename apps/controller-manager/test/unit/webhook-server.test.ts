@@ -20,8 +20,9 @@ const review = (uid: string): unknown => ({
   request: { uid, kind: { group: '', version: 'v1', kind: 'Thing' }, resource: { group: '', version: 'v1', resource: 'things' }, operation: 'CREATE', object: {} },
 });
 
+const bundle = (await planBundle(undefined, { hosts: ['127.0.0.1'], servingValidityMs: 30 * DAY, now: new Date() })).bundle;
+
 describe('WebhookServer', () => {
-  const bundle = planBundle(undefined, { hosts: ['127.0.0.1'], servingValidityMs: 30 * DAY, now: new Date() }).bundle;
   const registry = new Registry();
   const server = new WebhookServer({
     host: '127.0.0.1',
@@ -83,7 +84,7 @@ describe('WebhookServer', () => {
 
   it('serves a rotated certificate to new connections without restarting', async () => {
     const before = (await postJson(`${base}/ok`, review('a'), bundle.caBundle)).fingerprint;
-    const next = planBundle(undefined, { hosts: ['127.0.0.1'], servingValidityMs: 30 * DAY, now: new Date() }).bundle;
+    const next = (await planBundle(undefined, { hosts: ['127.0.0.1'], servingValidityMs: 30 * DAY, now: new Date() })).bundle;
     await server.setCertificate({ cert: next.tlsCert, key: next.tlsKey });
     const after = await postJson(`${base}/ok`, review('b'), next.caBundle);
     expect(after.status).toBe(200);
