@@ -1,0 +1,126 @@
+// `pods clone/NAME`: one row per pod of the CloneSet with what a user asks when a rollout
+// stalls: which revision it is at, its CloneSet lifecycle state, its PodOpsLifecycle phase and
+// operation, the PodTransitionRule holding it and why, since when, and on which node.
+import {
+  KRUISE_ANNOTATIONS,
+  KRUISE_LABELS,
+  POL_PREFIXES,
+  lifecycleIds,
+  nanoTimestampToDate,
+  parsePtrDetailAnnotation,
+  polKey,
+  type CloneSet,
+  type PolPrefixName,
+} from '@cloneset-suite/api-types';
+import type { V1Pod } from '@kubernetes/client-node';
+import { humanDuration } from './table.ts';
+
+export interface PodRow {
+  name: string;
+  instanceId: string;
+  /** The pod's revision hash and whether it is the `update`, the `current` or an `old` revision. */
+  revision: string;
+  state: string;
+  ready: string;
+  /** PodOpsLifecycle phase per lifecycle id, e.g. `PreCheck`. */
+  opsPhase: string;
+  /** `<id>/<operation type>`. */
+  operation: string;
+  /** `<PodTransitionRule>/<rule>: <reason>` for every rule rejecting the pod. */
+  heldBy: string;
+  since: string;
+  node: string;
+}
+
+/** The stages of one lifecycle id, latest first: the first label present is the phase. */
+const PHASES: readonly [PolPrefixName, string][] = [
+  ['completing', 'Completing'],
+  ['postChecked', 'PostChecked'],
+  ['postCheck', 'PostCheck'],
+  ['operated', 'Operated'],
+  ['operate', 'Operating'],
+  ['preparing', 'Preparing'],
+  ['preChecked', 'PreChecked'],
+  ['preCheck', 'PreCheck'],
+  ['operating', 'Waiting'],
+];
+
+interface LifecyclePhase {
+  id: string;
+  phase: string;
+  operationType: string | undefined;
+  since: Date | undefined;
+}
+
+export function lifecyclePhases(labels: Readonly<Record<string, string>>): LifecyclePhase[] {
+  return lifecycleIds(labels).map((id) => {
+    const found = PHASES.find(([prefix]) => labels[polKey(POL_PREFIXES[prefix], id)] !== undefined);
+    const [prefix, phase] = found ?? ['operating', 'Waiting'];
+    return { id, phase, operationType: labels[polKey(POL_PREFIXES.operationType, id)], since: nanoTimestampToDate(labels[polKey(POL_PREFIXES[prefix], id)]) };
+  });
+}
+
+interface RejectDetail {
+  passed?: boolean;
+  rejectInfo?: { ruleName?: string; reason?: string }[];
+}
+
+/** Rules rejecting the pod, from the `detail.podtransitionrule.kusionstack.io/<ptr>` annotations. */
+export function transitionRuleHolds(annotations: Readonly<Record<string, string>>): string[] {
+  const holds: string[] = [];
+  for (const [key, value] of Object.entries(annotations)) {
+    const ptr = parsePtrDetailAnnotation(key);
+    if (ptr === undefined) continue;
+    let detail: RejectDetail;
+    try {
+      detail = JSON.parse(value) as RejectDetail;
+    } catch {
+      holds.push(`${ptr}: unreadable detail`);
+      continue;
+    }
+    if (detail.passed !== false) continue;
+    const rejects = detail.rejectInfo ?? [];
+    if (rejects.length === 0) holds.push(`${ptr}: rejected`);
+    for (const r of rejects) holds.push(`${ptr}/${r.ruleName ?? '?'}: ${r.reason ?? ''}`.trimEnd());
+  }
+  return holds.sort();
+}
+
+function revisionOf(pod: V1Pod, cs: CloneSet): string {
+  const hash = pod.metadata?.labels?.[KRUISE_LABELS.controllerRevisionHash];
+  if (!hash) return '-';
+  // The label is the revision name, or only its hash under CloneSetShortHash.
+  const is = (revision: string | undefined): boolean => revision !== undefined && (revision === hash || revision.endsWith(`-${hash}`));
+  const which = is(cs.status?.updateRevision) ? 'update' : is(cs.status?.currentRevision) ? 'current' : 'old';
+  return `${hash} (${which})`;
+}
+
+export function podRow(pod: V1Pod, cs: CloneSet, now: Date): PodRow {
+  const labels = pod.metadata?.labels ?? {};
+  const annotations = pod.metadata?.annotations ?? {};
+  const phases = lifecyclePhases(labels);
+  const ready = pod.status?.conditions?.find((c) => c.type === 'Ready')?.status;
+  const stateSince = annotations[KRUISE_ANNOTATIONS.lifecycleTimestamp];
+  const since = phases.find((p) => p.since)?.since ?? (stateSince ? new Date(stateSince) : undefined) ?? pod.metadata?.creationTimestamp;
+  const holds = transitionRuleHolds(annotations);
+  return {
+    name: pod.metadata?.name ?? '',
+    instanceId: labels[KRUISE_LABELS.cloneSetInstanceId] ?? '-',
+    revision: revisionOf(pod, cs),
+    state: labels[KRUISE_LABELS.lifecycleState] ?? '-',
+    ready: pod.metadata?.deletionTimestamp ? 'Terminating' : ready === 'True' ? 'True' : 'False',
+    opsPhase: phases.length === 0 ? '-' : phases.map((p) => p.phase).join(','),
+    operation: phases.length === 0 ? '-' : phases.map((p) => `${p.id}/${p.operationType ?? '-'}`).join(','),
+    heldBy: holds.length === 0 ? '-' : holds.join('; '),
+    since: since && !Number.isNaN(new Date(since).getTime()) ? humanDuration(now.getTime() - new Date(since).getTime()) : '-',
+    node: pod.spec?.nodeName ?? '<none>',
+  };
+}
+
+const HEADERS = ['NAME', 'INSTANCE-ID', 'REVISION', 'STATE', 'READY', 'OPS-PHASE', 'OPERATION', 'HELD-BY', 'SINCE', 'NODE'];
+
+/** Header plus one row per pod, ordered by name. */
+export function podsTable(pods: readonly V1Pod[], cs: CloneSet, now: Date): string[][] {
+  const rows = pods.map((p) => podRow(p, cs, now)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return [HEADERS, ...rows.map((r) => [r.name, r.instanceId, r.revision, r.state, r.ready, r.opsPhase, r.operation, r.heldBy, r.since, r.node])];
+}
