@@ -66,8 +66,6 @@ describe('kubectl cloneset plugin', () => {
       metadata: { name: 'web', annotations: { 'kubernetes.io/change-cause': 'image web:1' } },
       spec: {
         replicas: 4,
-        // Each new pod needs 2 s to count as available, so a rollout of 4 takes long enough to pause it mid-way.
-        minReadySeconds: 2,
         selector: { matchLabels: { app: 'web' } },
         updateStrategy: { type: 'ReCreate', maxUnavailable: 1 },
         template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'web:1' }] } },
@@ -127,12 +125,17 @@ describe('kubectl cloneset plugin', () => {
     expect(json.items.map((p) => p.metadata.name).sort()).toEqual(pods.map((p) => p.metadata.name).sort());
   });
 
-  it('partition: a refusal of the server prints the webhook field message and exits 1', async () => {
-    const refused = await plugin('partition', 'clone/web', 'half');
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('spec.updateStrategy.partition');
-    expect(refused.stderr).toContain("partition must be an integer or a percentage such as '25%' or '12.5%'");
-    expect((await cloneSet()).spec.updateStrategy.partition).toBe(2);
+  it('partition and set image: a refusal of the server prints its field message and exits 1', async () => {
+    const schema = await plugin('partition', 'clone/web', 'half');
+    expect(schema.code).toBe(1);
+    expect(schema.stderr).toMatch(/^Error from server \(Invalid\): CloneSet.apps.kruise.io "web" is invalid: spec.updateStrategy.partition: Invalid value: "half"/);
+    const webhook = await plugin('set', 'image', 'clone/web', 'main=');
+    expect(webhook.code).toBe(1);
+    expect(webhook.stderr).toMatch(/^Error from server \(Invalid\): admission webhook "[^"]+" denied the request: /);
+    expect(webhook.stderr).toContain('spec.template.spec.containers[0].image: Required value');
+    const cs = await cloneSet();
+    expect(cs.spec.updateStrategy.partition).toBe(2);
+    expect(cs.spec.template.spec.containers[0]!.image).toBe('web:2');
   });
 
   it('rollout status exits 1 on a timeout', async () => {
@@ -146,6 +149,8 @@ describe('kubectl cloneset plugin', () => {
   });
 
   it('pause stops a rollout mid-way and resume finishes it', async () => {
+    // Each new pod needs 5 s to count as available: a rollout of 4 (one at a time) lasts long enough to pause it mid-way.
+    await kubectl(['patch', 'clone', 'web', '-n', ns.name, '--type=merge', '-p', '{"spec":{"minReadySeconds":5}}']);
     await setImage('web:3');
     await plugin('rollout', 'resume', 'clone/web');
     await eventually(
@@ -162,6 +167,7 @@ describe('kubectl cloneset plugin', () => {
       return cs.status?.observedGeneration === cs.metadata.generation;
     });
     const held = (await cloneSet()).status!.updatedReplicas;
+    expect(held).toBeLessThan(4);
     await new Promise((r) => setTimeout(r, 6_000));
     const stillHeld = (await cloneSet()).status!;
     expect(stillHeld.updatedReplicas).toBe(held);
@@ -174,6 +180,7 @@ describe('kubectl cloneset plugin', () => {
     expect(status.code).toBe(0);
     expect(status.stdout.trim().split('\n').at(-1)).toBe('clone "web" successfully rolled out');
     expect(await imagesOfPods()).toEqual(['web:3', 'web:3', 'web:3', 'web:3']);
+    await kubectl(['patch', 'clone', 'web', '-n', ns.name, '--type=merge', '-p', '{"spec":{"minReadySeconds":0}}']);
   });
 
   it('history lists the revisions with their change cause and shows one revision with its diff', async () => {

@@ -2,6 +2,7 @@
 // kubectl finds this executable on PATH as the `cloneset` plugin. The plugin is TypeScript run
 // by Node's type stripping (Node >= 22.18); on an older `node` the launcher hands over to the
 // pinned Node of the `node` dependency instead of failing on syntax.
+/* global process, console, URL */
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';

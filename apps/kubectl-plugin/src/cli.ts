@@ -41,8 +41,10 @@ async function run(command: Exclude<Command, { verb: 'help' }>, io: Io, signal: 
 function describeError(err: unknown): string {
   if (err instanceof UsageError) return `error: ${err.message}`;
   if (err instanceof ApiError && err.code > 0) {
-    const causes = (err.details?.causes ?? []).map((c) => `${c.field ? `${c.field}: ` : ''}${c.message ?? ''}`).filter((c) => !err.message.includes(c));
-    return [`Error from server (${err.reason || err.code}): ${err.message}`, ...causes.map((c) => `  ${c}`)].join('\n');
+    // The client appends the request to the server's message, kubectl does not.
+    const message = err.message.endsWith(` (${err.request})`) ? err.message.slice(0, -` (${err.request})`.length) : err.message;
+    const causes = (err.details?.causes ?? []).map((c) => `${c.field ? `${c.field}: ` : ''}${c.message ?? ''}`).filter((c) => !message.includes(c));
+    return [`Error from server (${err.reason || err.code}): ${message}`, ...causes.map((c) => `  ${c}`)].join('\n');
   }
   return `error: ${err instanceof Error ? err.message : String(err)}`;
 }

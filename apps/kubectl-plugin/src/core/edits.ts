@@ -45,7 +45,7 @@ export function parseImageAssignments(args: readonly string[]): ImageAssignment[
 
 /** Replaces the image of each named container (init containers included); an unknown name is an error. */
 export function setImageEdit(cs: CloneSet, assignments: readonly ImageAssignment[]): Patch {
-  const spec = (cs.spec.template as V1PodTemplateSpec).spec;
+  const spec = (cs.spec.template).spec;
   const lists = [
     { path: '/spec/template/spec/initContainers', containers: spec?.initContainers ?? [] },
     { path: '/spec/template/spec/containers', containers: spec?.containers ?? [] },

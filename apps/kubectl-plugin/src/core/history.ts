@@ -60,12 +60,15 @@ export type UndoDecision =
   | { kind: 'skip'; message: string }
   | { kind: 'error'; message: string };
 
-/** Where `undo` goes: revision toRevision, or (0) the newest revision that is not the update revision. */
+/**
+ * Where `undo` goes: revision toRevision, or (0) the newest revision whose template differs
+ * from the CloneSet's (the template, not a status that may lag it, says where we are).
+ */
 export function undoDecision(cs: CloneSet, entries: readonly HistoryEntry[], toRevision: number): UndoDecision {
   const name = cs.metadata?.name ?? '';
   if (entries.length === 0) return { kind: 'error', message: `no rollout history found for clone "${name}"` };
   const target =
-    toRevision === 0 ? entries.filter((e) => e.name !== cs.status?.updateRevision && !templatesEqual(e.template, cs.spec.template)).at(-1) : entries.find((e) => e.revision === toRevision);
+    toRevision === 0 ? entries.filter((e) => !templatesEqual(e.template, cs.spec.template)).at(-1) : entries.find((e) => e.revision === toRevision);
   if (!target) return { kind: 'error', message: toRevision === 0 ? 'no last revision to roll back to' : `unable to find specified revision ${toRevision} in history` };
   if (templatesEqual(target.template, cs.spec.template)) {
     return { kind: 'skip', message: `skipped rollback (current template already matches revision ${target.revision})` };

@@ -12,7 +12,7 @@ function cloneSet(spec: Partial<CloneSet['spec']>, status: Partial<Status> | und
     ...(status
       ? { status: { observedGeneration: 2, replicas: 4, readyReplicas: 4, availableReplicas: 4, updatedReplicas: 4, updatedReadyReplicas: 4, updatedAvailableReplicas: 4, ...status } }
       : {}),
-  } as CloneSet;
+  };
 }
 
 describe('rolloutState', () => {
