@@ -66,6 +66,8 @@ describe('kubectl cloneset plugin', () => {
       metadata: { name: 'web', annotations: { 'kubernetes.io/change-cause': 'image web:1' } },
       spec: {
         replicas: 4,
+        // A new pod needs 3 s to count as available, so rollout status sees a rollout under way.
+        minReadySeconds: 3,
         selector: { matchLabels: { app: 'web' } },
         updateStrategy: { type: 'ReCreate', maxUnavailable: 1 },
         template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'web:1' }] } },
@@ -149,7 +151,7 @@ describe('kubectl cloneset plugin', () => {
   });
 
   it('pause stops a rollout mid-way and resume finishes it', async () => {
-    // Each new pod needs 5 s to count as available: a rollout of 4 (one at a time) lasts long enough to pause it mid-way.
+    // 5 s per pod, one at a time: the rollout lasts long enough to pause it mid-way.
     await kubectl(['patch', 'clone', 'web', '-n', ns.name, '--type=merge', '-p', '{"spec":{"minReadySeconds":5}}']);
     await setImage('web:3');
     await plugin('rollout', 'resume', 'clone/web');
@@ -180,7 +182,7 @@ describe('kubectl cloneset plugin', () => {
     expect(status.code).toBe(0);
     expect(status.stdout.trim().split('\n').at(-1)).toBe('clone "web" successfully rolled out');
     expect(await imagesOfPods()).toEqual(['web:3', 'web:3', 'web:3', 'web:3']);
-    await kubectl(['patch', 'clone', 'web', '-n', ns.name, '--type=merge', '-p', '{"spec":{"minReadySeconds":0}}']);
+    await kubectl(['patch', 'clone', 'web', '-n', ns.name, '--type=merge', '-p', '{"spec":{"minReadySeconds":3}}']);
   });
 
   it('history lists the revisions with their change cause and shows one revision with its diff', async () => {
@@ -202,8 +204,15 @@ describe('kubectl cloneset plugin', () => {
     const status = await plugin('rollout', 'status', 'clone/web', '--timeout=120s');
     expect(status.code).toBe(0);
     expect(await imagesOfPods()).toEqual(['web:1', 'web:1', 'web:1', 'web:1']);
-    const again = await plugin('rollout', 'undo', 'clone/web', '--to-revision=1');
-    expect(again.stdout).toMatch(/skipped rollback \(current template already matches revision \d+\)/);
+    // The controller reused revision 1's ControllerRevision and gave it the next number, as for a StatefulSet.
+    const history = JSON.parse((await plugin('rollout', 'history', 'clone/web', '-o', 'json')).stdout) as { items: { revision: number }[] };
+    const latest = Math.max(...history.items.map((r) => r.revision));
+    expect(history.items.map((r) => r.revision).sort()).toEqual([2, 3, 4]);
+    expect(await plugin('rollout', 'undo', 'clone/web', `--to-revision=${latest}`)).toMatchObject({
+      code: 0,
+      stdout: `cloneset.apps.kruise.io/web skipped rollback (current template already matches revision ${latest})\n`,
+    });
+    expect(await plugin('rollout', 'undo', 'clone/web', '--to-revision=1')).toMatchObject({ code: 1, stderr: 'error: unable to find specified revision 1 in history\n' });
     // Plain undo goes back to the newest other revision: web:3.
     expect((await plugin('rollout', 'undo', 'clone/web')).code).toBe(0);
     expect((await cloneSet()).spec.template.spec.containers[0]!.image).toBe('web:3');
@@ -219,6 +228,42 @@ describe('kubectl cloneset plugin', () => {
     expect((await plugin('rollout', 'status', 'clone/web', '--timeout=120s')).code).toBe(0);
     const wrong = await kubectlWithPlugin(['cloneset', 'rollout', 'restart', 'clone/web', '-n', ns.name, '--context=no-such-context']);
     expect(wrong).toMatchObject({ code: 1, stderr: 'error: context was not found for specified context: no-such-context\n' });
+  });
+
+  it('pods -w prints the table again when the pods change', async () => {
+    const child = spawn('kubectl', ['cloneset', 'pods', 'clone/web', '-w', '-n', ns.name], {
+      env: { ...process.env, PATH: `${binDir}${path.delimiter}${process.env.PATH ?? ''}`, KUBECONFIG: testKubeconfigPath() },
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    const tables = (): string[][] => out.split('\n\n').filter((t) => t.startsWith('NAME')).map((t) => t.trim().split('\n').slice(1));
+    try {
+      await eventually('the first table', () => Promise.resolve(tables().length >= 1));
+      expect(tables()[0]).toHaveLength(4);
+      await kubectl(['scale', 'clone', 'web', '-n', ns.name, '--replicas=5']);
+      await eventually('a table with the fifth pod', () => Promise.resolve(tables().some((rows) => rows.length === 5)), { timeoutMs: 60_000 });
+    } finally {
+      child.kill('SIGINT');
+    }
+  });
+
+  it('rollout status exits 1 with the condition when the CloneSet can no longer progress', async () => {
+    const stuck = {
+      apiVersion: 'apps.kruise.io/v1alpha1',
+      kind: 'CloneSet',
+      metadata: { name: 'stuck' },
+      spec: {
+        replicas: 1,
+        progressDeadlineSeconds: 3,
+        selector: { matchLabels: { app: 'stuck' } },
+        // No node has this label: the pod stays Pending and the rollout cannot finish.
+        template: { metadata: { labels: { app: 'stuck' } }, spec: { nodeSelector: { 'example.com/none': 'true' }, containers: [{ name: 'main', image: 'web:1' }] } },
+      },
+    };
+    await kubectl(['apply', '-n', ns.name, '-f', '-'], JSON.stringify(stuck));
+    const status = await plugin('rollout', 'status', 'clone/stuck', '--timeout=90s');
+    expect(status.code).toBe(1);
+    expect(status.stderr).toMatch(/^error: clone "stuck" exceeded its progress deadline \(condition Progressing=False, reason ProgressDeadlineExceeded: .+\)\n$/);
   });
 
   it('names a missing CloneSet as the server does', async () => {
