@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Entry point: node apps/controller-manager/src/main.ts [flags]. Exits 2 on a bad flag or config
-// value, 1 on a startup failure or lost leadership, 0 after a graceful SIGTERM/SIGINT.
+// value, 1 on a startup failure, a failed component or lost leadership, 0 after a graceful
+// SIGTERM/SIGINT.
 import { ConfigError, loadConfig } from './config/load.ts';
 import { helpText } from './config/help.ts';
 import { controllerNames } from './controllers/registry.ts';

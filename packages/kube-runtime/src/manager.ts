@@ -1,10 +1,13 @@
-// The manager owns what controllers share: one client (one rate limit), one informer factory
-// (one cache per GVR and scope), one metrics registry, one logger, optional leader election.
-// start() runs informers at once (a standby keeps a warm cache), controllers only while leading,
-// and stops everything on abort or on losing the lease.
+// The manager owns what controllers share (one client and rate limit, one informer factory, one
+// metrics registry, one logger) and the one lifecycle every entry point uses:
+//  - start: informers at once (a standby keeps a warm cache), every-replica runnables at once,
+//    leader election (on its own client), leader runnables once leading and the caches synced;
+//  - stop (signal, stop(), lost lease, a failed runnable): unready, drain the leader runnables
+//    bounded by the graceful-shutdown timeout, flush Events, clear expectations, release the
+//    lease, stop the every-replica runnables, stop the informers; the result says why it stopped.
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
-import { KubeClient } from './client/client.ts';
+import { KubeClient, type KubeClientOptions } from './client/client.ts';
 import type { Transport } from './client/transport.ts';
 import { Controller, type ControllerOptions } from './controller.ts';
 import { EventRecorder } from './events.ts';
@@ -13,7 +16,22 @@ import { InformerFactory } from './informer/factory.ts';
 import { LeaderElector } from './leader-election.ts';
 import { silentLogger, type Logger } from './logger.ts';
 import { createMetrics, type RuntimeMetrics } from './metrics.ts';
+import { whenAborted, type Runnable } from './runnable.ts';
 import { realClock, type Clock } from './util/clock.ts';
+import { within } from './util/within.ts';
+
+export interface LeaderElectionConfig {
+  namespace: string;
+  name: string;
+  identity: string;
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
+  releaseOnCancel?: boolean;
+  /** The elector's own client limit (client-go's defaults): reconcile bursts never delay a renewal. */
+  qps?: number;
+  burst?: number;
+}
 
 export interface ManagerOptions {
   kubeConfig?: KubeConfig;
@@ -28,18 +46,18 @@ export interface ManagerOptions {
   logger?: Logger;
   clock?: Clock;
   defaultResyncMs?: number;
-  leaderElection?: {
-    namespace: string;
-    name: string;
-    identity: string;
-    leaseDurationMs?: number;
-    renewDeadlineMs?: number;
-    retryPeriodMs?: number;
-    releaseOnCancel?: boolean;
-  };
+  /** How long in-flight leader work (reconciles) may take to finish at shutdown (default 30 s). */
+  gracefulShutdownTimeoutMs?: number;
+  leaderElection?: LeaderElectionConfig;
 }
 
-export type StopReason = 'signal' | 'lost-leadership';
+/** signal: asked to stop (exit 0). lost-leadership / failed: exit non-zero so a fresh process starts. */
+export type StopReason = 'signal' | 'lost-leadership' | 'failed';
+
+/** Later shutdown steps get what is left of the timeout, but never less than this. */
+const STEP_FLOOR_MS = 1_000;
+const LEASE_RELEASE_MAX_MS = 5_000;
+const INFORMERS_STOP_MS = 2_000;
 
 export class Manager {
   readonly client: KubeClient;
@@ -48,26 +66,22 @@ export class Manager {
   readonly logger: Logger;
   readonly clock: Clock;
   private readonly options: ManagerOptions;
-  private readonly controllers: Controller[] = [];
+  private readonly runnables: Runnable[] = [];
   private readonly recorders: EventRecorder[] = [];
   private readonly expectations: ScaleExpectations[] = [];
-  private readonly stopController = new AbortController();
+  private readonly stopRequested = new AbortController();
+  private stopReason: StopReason = 'signal';
+  private started = false;
+  private synced = false;
+  private shuttingDown = false;
+  private elector: LeaderElector | undefined;
 
   constructor(options: ManagerOptions) {
     this.options = options;
     this.clock = options.clock ?? realClock;
     this.logger = options.logger ?? silentLogger();
     this.metrics = createMetrics(options.registry);
-    this.client = new KubeClient({
-      ...(options.kubeConfig ? { kubeConfig: options.kubeConfig } : {}),
-      ...(options.transport ? { transport: options.transport } : {}),
-      ...(options.qps !== undefined ? { qps: options.qps } : {}),
-      ...(options.burst !== undefined ? { burst: options.burst } : {}),
-      ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
-      ...(options.userAgent ? { userAgent: options.userAgent } : {}),
-      clock: this.clock,
-      metrics: this.metrics,
-    });
+    this.client = this.newClient({ qps: options.qps, burst: options.burst, requestTimeoutMs: options.requestTimeoutMs });
     this.informers = new InformerFactory({
       client: this.client,
       clock: this.clock,
@@ -77,13 +91,20 @@ export class Manager {
     });
   }
 
-  /** A controller sharing the manager's clock, logger and metrics. */
+  /** Adds a component to run from start(); see Runnable.needLeaderElection. */
+  add(runnable: Runnable): void {
+    if (this.started) throw new Error(`cannot add ${runnable.name}: the manager has started`);
+    this.runnables.push(runnable);
+  }
+
+  /** A controller sharing the manager's clock, logger and metrics, run while leading. */
   addController(options: Omit<ControllerOptions, 'clock' | 'logger' | 'metrics'>): Controller {
     const c = new Controller({ ...options, clock: this.clock, logger: this.logger, metrics: this.metrics });
-    this.controllers.push(c);
+    this.add({ name: c.name, needLeaderElection: true, start: (signal) => c.start(signal) });
     return c;
   }
 
+  /** A recorder the shutdown flushes, so buffered repeats reach the API before exit. */
   eventRecorder(reportingController: string, reportingInstance: string): EventRecorder {
     const r = new EventRecorder({
       client: this.client,
@@ -97,7 +118,7 @@ export class Manager {
     return r;
   }
 
-  /** Expectations whose expiry requeues the owner on `controller`. */
+  /** Expectations whose expiry requeues the owner on `controller`; cleared at shutdown. */
   scaleExpectations(controller: Controller, timeoutMs?: number): ScaleExpectations {
     const e = new ScaleExpectations({
       controller: controller.name,
@@ -110,58 +131,169 @@ export class Manager {
     return e;
   }
 
-  /** Stops everything; start() resolves once in-flight reconciles have returned. */
-  stop(): void {
-    this.stopController.abort(new Error('manager stopped'));
+  /** Whether every informer created before start() has synced (a readiness check). */
+  hasSynced(): boolean {
+    return this.synced;
   }
 
-  /** Runs until the signal aborts, stop() is called or leadership is lost; says which. */
+  /** True from the first moment of the shutdown (readiness turns false). */
+  isShuttingDown(): boolean {
+    return this.shuttingDown;
+  }
+
+  /** Starts the orderly shutdown; start() resolves with 'signal' once it is done. */
+  stop(): void {
+    this.requestStop('signal');
+  }
+
+  /** Runs until the signal aborts, stop() is called, leadership is lost or a runnable fails; says which. */
   async start(signal?: AbortSignal): Promise<StopReason> {
-    const stop = this.stopController.signal;
-    const onAbort = (): void => this.stop();
+    if (this.started) throw new Error('the manager has already started');
+    this.started = true;
+    const onAbort = (): void => this.requestStop('signal');
     signal?.addEventListener('abort', onAbort, { once: true });
-    if (signal?.aborted) this.stop();
+    if (signal?.aborted) onAbort();
+
     const informersStop = new AbortController();
     this.informers.start(informersStop.signal);
-    let reason: StopReason = 'signal';
-    try {
-      const le = this.options.leaderElection;
-      if (!le) {
-        await this.runControllers(stop);
-      } else {
-        const elector = new LeaderElector({
-          ...le,
-          client: this.client,
-          clock: this.clock,
-          logger: this.logger,
-          metrics: this.metrics,
-          onStartedLeading: (leading) => this.runControllers(leading),
-        });
-        await elector.run(stop);
-        if (!stop.aborted) reason = 'lost-leadership';
-      }
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
-      await Promise.all(this.recorders.map((r) => r.stop()));
-      for (const e of this.expectations) e.clear();
-      informersStop.abort();
-      await this.informers.stopped();
-      this.logger.info({ reason }, 'manager stopped');
-    }
-    return reason;
+    this.informers.waitForCacheSync(informersStop.signal).then(
+      () => {
+        this.synced = true;
+        this.logger.info('caches synced');
+      },
+      () => undefined,
+    );
+    const standbyStop = new AbortController();
+    const standby = this.runAll(
+      this.runnables.filter((r) => !r.needLeaderElection),
+      standbyStop.signal,
+    );
+    const leaderStop = new AbortController();
+    const leading = { done: Promise.resolve() };
+    const lead = (leadership: AbortSignal): Promise<void> => (leading.done = this.lead(AbortSignal.any([leadership, leaderStop.signal])));
+    const electionStop = new AbortController();
+    const election = this.campaign(electionStop.signal, lead);
+
+    await whenAborted(this.stopRequested.signal);
+    signal?.removeEventListener('abort', onAbort);
+    await this.shutDown({ leaderStop, leading, electionStop, election, standbyStop, standby, informersStop });
+    return this.stopReason;
   }
 
-  private async runControllers(signal: AbortSignal): Promise<void> {
+  private requestStop(reason: StopReason): void {
+    if (this.stopRequested.signal.aborted) return;
+    this.stopReason = reason;
+    this.stopRequested.abort();
+  }
+
+  /** Leader election on its own client; without it, this replica leads from the start. */
+  private campaign(stop: AbortSignal, lead: (leadership: AbortSignal) => Promise<void>): Promise<void> {
+    const le = this.options.leaderElection;
+    if (!le) {
+      void lead(stop);
+      return Promise.resolve();
+    }
+    const { qps, burst, ...lease } = le;
+    this.elector = new LeaderElector({
+      ...lease,
+      client: this.newClient({ qps: qps ?? 5, burst: burst ?? 10, requestTimeoutMs: le.renewDeadlineMs, userAgentSuffix: 'leader-election' }),
+      clock: this.clock,
+      logger: this.logger,
+      metrics: this.metrics,
+      onStartedLeading: (leadership) => {
+        leadership.addEventListener('abort', () => this.loseLeadership(), { once: true });
+        return lead(leadership);
+      },
+    });
+    // The elector resolves when it stopped or lost the lease; either way this term is over.
+    return this.elector.run(stop).then(() => this.loseLeadership());
+  }
+
+  private loseLeadership(): void {
+    if (this.stopRequested.signal.aborted) return;
+    this.logger.error('leader election lost; stopping so a fresh process campaigns again');
+    this.requestStop('lost-leadership');
+  }
+
+  /** The leader runnables, once the caches synced, until `signal` aborts. */
+  private async lead(signal: AbortSignal): Promise<void> {
     try {
       await this.informers.waitForCacheSync(signal);
     } catch {
       return; // stopped before the caches synced
     }
-    // Like controller-runtime's Start: run until stopped, even with no controller registered.
-    await Promise.all([...this.controllers.map((c) => c.start(signal)), aborted(signal)]);
+    if (signal.aborted) return;
+    const leaders = this.runnables.filter((r) => r.needLeaderElection);
+    this.logger.info({ runnables: leaders.map((r) => r.name) }, 'starting leader runnables');
+    await this.runAll(leaders, signal);
   }
-}
 
-function aborted(signal: AbortSignal): Promise<void> {
-  return signal.aborted ? Promise.resolve() : new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+  private async runAll(runnables: readonly Runnable[], signal: AbortSignal): Promise<void> {
+    await Promise.all(runnables.map((r) => this.run(r, signal)));
+  }
+
+  private async run(r: Runnable, signal: AbortSignal): Promise<void> {
+    try {
+      await r.start(signal);
+    } catch (err) {
+      if (signal.aborted) {
+        this.logger.warn({ err, runnable: r.name }, 'runnable failed while stopping');
+        return;
+      }
+      this.logger.error({ err, runnable: r.name }, 'runnable failed; stopping the manager');
+      this.requestStop('failed');
+    }
+  }
+
+  private async shutDown(s: {
+    leaderStop: AbortController;
+    leading: { done: Promise<void> };
+    electionStop: AbortController;
+    election: Promise<void>;
+    standbyStop: AbortController;
+    standby: Promise<void>;
+    informersStop: AbortController;
+  }): Promise<void> {
+    this.shuttingDown = true;
+    const timeoutMs = this.options.gracefulShutdownTimeoutMs ?? 30_000;
+    const deadline = this.clock.now() + timeoutMs;
+    const left = (): number => Math.max(STEP_FLOOR_MS, deadline - this.clock.now());
+    this.logger.info({ reason: this.stopReason, timeoutMs }, 'shutting down');
+    // 1. No new work; in-flight reconciles get until the deadline.
+    s.leaderStop.abort();
+    if (!(await within(this.clock, s.leading.done, deadline - this.clock.now()))) {
+      this.logger.warn({ timeoutMs }, 'leader runnables did not finish within the graceful shutdown timeout');
+    }
+    // 2. Buffered Events reach the API; expectations of this term go.
+    if (!(await within(this.clock, Promise.all(this.recorders.map((r) => r.stop())), left()))) {
+      this.logger.warn('flushing events did not finish in time');
+    }
+    for (const e of this.expectations) e.clear();
+    // 3. Release the lease (after the drain): a successor takes over at once.
+    s.electionStop.abort();
+    await within(this.clock, s.election, Math.min(LEASE_RELEASE_MAX_MS, left()));
+    // 4. Every-replica runnables: webhooks finish in-flight requests, probes and metrics close.
+    s.standbyStop.abort();
+    if (!(await within(this.clock, s.standby, left()))) this.logger.warn('runnables did not stop in time');
+    // 5. Caches.
+    s.informersStop.abort();
+    await within(this.clock, this.informers.stopped(), INFORMERS_STOP_MS);
+    this.logger.info({ reason: this.stopReason }, 'manager stopped');
+  }
+
+  private newClient(o: { qps?: number | undefined; burst?: number | undefined; requestTimeoutMs?: number | undefined; userAgentSuffix?: string }): KubeClient {
+    const { kubeConfig, transport, userAgent } = this.options;
+    const agent = userAgent && o.userAgentSuffix ? `${userAgent}/${o.userAgentSuffix}` : userAgent;
+    const options: KubeClientOptions = {
+      ...(kubeConfig ? { kubeConfig } : {}),
+      ...(transport ? { transport } : {}),
+      ...(o.qps !== undefined ? { qps: o.qps } : {}),
+      ...(o.burst !== undefined ? { burst: o.burst } : {}),
+      ...(o.requestTimeoutMs !== undefined ? { requestTimeoutMs: o.requestTimeoutMs } : {}),
+      ...(agent ? { userAgent: agent } : {}),
+      clock: this.clock,
+      metrics: this.metrics,
+    };
+    return new KubeClient(options);
+  }
 }

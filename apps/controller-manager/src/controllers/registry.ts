@@ -1,20 +1,17 @@
-// The controllers the manager can run. Each is created on every replica (so its informers warm
-// up) and started only on the leader. Registering one is one entry in CONTROLLERS.
+// The controllers the manager can run: one entry per controller in CONTROLLERS. To add one:
+//  1. its package exports `createXController(manager, options)`, which builds its informers and
+//     registers it with `manager.addController(...)` (leader-only: the Manager runs it while
+//     this replica leads, after the caches synced, and drains it on shutdown);
+//  2. a file here (see cloneset.ts) exports its ControllerRegistration: name (for --controllers
+//     and --max-concurrent-reconciles), enabledByDefault, the exact API permissions it uses
+//     (deploy/ grants them; the process test runs with only those), and create(deps);
+//  3. the registration is appended to CONTROLLERS.
+// Informers are created on every replica, so a standby keeps warm caches.
 import type { Logger, Manager } from '@cloneset-suite/kube-runtime';
 import type { FeatureGates } from '../config/feature-gates.ts';
 import type { ManagerConfig } from '../config/flags.ts';
 import type { PolicyRule } from '../rbac.ts';
 import { cloneSetRegistration } from './cloneset.ts';
-
-/**
- * A running controller. kube-runtime's Controller fits as it is: start(signal) resolves once its
- * in-flight reconciles have returned; stop() stops handing out work.
- */
-export interface ManagedController {
-  readonly name: string;
-  start(signal: AbortSignal): Promise<void>;
-  stop(): void;
-}
 
 export interface ControllerDeps {
   manager: Manager;
@@ -34,7 +31,8 @@ export interface ControllerRegistration {
   enabledByDefault: boolean;
   /** The API calls it makes (cluster-wide); deploy/ grants them. */
   permissions: PolicyRule[];
-  create(deps: ControllerDeps): ManagedController;
+  /** Builds the controller and registers it with deps.manager; whatever it returns is ignored. */
+  create(deps: ControllerDeps): void;
 }
 
 export const CONTROLLERS: readonly ControllerRegistration[] = [cloneSetRegistration];
