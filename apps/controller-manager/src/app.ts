@@ -44,7 +44,7 @@ export function webhookHosts(config: ManagerConfig): string[] {
   return [...new Set(hosts)];
 }
 
-export async function startManager(config: ManagerConfig, options: StartOptions = {}): Promise<RunningManager> {
+export function startManager(config: ManagerConfig, options: StartOptions = {}): RunningManager {
   const logger = createLogger({
     level: config.logLevel,
     base: { component: 'controller-manager' },

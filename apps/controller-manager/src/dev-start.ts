@@ -85,7 +85,7 @@ const loaded = load(argv);
 if (loaded.kind !== 'config') process.exit(0);
 let manager: RunningManager;
 try {
-  manager = await startManager(loaded.config);
+  manager = startManager(loaded.config);
 } catch (err) {
   fail(`cannot start the controller-manager: ${(err as Error).message}`, 1);
 }

@@ -24,7 +24,7 @@ if (loaded.kind === 'help') {
 const { startManager } = await import('./app.ts');
 let running;
 try {
-  running = await startManager(loaded.config);
+  running = startManager(loaded.config);
 } catch (err) {
   process.stderr.write(`controller-manager: cannot start: ${(err as Error).message}\n`);
   process.exit(1);

@@ -200,9 +200,11 @@ export class Manager {
       clock: this.clock,
       logger: this.logger,
       metrics: this.metrics,
+      // Not awaited by the elector: the shutdown drains the leader runnables itself (bounded)
+      // before it releases the lease, and a hung reconcile must not hold the release up.
       onStartedLeading: (leadership) => {
         leadership.addEventListener('abort', () => this.loseLeadership(), { once: true });
-        return lead(leadership);
+        void lead(leadership);
       },
     });
     // The elector resolves when it stopped or lost the lease; either way this term is over.
@@ -269,8 +271,9 @@ export class Manager {
       this.logger.warn('flushing events did not finish in time');
     }
     for (const e of this.expectations) e.clear();
-    // 3. Release the lease (after the drain): a successor takes over at once.
-    s.electionStop.abort();
+    // 3. Release the lease (after the drain): a successor takes over at once. A lost lease is
+    // not ours to release; that elector has already ended.
+    if (this.stopReason !== 'lost-leadership') s.electionStop.abort();
     await within(this.clock, s.election, Math.min(LEASE_RELEASE_MAX_MS, left()));
     // 4. Every-replica runnables: webhooks finish in-flight requests, probes and metrics close.
     s.standbyStop.abort();

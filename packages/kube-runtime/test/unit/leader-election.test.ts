@@ -1,32 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/client/client.ts';
-import type { HttpRequest } from '../../src/client/transport.ts';
-import { LeaderElector, type Lease } from '../../src/leader-election.ts';
+import { LeaderElector } from '../../src/leader-election.ts';
 import { createMetrics } from '../../src/metrics.ts';
 import { FakeClock, flushMicrotasks } from '../../src/util/clock.ts';
-import { FakeTransport, status, type FakeAnswer } from '../support/fake-transport.ts';
-
-/** A tiny lease store with the apiserver's optimistic concurrency. */
-class LeaseServer {
-  rv = 0;
-  lease: Lease | undefined;
-  writes = 0;
-  readonly holders: string[] = [];
-
-  handle(req: HttpRequest): FakeAnswer {
-    if (req.method === 'GET') return this.lease ? { body: this.lease } : status(404, 'NotFound', 'leases "l" not found');
-    const body = JSON.parse(req.body ?? '{}') as Lease;
-    if (req.method === 'POST') {
-      if (this.lease) return status(409, 'AlreadyExists', 'exists');
-    } else if (body.metadata?.resourceVersion !== this.lease?.metadata?.resourceVersion) {
-      return status(409, 'Conflict', 'the object has been modified');
-    }
-    this.writes++;
-    this.holders.push(body.spec?.holderIdentity ?? '');
-    this.lease = { ...body, metadata: { ...body.metadata, resourceVersion: String(++this.rv) } };
-    return { body: this.lease };
-  }
-}
+import { FakeTransport } from '../support/fake-transport.ts';
+import { LeaseServer } from '../support/lease-server.ts';
 
 async function tick(clock: FakeClock, ms: number, step = 100): Promise<void> {
   for (let t = 0; t < ms; t += step) {
