@@ -1,9 +1,9 @@
 // The built controller-manager as a process against the local cluster (or E2E_KUBECONFIG):
 // probes go ready, /metrics shows controller-runtime names, the webhooks (URL mode, caBundle
 // injected by the manager) default and refuse CloneSets and PodTransitionRules, and SIGTERM
-// exits 0 within the grace period after releasing the lease. The process runs as a
-// ServiceAccount bound to exactly the RBAC that deploy/ grants (rendered by the same code), so a
-// call the permissions do not declare fails this suite.
+// exits 0 within the grace period after writing the buffered Events and releasing the lease.
+// The process runs as a ServiceAccount bound to exactly the RBAC that deploy/ grants (rendered
+// by the same code), so a call the permissions do not declare fails this suite.
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -321,11 +321,48 @@ describe('controller-manager process', () => {
     expect(admitted.spec.updateStrategy?.maxUnavailable).toBe('20%');
   });
 
-  it('exits 0 on SIGTERM within the grace period and releases the lease', async () => {
+  it('on SIGTERM writes the buffered Event repeats, releases the lease and exits 0 within the grace period', async () => {
+    // Pods that can never be scheduled stay unavailable, so every reconcile of this CloneSet
+    // records the same ScaleUpLimited Warning: the recorder folds the repeats into a series it
+    // writes every 30 s, or when the manager flushes it at shutdown.
+    const manifest = [
+      'apiVersion: apps.kruise.io/v1alpha1',
+      'kind: CloneSet',
+      'metadata: {name: limited}',
+      'spec:',
+      '  replicas: 3',
+      '  selector: {matchLabels: {app: limited}}',
+      '  scaleStrategy: {maxUnavailable: 1}',
+      '  template:',
+      '    metadata: {labels: {app: limited}}',
+      '    spec: {nodeSelector: {cloneset-suite.test/no-such-node: "true"}, containers: [{name: main, image: "nginx:1.27"}]}',
+    ].join('\n');
+    await kubectl(['apply', '-n', ns.name, '-f', '-'], manifest);
+    const aggregated = async (): Promise<number> => {
+      const { body } = await httpText(`http://127.0.0.1:${ports.metrics}/metrics`);
+      return Number(/^event_recorder_aggregated_total\{reason="ScaleUpLimited"\} (\d+)/m.exec(body)?.[1] ?? 0);
+    };
+    let poke = 0;
+    const repeats = await eventually('a repeated ScaleUpLimited Event buffered', async () => {
+      // Each change of the CloneSet is one more reconcile, one more occurrence.
+      await kubectl(['annotate', 'clone', 'limited', '-n', ns.name, `cloneset-suite.test/poke=${++poke}`, '--overwrite']);
+      const n = await aggregated();
+      return n >= 2 ? n : undefined;
+    });
+    const limitedEvents = async (): Promise<{ series?: { count: number } }[]> => {
+      const list = await getJson<{ items: { reason?: string; regarding?: { name?: string }; series?: { count: number } }[] }>(['events.events.k8s.io', '-n', ns.name]);
+      return (list?.items ?? []).filter((e) => e.reason === 'ScaleUpLimited' && e.regarding?.name === 'limited');
+    };
+    const written = (events: { series?: { count: number } }[]): number => Math.max(0, ...events.map((e) => e.series?.count ?? 1));
+    // Not written yet: the next periodic flush is up to 30 s away.
+    expect(written(await limitedEvents())).toBeLessThan(repeats + 1);
+
     const started = Date.now();
     manager.child.kill('SIGTERM');
     expect(await manager.exited).toBe(0);
     expect(Date.now() - started).toBeLessThan(10_000);
+    // The recorder was flushed before exit: the series counts every occurrence seen before SIGTERM.
+    expect(written(await limitedEvents())).toBeGreaterThanOrEqual(repeats + 1);
     const lease = await getJson<Lease>(['lease', leaseName, '-n', ns.name]);
     expect(lease?.spec?.holderIdentity ?? '').toBe('');
     expect(manager.output()).toContain('"msg":"released the lease"');
