@@ -1,5 +1,26 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spawnManager } from '../support/process.ts';
+
+/** A kubeconfig for an apiserver that is not there: the manager starts and keeps retrying. */
+function unreachableKubeconfig(): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'cm-cli-')), 'kubeconfig');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'c', cluster: { server: 'https://127.0.0.1:1', 'insecure-skip-tls-verify': true } }],
+      users: [{ name: 'u', user: { token: 't' } }],
+      contexts: [{ name: 'c', context: { cluster: 'c', user: 'u' } }],
+      'current-context': 'c',
+    }),
+  );
+  return file;
+}
 
 describe('the controller-manager command', () => {
   it('prints --help and exits 0', async () => {
@@ -25,5 +46,25 @@ describe('the controller-manager command', () => {
     const p = spawnManager(['--kubeconfig=/nonexistent/kubeconfig', '--metrics-bind-address=0', '--health-probe-bind-address=0']);
     expect(await p.exited).toBe(1);
     expect(p.output()).toMatch(/cannot start/);
+  });
+
+  it('exits 1 naming the component when a server cannot bind its port', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const p = spawnManager([
+        `--kubeconfig=${unreachableKubeconfig()}`,
+        `--metrics-bind-address=127.0.0.1:${port}`,
+        '--health-probe-bind-address=0',
+        '--webhook-port=0',
+        '--leader-election-namespace=default',
+      ]);
+      expect(await p.exited).toBe(1);
+      expect(p.output()).toMatch(/"runnable":"metrics".*EADDRINUSE|EADDRINUSE.*"runnable":"metrics"/);
+      expect(p.output()).toContain('"reason":"failed"');
+    } finally {
+      taken.close();
+    }
   });
 });
