@@ -13,25 +13,22 @@ import { Controller, type ControllerOptions } from './controller.ts';
 import { EventRecorder } from './events.ts';
 import { ScaleExpectations } from './expectations.ts';
 import { InformerFactory } from './informer/factory.ts';
-import { LeaderElector } from './leader-election.ts';
+import { LeaderElector, type LeaderElectionOptions } from './leader-election.ts';
 import { silentLogger, type Logger } from './logger.ts';
 import { createMetrics, type RuntimeMetrics } from './metrics.ts';
 import { whenAborted, type Runnable } from './runnable.ts';
 import { realClock, type Clock } from './util/clock.ts';
 import { within } from './util/within.ts';
 
-export interface LeaderElectionConfig {
-  namespace: string;
-  name: string;
-  identity: string;
-  leaseDurationMs?: number;
-  renewDeadlineMs?: number;
-  retryPeriodMs?: number;
-  releaseOnCancel?: boolean;
+/** The Lease and its timings, as the elector takes them; the manager supplies the rest. */
+export type LeaderElectionConfig = Pick<
+  LeaderElectionOptions,
+  'namespace' | 'name' | 'identity' | 'leaseDurationMs' | 'renewDeadlineMs' | 'retryPeriodMs' | 'releaseOnCancel'
+> & {
   /** The elector's own client limit (client-go's defaults): reconcile bursts never delay a renewal. */
   qps?: number;
   burst?: number;
-}
+};
 
 export interface ManagerOptions {
   kubeConfig?: KubeConfig;
