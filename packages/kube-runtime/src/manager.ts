@@ -71,7 +71,6 @@ export class Manager {
   private started = false;
   private synced = false;
   private shuttingDown = false;
-  private elector: LeaderElector | undefined;
 
   constructor(options: ManagerOptions) {
     this.options = options;
@@ -191,7 +190,7 @@ export class Manager {
       return Promise.resolve();
     }
     const { qps, burst, ...lease } = le;
-    this.elector = new LeaderElector({
+    const elector = new LeaderElector({
       ...lease,
       client: this.newClient({ qps: qps ?? 5, burst: burst ?? 10, requestTimeoutMs: le.renewDeadlineMs, userAgentSuffix: 'leader-election' }),
       clock: this.clock,
@@ -205,7 +204,7 @@ export class Manager {
       },
     });
     // The elector resolves when it stopped or lost the lease; either way this term is over.
-    return this.elector.run(stop).then(() => this.loseLeadership());
+    return elector.run(stop).then(() => this.loseLeadership());
   }
 
   private loseLeadership(): void {

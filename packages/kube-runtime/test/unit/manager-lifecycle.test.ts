@@ -192,4 +192,24 @@ describe('Manager lifecycle', () => {
     expect(f.log).toEqual(['controller started', 'controller stopped']);
     expect(() => f.manager.add(recording(f.log, 'late', false))).toThrow(/has started/);
   });
+
+  it('renews the lease on its own client: a queue of reconcile requests does not cost the leadership', async () => {
+    const f = fixture({ qps: 1, burst: 1 });
+    f.manager.add(recording(f.log, 'controller', true));
+    const done = settled(f.manager.start());
+    await tick(f.clock, 1_000);
+    expect(f.log).toEqual(['controller started']);
+    // A write burst: 100 requests at 1 QPS keep the manager's client busy for 100 s.
+    const burst = Array.from({ length: 100 }, () => f.manager.client.resource(Resources.configMaps).list({ namespace: 'ns' }).catch(() => undefined));
+    await tick(f.clock, 30_000);
+    expect(done.value).toBeUndefined();
+    expect(f.leases.lease?.spec?.holderIdentity).toBe('me');
+    expect(f.leases.writes).toBeGreaterThan(10);
+    f.manager.stop();
+    await tick(f.clock, 1_000);
+    expect(done.value).toBe<StopReason>('signal');
+    await tick(f.clock, 100_000, 1_000);
+    await Promise.all(burst);
+  });
 });
+
