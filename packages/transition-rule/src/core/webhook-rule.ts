@@ -198,8 +198,10 @@ function applyOutcome(round: Round, sent: readonly string[], traceId: string, ou
     for (const n of sent) round.pass(n);
     return;
   }
-  const taskId = res.taskId || res.traceId;
-  const poll = pollRegistration(input.webhook, !res.poll && res.async);
+  // An `async` answer may name no task: it is then polled by the traceId we sent (seed 000).
+  const isAsync = !res.poll && res.async;
+  const taskId = res.taskId || res.traceId || (isAsync ? traceId : '');
+  const poll = pollRegistration(input.webhook, isAsync);
   if (!taskId || !poll) {
     const why = !taskId ? 'Invalid empty taskID' : 'no poll config for a polling answer';
     for (const n of sent) round.reject(n, `Webhook check ${round.where} failed, traceId ${traceId}: ${why}`);
