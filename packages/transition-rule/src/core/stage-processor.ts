@@ -37,8 +37,11 @@ function runRule(rule: TransitionRule, pods: readonly PodView[], input: StageInp
   switch (ruleKind(rule)) {
     case 'availablePolicy':
       return evaluateAvailablePolicy({ ruleName: rule.name, policy: rule.availablePolicy!, selected: input.selected, subjects: pods, passedBefore: sticky });
-    case 'labelCheck':
-      return evaluateLabelCheck(rule.name, rule.labelCheck!, pods);
+    case 'labelCheck': {
+      // Sticky like the other kinds: a pod approved in this stage is not re-checked.
+      const checked = evaluateLabelCheck(rule.name, rule.labelCheck!, pods.filter((p) => !sticky(podName(p))));
+      return { ...checked, passed: pods.map(podName).filter((n) => sticky(n) || checked.passed.includes(n)) };
+    }
     case 'webhook':
       return evaluateWebhookRule({
         namespace: input.namespace,
