@@ -60,7 +60,7 @@ function names(o: Record<string, unknown>, what: string): string[] {
   const v = o.finishedNames;
   if (v === undefined || v === null) return [];
   if (!Array.isArray(v) || !v.every((n) => typeof n === 'string')) throw new ProtocolError(`${what}: finishedNames must be a list of strings`);
-  return v as string[];
+  return v;
 }
 
 export function parseWebhookResponse(raw: unknown): WebhookResponse {

@@ -92,7 +92,7 @@ export function createTransitionRuleController(manager: Manager, options: Transi
   });
 
   const reconcile = async (key: string, ctx: ReconcileContext): Promise<ReconcileResult | void> => {
-    const ptr = ptrs.getByKey(key) as Ptr | undefined;
+    const ptr = ptrs.getByKey(key);
     if (!ptr) {
       store.forget(key);
       statusVersions.delete(key);

@@ -94,9 +94,15 @@ export class WebhookRuntimeStore {
 
   private entry(ptrKey: string, ruleName: string): RuleEntry {
     let rules = this.rules.get(ptrKey);
-    if (!rules) this.rules.set(ptrKey, (rules = new Map()));
+    if (!rules) {
+      rules = new Map<string, RuleEntry>();
+      this.rules.set(ptrKey, rules);
+    }
     let e = rules.get(ruleName);
-    if (!e) rules.set(ruleName, (e = { polls: new Map() }));
+    if (!e) {
+      e = { polls: new Map<string, PollTask>() };
+      rules.set(ruleName, e);
+    }
     return e;
   }
 

@@ -39,25 +39,25 @@ describe('stageGateFromInformer (the StageGate port)', () => {
         handlers.push(h);
         return () => handlers.splice(handlers.indexOf(h), 1);
       },
-    } as never);
+    });
     const notify = vi.fn();
     const unsubscribe = gate.onDecisionChange(notify);
     const blocked = { metadata: { name: 'r', namespace: 'ns' }, spec: { selector: {} }, status: { targets: ['p'], details: [{ name: 'p', stage: 'PreCheck', passed: false }] } } as PodTransitionRuleObject;
     const open = { ...blocked, status: { targets: ['p'], details: [{ name: 'p', stage: 'PreCheck', passed: true }] } } as PodTransitionRuleObject;
     objects = [blocked];
-    handlers.forEach((h) => h.onAdd?.(blocked as never, false));
+    handlers.forEach((h) => h.onAdd?.(blocked, false));
     expect(notify).toHaveBeenLastCalledWith('ns', 'p');
     const p = { metadata: { name: 'p', namespace: 'ns' } };
     expect(gate.check(p, 'PreCheck').passed).toBe(false);
     expect(gate.check({ metadata: { name: 'p', namespace: 'other' } }, 'PreCheck').passed).toBe(true);
     notify.mockClear();
     objects = [open];
-    handlers.forEach((h) => h.onUpdate?.(blocked as never, open as never));
+    handlers.forEach((h) => h.onUpdate?.(blocked, open));
     expect(notify).toHaveBeenCalledExactlyOnceWith('ns', 'p');
     expect(gate.check(p, 'PreCheck')).toEqual({ passed: true, message: '' });
     // A status write that changes nothing the gate answers rings nothing.
     notify.mockClear();
-    handlers.forEach((h) => h.onUpdate?.(open as never, { ...open } as never));
+    handlers.forEach((h) => h.onUpdate?.(open, { ...open }));
     expect(notify).not.toHaveBeenCalled();
     unsubscribe();
     expect(handlers).toHaveLength(0);

@@ -23,11 +23,11 @@ class Driver {
   private traceSeq = 0;
   readonly client: WebhookClient;
   readonly store: WebhookRuntimeStore;
-  constructor(
-    readonly rules: TransitionRule[],
-    readonly pods: TestPod[],
-    clientOptions: ConstructorParameters<typeof WebhookClient>[0] = {},
-  ) {
+  readonly rules: TransitionRule[];
+  readonly pods: TestPod[];
+  constructor(rules: TransitionRule[], pods: TestPod[], clientOptions: ConstructorParameters<typeof WebhookClient>[0] = {}) {
+    this.rules = rules;
+    this.pods = pods;
     this.client = new WebhookClient(clientOptions);
     this.store = new WebhookRuntimeStore({ caller: this.client, clock: realClock, logger: silentLogger(), changed: () => this.wake?.() });
   }
