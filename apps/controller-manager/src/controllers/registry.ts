@@ -5,6 +5,7 @@ import type { FeatureGates } from '../config/feature-gates.ts';
 import type { ManagerConfig } from '../config/flags.ts';
 import type { PolicyRule } from '../rbac.ts';
 import { cloneSetRegistration } from './cloneset.ts';
+import { transitionRuleRegistration } from './transitionrule.ts';
 
 /**
  * A running controller. kube-runtime's Controller fits as it is: start(signal) resolves once its
@@ -37,7 +38,7 @@ export interface ControllerRegistration {
   create(deps: ControllerDeps): ManagedController;
 }
 
-export const CONTROLLERS: readonly ControllerRegistration[] = [cloneSetRegistration];
+export const CONTROLLERS: readonly ControllerRegistration[] = [cloneSetRegistration, transitionRuleRegistration];
 
 export function controllerNames(registry: readonly ControllerRegistration[] = CONTROLLERS): string[] {
   return registry.map((c) => c.name);

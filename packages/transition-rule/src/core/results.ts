@@ -9,6 +9,7 @@ export function statusChanged(before: PodTransitionRuleStatus | undefined, after
     targets: s?.targets ?? [],
     details: s?.details ?? [],
     ruleStates: s?.ruleStates ?? [],
+    counts: [s?.targetCount, s?.passedCount, s?.waitingCount],
   });
   return !jsonEqual(pick(before), pick(after));
 }

@@ -103,6 +103,9 @@ export function planRound(input: RoundInput): RoundPlan {
     if (result.requeueAfterMs !== undefined) requeueAfterMs = Math.min(requeueAfterMs ?? Infinity, result.requeueAfterMs);
   }
   status.details!.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  status.targetCount = selected.length;
+  status.passedCount = status.details!.filter((d) => d.passed).length;
+  status.waitingCount = status.details!.length - status.passedCount;
   const writeStatus = statusChanged(ptr.status, status);
   if (writeStatus) status.updateTime = new Date(input.nowMs).toISOString();
   else if (ptr.status?.updateTime) status.updateTime = ptr.status.updateTime;

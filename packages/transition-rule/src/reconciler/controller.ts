@@ -67,7 +67,7 @@ function specEvents(source: SharedIndexInformer<PodTransitionRuleObject>): Event
 export interface TransitionRuleController {
   controller: Controller;
   /** Stops poll timers and cancels calls in flight (the manager stops the controller itself). */
-  stop(): void;
+  stop: () => void;
 }
 
 export function createTransitionRuleController(manager: Manager, options: TransitionRuleControllerOptions = {}): TransitionRuleController {

@@ -81,6 +81,15 @@ export class TestWebhookServer {
     return this.calls.filter((c) => c.path === path);
   }
 
+  /** Answers every hanging request with success. */
+  releaseHanging(): void {
+    for (const res of this.hanging) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ success: true, message: 'released' }));
+    }
+    this.hanging.clear();
+  }
+
   async close(): Promise<void> {
     for (const res of this.hanging) res.destroy();
     this.server?.closeAllConnections();

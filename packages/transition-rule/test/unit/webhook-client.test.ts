@@ -85,14 +85,22 @@ describe('WebhookClient', () => {
   it('runs at most maxConcurrentCalls at once', async () => {
     const server = await new TestWebhookServer().listen();
     server.on('POST', '/slow', () => 'hang');
-    const client = new WebhookClient({ maxConcurrentCalls: 3, timeoutMs: 400 });
-    const calls = Array.from({ length: 8 }, () => client.post(server.url('/slow'), undefined, body).catch(() => undefined));
-    // Each call hangs until its 400 ms timeout: the first wave puts only three on the server.
-    await new Promise((r) => setTimeout(r, 200));
-    expect(server.calls.length).toBe(3);
+    const client = new WebhookClient({ maxConcurrentCalls: 3 });
+    const calls = Array.from({ length: 8 }, () => client.post(server.url('/slow'), undefined, body));
+    const arrived = async (n: number): Promise<void> => {
+      for (let i = 0; i < 200 && server.calls.length < n; i++) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(server.calls.length).toBe(n);
+    };
+    // The server holds every call until released: only three reach it at a time.
+    await arrived(3);
     expect(client.pending).toBe(8);
-    await Promise.all(calls);
-    expect(server.calls.length).toBe(8);
+    server.releaseHanging();
+    await arrived(6);
+    server.releaseHanging();
+    await arrived(8);
+    server.releaseHanging();
+    await expect(Promise.all(calls)).resolves.toHaveLength(8);
     await client.close();
     await server.close();
   });
