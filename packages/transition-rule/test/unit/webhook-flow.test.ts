@@ -131,12 +131,12 @@ describe('webhook rule over HTTP', () => {
   });
 
   it.each([
-    ['/500', /HTTP 500/],
-    ['/garbage', /response is not JSON/],
-    ['/huge', /response body exceeds 1048576 bytes/],
-    ['/hang', /timed out after 0.5s/],
-  ])('Fail: %s rejects with the cause and retries with backoff', async (path, cause) => {
-    const d = new Driver([hookRule(path)], inStage('a'), { timeoutMs: 500 });
+    ['/500', /HTTP 500/, 30_000],
+    ['/garbage', /response is not JSON/, 30_000],
+    ['/huge', /response body exceeds 1048576 bytes/, 30_000],
+    ['/hang', /timed out after 0.5s/, 500],
+  ])('Fail: %s rejects with the cause and retries with backoff', async (path, cause, timeoutMs) => {
+    const d = new Driver([hookRule(path)], inStage('a'), { timeoutMs });
     const plan = await d.until(() => d.detail('a')?.rejectInfo?.[0]?.reason.startsWith('Fail to do webhook request') === true);
     expect(d.detail('a')?.rejectInfo?.[0]?.reason).toMatch(cause);
     expect(plan.requeueAfterMs).toBe(1_000);
