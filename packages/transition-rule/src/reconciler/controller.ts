@@ -8,12 +8,10 @@ import {
   namespacedKey,
   type Controller,
   type DeepReadonly,
-  type EventSource,
   type KubeObject,
   type Manager,
   type ReconcileContext,
   type ReconcileResult,
-  type SharedIndexInformer,
 } from '@cloneset-suite/kube-runtime';
 import { planRound } from '../core/round.ts';
 import type { RuleObject } from '../core/types.ts';
@@ -22,6 +20,7 @@ import type { PodTransitionRuleObject } from './resources.ts';
 import { podResource, podTransitionRuleResource } from './resources.ts';
 import { WebhookClient, type WebhookCaller, type WebhookClientOptions } from '../http/webhook-client.ts';
 import { WebhookRuntimeStore } from './webhook-runtime-store.ts';
+import { specEvents } from './spec-events.ts';
 import { addFinalizer, patchAnnotations, removeFinalizer, writeStatus } from './writes.ts';
 
 export const TRANSITION_RULE_CONTROLLER_NAME = 'podtransitionrule';
@@ -43,26 +42,6 @@ export interface TransitionRuleControllerOptions {
 const STALE_CACHE_REQUEUE_MS = 500;
 
 type Ptr = DeepReadonly<PodTransitionRuleObject>;
-
-/** PTR events except our own status writes: a status write never re-triggers its evaluation. */
-function specEvents(source: SharedIndexInformer<PodTransitionRuleObject>): EventSource<PodTransitionRuleObject> {
-  const relevant = (a: Ptr, b: Ptr): boolean =>
-    a === b ||
-    a.metadata?.generation !== b.metadata?.generation ||
-    a.metadata?.deletionTimestamp !== b.metadata?.deletionTimestamp ||
-    JSON.stringify(a.metadata?.finalizers ?? []) !== JSON.stringify(b.metadata?.finalizers ?? []);
-  return {
-    hasSynced: () => source.hasSynced(),
-    addEventHandler: (h) =>
-      source.addEventHandler({
-        onAdd: (o, initial) => h.onAdd?.(o, initial),
-        onUpdate: (a, b) => {
-          if (relevant(a, b)) h.onUpdate?.(a, b);
-        },
-        onDelete: (o, unknown) => h.onDelete?.(o, unknown),
-      }),
-  };
-}
 
 export interface TransitionRuleController {
   controller: Controller;

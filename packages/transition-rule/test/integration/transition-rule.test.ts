@@ -27,9 +27,9 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(prefix: string): Promise<{ ns: string; ctl: Running }> {
+async function setup(prefix: string, timeoutMs = 3_000): Promise<{ ns: string; ctl: Running }> {
   const ns = await createTestNamespace(prefix);
-  const ctl = startController(ns.name, { webhook: { timeoutMs: 3_000 } });
+  const ctl = startController(ns.name, { webhook: { timeoutMs } });
   cleanups.push(ns.remove, ctl.stop);
   return { ns: ns.name, ctl };
 }
@@ -156,6 +156,19 @@ describe('PodTransitionRule controller', () => {
     expect(events.regarding.name).toBe('lenient');
     expect(events.note).toMatch(/failurePolicy Ignore lets l1 pass/);
     expect((await detailOf(ns, 'strict', 's1'))?.passed).toBe(false);
+  });
+
+  it('a hanging webhook does not delay the rules of other PodTransitionRules', async () => {
+    const { ns } = await setup('ptr-hang', 30_000);
+    await applyRule(ns, { name: 'stuck', spec: { selector: { matchLabels: { app: 'stuck' } }, rules: [{ name: 'hook', webhook: { clientConfig: { url: server.url('/hang') } } }] } });
+    await applyRule(ns, { name: 'quick', spec: { selector: { matchLabels: { app: 'quick' } }, rules: [{ name: 'ready', labelCheck: { requires: { matchLabels: { ok: 'true' } } } }] } });
+    await createPods(ns, [{ name: 'h1', stage: 'PreCheck', labels: { app: 'stuck' } }]);
+    await eventually('the hanging call is out', async () => (await detailOf(ns, 'stuck', 'h1'))?.rejectInfo?.[0]?.reason.startsWith('waiting for webhook response'));
+    const started = Date.now();
+    await createPods(ns, [{ name: 'q1', stage: 'PreCheck', labels: { app: 'quick', ok: 'true' } }]);
+    await eventually('q1 decided', async () => (await detailOf(ns, 'quick', 'q1'))?.passed, { timeoutMs: 10_000 });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect((await detailOf(ns, 'stuck', 'h1'))?.rejectInfo?.[0]?.reason).toMatch(/^waiting for webhook response/);
   });
 
   it('restarting the controller during a poll keeps the task: it is polled again, not re-posted', async () => {
