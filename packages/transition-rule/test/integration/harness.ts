@@ -18,16 +18,19 @@ export interface Running {
   gate: StageGate;
   /** Doorbell rings (pod names) with the time they rang. */
   rings: { pod: string; atMs: number }[];
+  /** Mutating API requests the controller made so far. */
+  writes: () => Promise<number>;
   stop: () => Promise<void>;
 }
 
 export function startController(namespace: string, options: Omit<TransitionRuleControllerOptions, 'namespace'> = {}): Running {
   const kubeConfig = loadKubeConfig(testKubeconfigPath());
+  const registry = new Registry();
   const manager = new Manager({
     kubeConfig,
     qps: 200,
     burst: 400,
-    registry: new Registry(),
+    registry,
     logger: createLogger({ level: (process.env.TEST_LOG_LEVEL as 'debug' | undefined) ?? 'warn', base: { test: namespace } }),
   });
   const { stop } = createTransitionRuleController(manager, { namespace, maxConcurrentReconciles: 2, ...options });
@@ -39,6 +42,10 @@ export function startController(namespace: string, options: Omit<TransitionRuleC
   return {
     gate,
     rings,
+    writes: async () => {
+      const metric = await registry.getSingleMetric('rest_client_requests_total')?.get();
+      return (metric?.values ?? []).filter((v) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(String(v.labels.method))).reduce((sum, v) => sum + v.value, 0);
+    },
     stop: async () => {
       abort.abort();
       await done;

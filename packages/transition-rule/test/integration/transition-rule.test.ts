@@ -69,6 +69,14 @@ describe('PodTransitionRule controller', () => {
     expect(ring, 'the doorbell rang for p1 after the label').toBeDefined();
     expect(ring!.atMs - labelledAt).toBeLessThan(5_000);
     expect(await detailOf(ns, 'needs-ready', 'p1')).toEqual({ name: 'p1', stage: 'PreCheck', passed: true, passedRules: ['ready'] });
+
+    // Settled: further pod events cause rounds but no writes (status and annotations unchanged).
+    await eventually('annotation caught up', async () => JSON.parse((await podJson(ns, 'p1'))?.metadata?.annotations?.['detail.podtransitionrule.kusionstack.io/needs-ready'] ?? '{}').passed === true);
+    await new Promise((r) => setTimeout(r, 1_000));
+    const writes = await ctl.writes();
+    await kubectl(['annotate', 'pod', 'p1', 'idle', '-n', ns, 'touched=1']);
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(await ctl.writes()).toBe(writes);
   });
 
   it('availablePolicy 50% over 6 pods never approves more than the quota (sampled throughout), and one more only when a pod is available again', async () => {
