@@ -15,7 +15,7 @@ export * from './selector.ts';
 export * from './field-errors.ts';
 export * from './names.ts';
 
-export { cloneSetCrd, podTransitionRuleCrd, CLONESET_PRINTER_COLUMNS } from './crd/definitions.ts';
+export { cloneSetCrd, podTransitionRuleCrd, CLONESET_PRINTER_COLUMNS, PODTRANSITIONRULE_PRINTER_COLUMNS } from './crd/definitions.ts';
 export type { PrinterColumn, CustomResourceDefinition, CrdVersion, SchemaNode } from './crd/definitions.ts';
 export { renderCrdFiles, renderYaml, type GeneratedFile } from './crd/generate.ts';
 

@@ -58,6 +58,7 @@ export interface ManagerConfig {
   logLevel: ManagerLogLevel;
   controllers: string[];
   transitionRuleWebhookAllowedPrefixes: string[];
+  transitionRuleWebhookTimeoutMs: number;
   gracefulShutdownTimeoutMs: number;
 }
 
@@ -119,6 +120,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'log-level', key: 'logLevel', type: 'string', defaultText: 'info', help: `Log level: ${LOG_LEVELS.join(', ')}. Logs are JSON lines on stdout.`, parse: (r) => parseEnum(r, LOG_LEVELS) },
   { name: 'controllers', key: 'controllers', type: 'strings', defaultText: '*', help: 'Controllers to run: * for the default set, foo to enable foo, -foo to disable foo (e.g. *,-foo).', parse: (r, ctx) => parseControllerSelection(r, ctx.knownControllers) },
   { name: 'transition-rule-webhook-allowed-prefixes', key: 'transitionRuleWebhookAllowedPrefixes', type: 'strings', defaultText: '', help: 'URL prefixes PodTransitionRule webhooks may call (comma-separated). Empty: any URL. Rules naming another URL are refused at admission.', parse: (r) => parseList(r).map(parseUrlPrefix) },
+  { name: 'transition-rule-webhook-timeout', key: 'transitionRuleWebhookTimeoutMs', type: 'duration', defaultText: '30s', help: 'Time limit of one PodTransitionRule webhook or poll call (connect, answer and body).', parse: parseDuration },
   { name: 'graceful-shutdown-timeout', key: 'gracefulShutdownTimeoutMs', type: 'duration', defaultText: '25s', help: 'On SIGTERM/SIGINT, how long in-flight reconciles may take to finish before the lease is released and the process exits.', parse: parseDuration },
 ];
 
@@ -154,6 +156,7 @@ export function defaultConfig(): ManagerConfig {
     logLevel: 'info',
     controllers: ['*'],
     transitionRuleWebhookAllowedPrefixes: [],
+    transitionRuleWebhookTimeoutMs: 30_000,
     gracefulShutdownTimeoutMs: 25_000,
   };
 }

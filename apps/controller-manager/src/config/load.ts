@@ -129,6 +129,7 @@ function checkConsistency(c: ManagerConfig): void {
   if (c.webhookCertDir === undefined && c.webhookCertValidityMs < 60 * 60_000) {
     throw new ConfigError('--webhook-cert-validity must be at least 1h');
   }
+  if (c.transitionRuleWebhookTimeoutMs <= 0) throw new ConfigError('--transition-rule-webhook-timeout must be greater than 0');
   if (c.gracefulShutdownTimeoutMs <= 0) throw new ConfigError('--graceful-shutdown-timeout must be greater than 0');
 }
 

@@ -12,6 +12,7 @@ import type { FeatureGates } from '../config/feature-gates.ts';
 import type { ManagerConfig } from '../config/flags.ts';
 import type { PolicyRule } from '../rbac.ts';
 import { cloneSetRegistration } from './cloneset.ts';
+import { transitionRuleRegistration } from './transitionrule.ts';
 
 export interface ControllerDeps {
   manager: Manager;
@@ -35,7 +36,7 @@ export interface ControllerRegistration {
   create(deps: ControllerDeps): void;
 }
 
-export const CONTROLLERS: readonly ControllerRegistration[] = [cloneSetRegistration];
+export const CONTROLLERS: readonly ControllerRegistration[] = [cloneSetRegistration, transitionRuleRegistration];
 
 export function controllerNames(registry: readonly ControllerRegistration[] = CONTROLLERS): string[] {
   return registry.map((c) => c.name);

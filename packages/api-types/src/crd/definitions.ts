@@ -111,9 +111,18 @@ export function cloneSetCrd(): CustomResourceDefinition {
   });
 }
 
+export const PODTRANSITIONRULE_PRINTER_COLUMNS: PrinterColumn[] = [
+  { name: 'RULES', type: 'string', jsonPath: '.spec.rules[*].name', description: 'The rules, by name.' },
+  { name: 'TARGETS', type: 'integer', jsonPath: '.status.targetCount', description: 'Selected pods.' },
+  { name: 'PASSED', type: 'integer', jsonPath: '.status.passedCount', description: 'Pods in a stage that may leave it.' },
+  { name: 'WAITING', type: 'integer', jsonPath: '.status.waitingCount', description: 'Pods in a stage held by a rule.' },
+  { name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+  { name: 'SELECTOR', type: 'string', jsonPath: '.spec.selector', description: 'The pods it selects.', priority: 1 },
+];
+
 export function podTransitionRuleCrd(): CustomResourceDefinition {
   return crd(PODTRANSITIONRULE_GVK, PodTransitionRuleSchema, {
     subresources: { status: {} },
-    additionalPrinterColumns: [{ name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp' }],
+    additionalPrinterColumns: PODTRANSITIONRULE_PRINTER_COLUMNS,
   });
 }

@@ -186,6 +186,10 @@ export const PodTransitionRuleStatusSchema = Type.Object(
     targets: Type.Optional(list(str(), { description: 'Sorted names of the selected pods.' })),
     details: Type.Optional(list(TransitionRuleDetailSchema, { description: 'Per in-stage pod result, sorted by name.' })),
     ruleStates: Type.Optional(list(RuleStateSchema, { description: 'State of webhook rules (poll tasks).' })),
+    // Not in the anchor (extra status fields are ignored by its tools): counts for kubectl get.
+    targetCount: Type.Optional(int64({ description: 'Number of selected pods.' })),
+    passedCount: Type.Optional(int64({ description: 'Pods in a stage that passed every rule of it.' })),
+    waitingCount: Type.Optional(int64({ description: 'Pods in a stage held by at least one rule.' })),
   },
   { description: 'Observed state of a PodTransitionRule.' },
 );

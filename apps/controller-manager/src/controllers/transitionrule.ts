@@ -1,0 +1,37 @@
+// The PodTransitionRule controller and exactly the API calls it makes (deploy/ grants these).
+import { createTransitionRuleController } from '@cloneset-suite/transition-rule';
+import type { ControllerRegistration } from './registry.ts';
+
+export const transitionRuleRegistration: ControllerRegistration = {
+  name: 'podtransitionrule',
+  enabledByDefault: true,
+  permissions: [
+    // Its informer; the protection finalizer is added and removed with a JSON patch.
+    { apiGroups: ['apps.kusionstack.io'], resources: ['podtransitionrules'], verbs: ['list', 'watch', 'patch'] },
+    { apiGroups: ['apps.kusionstack.io'], resources: ['podtransitionrules/status'], verbs: ['patch'] },
+    // Selected pods: read from the cache; the detail annotation is a merge patch.
+    { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch', 'patch'] },
+    // WebhookFailureIgnored and rule errors.
+    { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
+  ],
+  create: (d) => {
+    const { controller, stop } = createTransitionRuleController(d.manager, {
+      ...(d.namespace ? { namespace: d.namespace } : {}),
+      maxConcurrentReconciles: d.maxConcurrentReconciles,
+      instance: d.identity,
+      webhook: { timeoutMs: d.config.transitionRuleWebhookTimeoutMs, allowedPrefixes: d.config.transitionRuleWebhookAllowedPrefixes },
+    });
+    return {
+      name: controller.name,
+      // Poll timers and calls in flight end with the controller (shutdown or lost lease).
+      start: async (signal) => {
+        try {
+          await controller.start(signal);
+        } finally {
+          stop();
+        }
+      },
+      stop: () => controller.stop(),
+    };
+  },
+};

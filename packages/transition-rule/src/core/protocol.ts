@@ -1,0 +1,91 @@
+// The webhook protocol of seed 000: the POST body sent for a rule, and the two responses (to the
+// POST and to a poll GET), parsed strictly enough that garbage is an error and not a verdict.
+
+export interface WebhookResource {
+  apiVersion: 'v1';
+  kind: 'Pod';
+  name: string;
+  parameters?: Record<string, string>;
+}
+
+export interface WebhookRequestBody {
+  traceId: string;
+  stage: string;
+  ruleName: string;
+  resources: WebhookResource[];
+}
+
+export interface WebhookResponse {
+  success: boolean;
+  message: string;
+  finishedNames: string[];
+  poll: boolean;
+  /** Deprecated spelling of poll; its default poll query key is trace-id. */
+  async: boolean;
+  taskId: string;
+  traceId: string;
+}
+
+export interface PollResponse {
+  success: boolean;
+  message: string;
+  finished: boolean;
+  finishedNames: string[];
+  stop: boolean;
+}
+
+export class ProtocolError extends Error {
+  override name = 'ProtocolError';
+}
+
+function object(raw: unknown, what: string): Record<string, unknown> {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ProtocolError(`${what} is not a JSON object`);
+  return raw as Record<string, unknown>;
+}
+
+function flag(o: Record<string, unknown>, key: string, what: string): boolean {
+  const v = o[key];
+  if (v === undefined || v === null) return false;
+  if (typeof v !== 'boolean') throw new ProtocolError(`${what}: ${key} must be a boolean`);
+  return v;
+}
+
+function text(o: Record<string, unknown>, key: string): string {
+  const v = o[key];
+  if (v === undefined || v === null) return '';
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+function names(o: Record<string, unknown>, what: string): string[] {
+  const v = o.finishedNames;
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v) || !v.every((n) => typeof n === 'string')) throw new ProtocolError(`${what}: finishedNames must be a list of strings`);
+  return v;
+}
+
+export function parseWebhookResponse(raw: unknown): WebhookResponse {
+  const what = 'webhook response';
+  const o = object(raw, what);
+  if (typeof o.success !== 'boolean') throw new ProtocolError(`${what}: success must be a boolean`);
+  return {
+    success: o.success,
+    message: text(o, 'message'),
+    finishedNames: names(o, what),
+    poll: flag(o, 'poll', what),
+    async: flag(o, 'async', what),
+    taskId: text(o, 'taskId'),
+    traceId: text(o, 'traceId'),
+  };
+}
+
+export function parsePollResponse(raw: unknown): PollResponse {
+  const what = 'poll response';
+  const o = object(raw, what);
+  return {
+    success: flag(o, 'success', what),
+    message: text(o, 'message'),
+    finished: flag(o, 'finished', what),
+    finishedNames: names(o, what),
+    stop: flag(o, 'stop', what),
+  };
+}

@@ -1,0 +1,159 @@
+// The PodTransitionRule controller's imperative shell (spec §2.5): gather the rule and the pods of
+// its namespace from the caches, run planRound, execute the plan (finalizer, webhook actions,
+// status, pod annotations) and requeue as the plan says. It holds no policy.
+import { randomUUID } from 'node:crypto';
+import { compileLabelSelector, type LabelSelector, type TransitionRule } from '@cloneset-suite/api-types';
+import {
+  ResourceVersionExpectations,
+  namespacedKey,
+  type Controller,
+  type DeepReadonly,
+  type KubeObject,
+  type Manager,
+  type ReconcileContext,
+  type ReconcileResult,
+} from '@cloneset-suite/kube-runtime';
+import { planRound } from '../core/round.ts';
+import type { RuleObject } from '../core/types.ts';
+import { ruleKind } from '../core/rules.ts';
+import type { PodTransitionRuleObject } from './resources.ts';
+import { podResource, podTransitionRuleResource } from './resources.ts';
+import { WebhookClient, type WebhookCaller, type WebhookClientOptions } from '../http/webhook-client.ts';
+import { WebhookRuntimeStore } from './webhook-runtime-store.ts';
+import { specEvents } from './spec-events.ts';
+import { addFinalizer, patchAnnotations, removeFinalizer, writeStatus } from './writes.ts';
+
+export const TRANSITION_RULE_CONTROLLER_NAME = 'podtransitionrule';
+
+export interface TransitionRuleControllerOptions {
+  /** Watch one namespace; all when undefined. */
+  namespace?: string;
+  maxConcurrentReconciles?: number;
+  /** Identity for Events' reportingInstance. */
+  instance?: string;
+  /** Timeout, response cap, concurrency and allow-list of webhook calls. */
+  webhook?: WebhookClientOptions;
+  /** Replaces the HTTP client (tests). */
+  caller?: WebhookCaller;
+  newTraceId?: () => string;
+}
+
+/** Safety requeue while the cache has not caught up with our own status write. */
+const STALE_CACHE_REQUEUE_MS = 500;
+
+type Ptr = DeepReadonly<PodTransitionRuleObject>;
+
+export interface TransitionRuleController {
+  controller: Controller;
+  /** Stops poll timers and cancels calls in flight (the manager stops the controller itself). */
+  stop: () => void;
+}
+
+export function createTransitionRuleController(manager: Manager, options: TransitionRuleControllerOptions = {}): TransitionRuleController {
+  const scope = options.namespace ? { namespace: options.namespace } : {};
+  const ptrs = manager.informers.informerFor<PodTransitionRuleObject>(podTransitionRuleResource, scope);
+  const pods = manager.informers.informerFor<KubeObject>(podResource, scope);
+  const recorder = manager.eventRecorder('podtransitionrule-controller', options.instance ?? 'cloneset-suite');
+  const newTraceId = options.newTraceId ?? randomUUID;
+  const caller = options.caller ?? new WebhookClient(options.webhook);
+  const statusVersions = new ResourceVersionExpectations({ clock: manager.clock });
+  const controllerRef: { current?: Controller } = {};
+  const store = new WebhookRuntimeStore({
+    caller,
+    clock: manager.clock,
+    logger: manager.logger.child({ controller: TRANSITION_RULE_CONTROLLER_NAME }),
+    changed: (key) => controllerRef.current?.enqueue(key),
+  });
+  ptrs.addEventHandler({
+    onAdd: (p) => statusVersions.observe(keyOf(p), p.metadata?.resourceVersion),
+    onUpdate: (_o, p) => statusVersions.observe(keyOf(p), p.metadata?.resourceVersion),
+    onDelete: (p) => statusVersions.delete(keyOf(p)),
+  });
+
+  const reconcile = async (key: string, ctx: ReconcileContext): Promise<ReconcileResult | void> => {
+    const ptr = ptrs.getByKey(key);
+    if (!ptr) {
+      store.forget(key);
+      statusVersions.delete(key);
+      return;
+    }
+    if (!statusVersions.satisfied(key, ptr.metadata?.resourceVersion)) {
+      ctx.logger.debug('waiting for the cache to observe our status write');
+      return { requeueAfter: STALE_CACHE_REQUEUE_MS };
+    }
+    const namespace = ptr.metadata?.namespace ?? '';
+    const plan = planRound({
+      // Cached objects are frozen JSON; the engine only reads them.
+      ptr: ptr as unknown as RuleObject,
+      pods: pods.list({ namespace }),
+      runtime: (rule) => store.runtime(key, rule),
+      nowMs: manager.clock.now(),
+      newTraceId,
+    });
+    if (plan.kind === 'cleanup') {
+      ctx.logger.debug({ pods: plan.annotations.length }, 'being deleted: removing detail annotations, then the finalizer');
+      await patchAnnotations(manager.client, namespace, plan.annotations, ctx.signal);
+      if (plan.removeFinalizer) await removeFinalizer(manager.client, ptr, ctx.signal);
+      store.forget(key);
+      return;
+    }
+    if (plan.addFinalizer) await addFinalizer(manager.client, ptr, ctx.signal);
+    store.retainRules(key, new Set((ptr.spec.rules ?? []).filter((r) => ruleKind(r as TransitionRule) === 'webhook').map((r) => r.name)));
+    // Answers are forgotten only once the status holding their verdict is saved.
+    store.apply(key, plan.actions.filter((a) => a.type !== 'clearPost'));
+    for (const a of plan.actions) if (a.type === 'event') recorder.event(ptr, a.eventType, a.reason, 'EvaluateRule', a.message);
+    if (plan.writeStatus) {
+      const details = plan.status.details ?? [];
+      ctx.logger.debug(
+        { targets: plan.status.targets?.length, passed: details.filter((d) => d.passed).map((d) => d.name), waiting: details.filter((d) => !d.passed).map((d) => d.name) },
+        'writing status: decisions changed',
+      );
+      statusVersions.expect(key, await writeStatus(manager.client, ptr, plan.status, ctx.signal));
+    }
+    store.apply(key, plan.actions.filter((a) => a.type === 'clearPost'));
+    await patchAnnotations(manager.client, namespace, plan.annotations, ctx.signal);
+    if (plan.errors.length > 0) {
+      recorder.event(ptr, 'Warning', 'RuleError', 'EvaluateRule', plan.errors.join('; '));
+      throw new Error(plan.errors.join('; '));
+    }
+    if (plan.requeueAfterMs !== undefined) return { requeueAfter: Math.max(1, plan.requeueAfterMs) };
+    return undefined;
+  };
+
+  const controller = manager.addController({
+    name: TRANSITION_RULE_CONTROLLER_NAME,
+    reconcile,
+    ...(options.maxConcurrentReconciles !== undefined ? { maxConcurrentReconciles: options.maxConcurrentReconciles } : {}),
+  });
+  controllerRef.current = controller;
+
+  // A pod event reaches every rule of its namespace that selects it or lists it as a target.
+  const podKeys = (pod: DeepReadonly<KubeObject>): string[] => {
+    const ns = pod.metadata?.namespace;
+    const name = pod.metadata?.name ?? '';
+    return ptrs
+      .list({ ...(ns ? { namespace: ns } : {}) })
+      .filter((p) => (p.status?.targets ?? []).includes(name) || selects(p, pod))
+      .map((p) => keyOf(p));
+  };
+  controller.watches(specEvents(ptrs), (p) => keyOf(p)).watches(pods, podKeys);
+  return {
+    controller,
+    stop: () => {
+      store.stop();
+      if (caller instanceof WebhookClient) void caller.close();
+    },
+  };
+}
+
+function keyOf(obj: DeepReadonly<KubeObject>): string {
+  return namespacedKey(obj.metadata?.namespace, obj.metadata?.name ?? '');
+}
+
+function selects(ptr: Ptr, pod: DeepReadonly<KubeObject>): boolean {
+  try {
+    return compileLabelSelector(ptr.spec.selector as LabelSelector)(pod.metadata?.labels);
+  } catch {
+    return false;
+  }
+}
