@@ -15,23 +15,11 @@ export const transitionRuleRegistration: ControllerRegistration = {
     { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
   ],
   create: (d) => {
-    const { controller, stop } = createTransitionRuleController(d.manager, {
+    createTransitionRuleController(d.manager, {
       ...(d.namespace ? { namespace: d.namespace } : {}),
       maxConcurrentReconciles: d.maxConcurrentReconciles,
       instance: d.identity,
       webhook: { timeoutMs: d.config.transitionRuleWebhookTimeoutMs, allowedPrefixes: d.config.transitionRuleWebhookAllowedPrefixes },
     });
-    return {
-      name: controller.name,
-      // Poll timers and calls in flight end with the controller (shutdown or lost lease).
-      start: async (signal) => {
-        try {
-          await controller.start(signal);
-        } finally {
-          stop();
-        }
-      },
-      stop: () => controller.stop(),
-    };
   },
 };

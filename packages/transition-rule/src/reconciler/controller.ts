@@ -6,6 +6,7 @@ import { compileLabelSelector, type LabelSelector, type TransitionRule } from '@
 import {
   ResourceVersionExpectations,
   namespacedKey,
+  whenAborted,
   type Controller,
   type DeepReadonly,
   type KubeObject,
@@ -137,13 +138,23 @@ export function createTransitionRuleController(manager: Manager, options: Transi
       .map((p) => keyOf(p));
   };
   controller.watches(specEvents(ptrs), (p) => keyOf(p)).watches(pods, podKeys);
-  return {
-    controller,
-    stop: () => {
-      store.stop();
-      if (caller instanceof WebhookClient) void caller.close();
-    },
+  let stopped = false;
+  const stop = (): void => {
+    if (stopped) return;
+    stopped = true;
+    store.stop();
+    if (caller instanceof WebhookClient) void caller.close();
   };
+  // Poll timers and calls in flight end with the controller (shutdown or lost lease).
+  manager.add({
+    name: `${TRANSITION_RULE_CONTROLLER_NAME}-webhook-calls`,
+    needLeaderElection: true,
+    start: async (signal) => {
+      await whenAborted(signal);
+      stop();
+    },
+  });
+  return { controller, stop };
 }
 
 function keyOf(obj: DeepReadonly<KubeObject>): string {
