@@ -2,6 +2,7 @@
 // metadata only; anything else means recreate.
 import type { V1ControllerRevision, V1PodTemplateSpec } from '@kubernetes/client-node';
 import { semanticallyEqual } from './canonical.ts';
+import { goPodTemplate } from './go-template-encoder.ts';
 import { VCT_HASH_ANNOTATION } from './keys.ts';
 import { templateOfRevision } from './revisions.ts';
 
@@ -54,5 +55,8 @@ export function revisionInPlaceDiff(
     const b = to.metadata?.annotations?.[VCT_HASH_ANNOTATION];
     if (a !== undefined && b !== undefined && a !== b) return undefined;
   }
-  return inPlaceDiff(templateOfRevision(from), templateOfRevision(to));
+  // Both as Go's types see them: a revision written by an earlier version (raw template) and
+  // one in OpenKruise's form differ only where Go cannot tell a value from unset.
+  const asGo = (rev: V1ControllerRevision) => goPodTemplate(templateOfRevision(rev)) as V1PodTemplateSpec;
+  return inPlaceDiff(asGo(from), asGo(to));
 }

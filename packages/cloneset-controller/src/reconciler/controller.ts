@@ -124,6 +124,7 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
       pods: ownedPods,
       pvcs: ownedPvcs,
       revisions: ownedRevisions,
+      revisionNameTaken: (name) => revisions.get(cs.metadata.namespace, name) !== undefined,
       expectationsSatisfied: expectations.satisfied(key),
       gates,
       nowMs,
