@@ -1,17 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { defaultCloneSet } from '@cloneset-suite/api-types';
+import { defaultCloneSet, type CloneSet } from '@cloneset-suite/api-types';
 import { semanticallyEqual } from '../../src/core/canonical.ts';
 import { goMarshal, goNumber, goQuote } from '../../src/core/go-json.ts';
 import { goQuantity } from '../../src/core/go-quantity.ts';
 import { goPodTemplate } from '../../src/core/go-template-encoder.ts';
 import { SAFE_ALPHABET, fnv1x32, revisionDataText, revisionHash, safeEncode } from '../../src/core/revision-bytes.ts';
 import { revisionName } from '../../src/core/revisions.ts';
-import { firstByteDifference, loadKruiseRevisions } from '../kruise-testdata.ts';
+import { firstByteDifference, loadKruiseRevisions } from '@cloneset-suite/local-cluster';
 import { POD_TEMPLATE_GO_TYPES } from '../../src/core/pod-template-go-types.ts';
 import { anyStructInTemplateArbitrary, podTemplateArbitrary, reachableStructCount } from './go-template-arbitrary.ts';
 
-const entries = loadKruiseRevisions();
+const entries = loadKruiseRevisions<CloneSet>();
 
 describe('revision data and name, byte for byte as OpenKruise v1.8.4 made them', () => {
   it('covers every entry of the test data', () => {
