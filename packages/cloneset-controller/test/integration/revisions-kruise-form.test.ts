@@ -6,13 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, firstByteDifference, kubectl, revisionDataBytes } from '@cloneset-suite/local-cluster';
 import { revisionDataText, revisionHash } from '../../src/core/revision-bytes.ts';
 import { installCrds, isPodWrite, startController, withNamespace, type RunningController } from './harness.ts';
-import { REVISION_LABEL, apply, cloneSet, getCloneSet, listPods, listRevisions, readyPods, sleep, type Pod } from './support.ts';
+import { REVISION_LABEL, apply, cloneSet, getCloneSet, listPods, listRevisions, podWriteKey, readyPods, sleep, type Pod } from './support.ts';
 
 // A name as the earlier version made it (sha256-based, the same safe alphabet).
 const OLD_HASH = '7f5d98cb4';
 const OLD = `ok-${OLD_HASH}`;
-
-const podKey = (p: Pod): string => [p.metadata.name, p.metadata.uid, p.metadata.resourceVersion, p.metadata.generation ?? 0].join('/');
 
 describe('revisions after an earlier version: adopted as they are, new ones in OpenKruise form', () => {
   let ns: string;
@@ -75,6 +73,6 @@ describe('revisions after an earlier version: adopted as they are, new ones in O
     expect((await listRevisions(ns)).map((r) => r.metadata.name).sort()).toEqual([OLD, name].sort());
     await sleep(2_000);
     expect(controller!.requests().slice(writesBefore).filter(isPodWrite)).toEqual([]);
-    expect((await listPods(ns, 'app=ok')).map(podKey).sort()).toEqual(before.map(podKey).sort());
+    expect((await listPods(ns, 'app=ok')).map(podWriteKey).sort()).toEqual(before.map(podWriteKey).sort());
   });
 });
