@@ -55,8 +55,21 @@ export function revisionInPlaceDiff(
     const b = to.metadata?.annotations?.[VCT_HASH_ANNOTATION];
     if (a !== undefined && b !== undefined && a !== b) return undefined;
   }
-  // Both as Go's types see them: a revision written by an earlier version (raw template) and
-  // one in OpenKruise's form differ only where Go cannot tell a value from unset.
-  const asGo = (rev: V1ControllerRevision) => goPodTemplate(templateOfRevision(rev)) as V1PodTemplateSpec;
-  return inPlaceDiff(asGo(from), asGo(to));
+  return inPlaceDiff(goTemplateOf(from), goTemplateOf(to));
+}
+
+// Asked once per pod and pass for the same few revisions: encode each revision object once.
+const goTemplates = new WeakMap<V1ControllerRevision, V1PodTemplateSpec>();
+
+/**
+ * The revision's template as Go's types see it: a revision written by an earlier version (the
+ * raw template) and one in OpenKruise's form differ only where Go cannot tell a value from unset.
+ */
+function goTemplateOf(rev: V1ControllerRevision): V1PodTemplateSpec {
+  let template = goTemplates.get(rev);
+  if (!template) {
+    template = goPodTemplate(templateOfRevision(rev)) as V1PodTemplateSpec;
+    goTemplates.set(rev, template);
+  }
+  return template;
 }
