@@ -22,7 +22,10 @@ describe('revisions after an earlier version: adopted as they are, new ones in O
     await installCrds();
     ({ name: ns, remove: removeNs } = await withNamespace('cs-krform'));
     // An omitempty zero (initialDelaySeconds: 0) that Go's encoding drops: no change for either form.
+    // Integer-like annotation keys: Go sorts "10" before "9", a JavaScript object the other way
+    // round, so the stored bytes show whether the data went to the apiserver verbatim.
     const manifest = cloneSet('ok', 2, { updateStrategy: { type: 'ReCreate', partition: 2 } }, {
+      annotations: { '9': 'nine', '10': '<b>ten & more</b>' },
       spec: { containers: [{ name: 'main', image: 'nginx:alpine', readinessProbe: { exec: { command: ['true'] }, initialDelaySeconds: 0 } }] },
     }) as { spec: { template: Record<string, unknown> } };
     await apply(ns, manifest);
@@ -70,6 +73,7 @@ describe('revisions after an earlier version: adopted as they are, new ones in O
     expect(cs.status).toMatchObject({ updateRevision: name, currentRevision: OLD, updatedReplicas: 0 });
     expect(firstByteDifference(data, await revisionDataBytes(ns, name))).toBeUndefined();
     expect(data).toContain('"creationTimestamp":null');
+    expect(data).toContain('"annotations":{"10":"\\u003cb\\u003eten \\u0026 more\\u003c/b\\u003e","9":"nine"}');
     expect((await listRevisions(ns)).map((r) => r.metadata.name).sort()).toEqual([OLD, name].sort());
     await sleep(2_000);
     expect(controller!.requests().slice(writesBefore).filter(isPodWrite)).toEqual([]);
