@@ -24,6 +24,7 @@ export { Resources, apiVersionOf, isBuiltIn, resourcePath } from './client/gvr.t
 export type { GroupVersionResource } from './client/gvr.ts';
 export { applyPatch, jsonPatch, jsonPointerEscape, mergePatch, strategicMergePatch, PatchContentTypes } from './client/patch.ts';
 export type { Patch } from './client/patch.ts';
+export { RawJson } from './client/raw-json.ts';
 export { ResourceClient } from './client/resource-client.ts';
 export type { DeleteOptions, ListOptions, PatchOptions, WatchOptions, WriteOptions } from './client/resource-client.ts';
 export { RestClient } from './client/rest-client.ts';

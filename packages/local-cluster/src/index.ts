@@ -5,3 +5,5 @@ export { kubeconfigPath, testKubeconfigPath, usingExternalCluster, repoRoot, clu
 export { zones, nodeName } from './nodes.ts';
 export { defaultStorageClassName, sampleStorageClassName } from './storage.ts';
 export { getJson, eventually, createTestNamespace, freePort } from './testing.ts';
+export { firstByteDifference, kruiseRevisionsPath, loadKruiseRevisions, revisionDataBytes, toExactJson } from './kruise-testdata.ts';
+export type { KruiseCloneSet, KruiseRevisionEntry } from './kruise-testdata.ts';

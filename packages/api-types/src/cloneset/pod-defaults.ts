@@ -41,7 +41,7 @@ function defaultProbe(probe: V1Probe | undefined): void {
   probe.successThreshold ??= 1;
   probe.failureThreshold ??= 3;
   defaultHttpGet(probe.httpGet);
-  if (probe.grpc) probe.grpc.service ??= '';
+  // grpc.service stays unset: kruise v1.8.4 stores `"service":null` (its Go default is "" only in OpenAPI).
 }
 
 function defaultPorts(ports: V1ContainerPort[] | undefined, hostNetwork: boolean): void {
@@ -132,10 +132,13 @@ function defaultClaimSpec(spec: V1PersistentVolumeClaimSpec): void {
   if (spec.volumeMode === undefined || spec.volumeMode === '') spec.volumeMode = 'Filesystem';
 }
 
-/** Applies the PVC defaults in place: volumeMode Filesystem and status.phase Pending. */
+/**
+ * Applies the VolumeClaimTemplate defaults in place: status.phase Pending only. Kruise v1.8.4's
+ * webhook leaves volumeMode unset in VCTs (the PVC's own admission sets it later), and the
+ * same manifest must store the same CloneSet under either controller.
+ */
 export function defaultPersistentVolumeClaimInPlace(claim: V1PersistentVolumeClaim): void {
   claim.spec ??= {};
-  defaultClaimSpec(claim.spec);
   claim.status ??= {};
   if (claim.status.phase === undefined || claim.status.phase === '') claim.status.phase = 'Pending';
 }

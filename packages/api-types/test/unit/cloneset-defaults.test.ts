@@ -86,10 +86,18 @@ describe('defaultCloneSet (cloneset.md §1.7)', () => {
     expect(out.spec.template).toEqual(base().spec.template);
   });
 
-  it('defaults volume claim templates: volumeMode Filesystem, phase Pending', () => {
+  it('defaults volume claim templates as kruise v1.8.4 does: phase Pending, volumeMode left unset', () => {
     const out = defaultCloneSet(loadCloneSet('seed-002-cloneset-sample-data.yaml'));
-    expect(out.spec.volumeClaimTemplates?.[0]?.spec?.volumeMode).toBe('Filesystem');
+    expect(out.spec.volumeClaimTemplates?.[0]?.spec?.volumeMode).toBeUndefined();
     expect(out.spec.volumeClaimTemplates?.[0]?.status?.phase).toBe('Pending');
+  });
+
+  it('leaves a grpc probe without service unset, as kruise stores it', () => {
+    const cs = base();
+    cs.spec.template.spec!.containers[0]!.readinessProbe = { grpc: { port: 9090 } };
+    const probe = defaultCloneSet(cs).spec.template.spec?.containers[0]?.readinessProbe;
+    expect(probe?.grpc).toEqual({ port: 9090 });
+    expect(probe?.periodSeconds).toBe(10);
   });
 
   it('leaves an object without spec for validation to report', () => {

@@ -13,6 +13,8 @@ const ZERO_IS_UNSET = new Set(['hostPort']);
 const STRING_MAPS = new Set(['labels', 'annotations', 'nodeSelector', 'matchLabels']);
 // Maps of resource quantities ("1000m" and "1" are the same value).
 const QUANTITY_MAPS = new Set(['limits', 'requests', 'overhead']);
+// Single quantity fields of a pod template (resourceFieldRef divisor, emptyDir sizeLimit).
+const QUANTITY_FIELDS = new Set(['divisor', 'sizeLimit']);
 
 const BINARY: Record<string, bigint> = { Ki: 1n << 10n, Mi: 1n << 20n, Gi: 1n << 30n, Ti: 1n << 40n, Pi: 1n << 50n, Ei: 1n << 60n };
 const DECIMAL_EXP: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
@@ -59,7 +61,7 @@ function normalise(value: unknown, key: string, parentKey: string): Json | undef
     }
     return Object.keys(out).length === 0 ? undefined : out;
   }
-  if (QUANTITY_MAPS.has(parentKey) && (typeof value === 'string' || typeof value === 'number')) {
+  if ((QUANTITY_MAPS.has(parentKey) || QUANTITY_FIELDS.has(key)) && (typeof value === 'string' || typeof value === 'number')) {
     return canonicalQuantity(value) ?? String(value);
   }
   if (typeof value === 'string') {

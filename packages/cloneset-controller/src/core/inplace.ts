@@ -2,6 +2,7 @@
 // metadata only; anything else means recreate.
 import type { V1ControllerRevision, V1PodTemplateSpec } from '@kubernetes/client-node';
 import { semanticallyEqual } from './canonical.ts';
+import { goPodTemplate } from './go-template-encoder.ts';
 import { VCT_HASH_ANNOTATION } from './keys.ts';
 import { templateOfRevision } from './revisions.ts';
 
@@ -54,5 +55,21 @@ export function revisionInPlaceDiff(
     const b = to.metadata?.annotations?.[VCT_HASH_ANNOTATION];
     if (a !== undefined && b !== undefined && a !== b) return undefined;
   }
-  return inPlaceDiff(templateOfRevision(from), templateOfRevision(to));
+  return inPlaceDiff(goTemplateOf(from), goTemplateOf(to));
+}
+
+// Asked once per pod and pass for the same few revisions: encode each revision object once.
+const goTemplates = new WeakMap<V1ControllerRevision, V1PodTemplateSpec>();
+
+/**
+ * The revision's template as Go's types see it: a revision written by an earlier version (the
+ * raw template) and one in OpenKruise's form differ only where Go cannot tell a value from unset.
+ */
+function goTemplateOf(rev: V1ControllerRevision): V1PodTemplateSpec {
+  let template = goTemplates.get(rev);
+  if (!template) {
+    template = goPodTemplate(templateOfRevision(rev)) as V1PodTemplateSpec;
+    goTemplates.set(rev, template);
+  }
+  return template;
 }

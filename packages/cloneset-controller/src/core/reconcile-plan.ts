@@ -21,6 +21,8 @@ export interface ReconcileInput {
   pvcs: readonly V1PersistentVolumeClaim[];
   /** ControllerRevisions matching the selector. */
   revisions: readonly V1ControllerRevision[];
+  /** Whether any ControllerRevision of this name exists in the namespace (collisions, §7). */
+  revisionNameTaken?: (name: string) => boolean;
   /** False while a create/delete issued earlier is unobserved (§3 step 3, §6.8). */
   expectationsSatisfied: boolean;
   gates: FeatureGates;
@@ -57,7 +59,7 @@ export function planReconcile(input: ReconcileInput): ReconcilePlan {
   for (const p of claim.toRelease) actions.push({ kind: 'releasePod', name: podName(p) });
   for (const p of claim.toAdopt) actions.push({ kind: 'adoptPod', name: podName(p) });
 
-  const revisions = computeRevisions({ cs, revisions: input.revisions });
+  const revisions = computeRevisions({ cs, revisions: input.revisions, ...(input.revisionNameTaken ? { nameTaken: input.revisionNameTaken } : {}) });
   actions.push(...revisions.actions);
   const allRevisions = revisions.actions.some((a) => a.kind === 'createRevision')
     ? [...input.revisions, revisions.updateRevision]

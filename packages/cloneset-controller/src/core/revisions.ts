@@ -1,9 +1,11 @@
 // ControllerRevisions (spec §7): identity by semantic equality of the normalised
-// template (decisions.md takeover rule), our own deterministic hash for new ones,
-// update/current revision selection, history truncation and pod revision labels.
+// template (decisions.md takeover rule), new ones with OpenKruise's exact bytes and name
+// (revision-bytes.ts), update/current revision selection, history truncation and pod
+// revision labels.
 import { createHash } from 'node:crypto';
 import type { V1ControllerRevision, V1PersistentVolumeClaim, V1Pod, V1PodTemplateSpec } from '@kubernetes/client-node';
 import { canonicalJson, semanticallyEqual } from './canonical.ts';
+import { goPodTemplate } from './go-template-encoder.ts';
 import {
   POD_TEMPLATE_HASH_LABEL,
   REVISION_HASH_LABEL,
@@ -13,28 +15,9 @@ import {
 } from './keys.ts';
 import { ownerRefTo } from './owner-ref.ts';
 import { podRevision, revisionMatches, shortHashOf } from './pod-state.ts';
+import { revisionDataText, revisionHash } from './revision-bytes.ts';
 import { toMillis } from './time.ts';
 import type { CloneSetLike } from './types.ts';
-
-/** Kubernetes' safe-encoding alphabet (no vowels, no easily-confused digits). */
-export const SAFE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
-
-/** Map each character through the alphabet by its code modulo 27 (§7). */
-export function safeEncode(s: string): string {
-  let out = '';
-  for (const ch of s) out += SAFE_ALPHABET[ch.charCodeAt(0) % SAFE_ALPHABET.length] ?? '';
-  return out;
-}
-
-/**
- * Deterministic hash of (normalised template, collisionCount). Not byte-identical to
- * Kruise's FNV-1 (decisions.md: identity is semantic, only the form is shared): the
- * first 32 bits of a SHA-256, in decimal, safe-encoded, so the label looks the same.
- */
-export function templateHash(template: unknown, collisionCount: number): string {
-  const digest = createHash('sha256').update(canonicalJson(template)).update(String(collisionCount)).digest();
-  return safeEncode(String(digest.readUInt32BE(0)));
-}
 
 /** `<cs-name truncated to 223>-<hash>` (§7). */
 export function revisionName(csName: string, hash: string): string {
@@ -51,9 +34,9 @@ export function vctHash(vcts: readonly V1PersistentVolumeClaim[] | undefined): s
   return String(digest.readUInt32BE(0));
 }
 
-/** Revision data as stored: `{"spec":{"template":{..., "$patch":"replace"}}}` (§7). */
+/** Revision data as stored, parsed: `{"spec":{"template":{"$patch":"replace",...}}}` (§7). */
 export function revisionData(template: V1PodTemplateSpec): { spec: { template: Record<string, unknown> } } {
-  return { spec: { template: { ...(template as Record<string, unknown>), $patch: 'replace' } } };
+  return JSON.parse(revisionDataText(template)) as { spec: { template: Record<string, unknown> } };
 }
 
 /** The pod template stored in a revision (data may be an object or raw JSON text). */
@@ -71,8 +54,14 @@ export function templateOfRevision(rev: V1ControllerRevision): V1PodTemplateSpec
   return rest;
 }
 
+/**
+ * Semantic equality as OpenKruise's Go types see a template: both sides go through the Go
+ * round trip first, so a value Go cannot tell from unset (an omitempty 0, an unknown field)
+ * never makes a revision differ from the template it was written from, whichever version
+ * of this controller, or OpenKruise, wrote it.
+ */
 export function templatesEqual(a: unknown, b: unknown): boolean {
-  return semanticallyEqual(a, b);
+  return semanticallyEqual(goPodTemplate(a), goPodTemplate(b));
 }
 
 function compareRevisions(a: V1ControllerRevision, b: V1ControllerRevision): number {
@@ -91,7 +80,8 @@ export function sortRevisions(revs: readonly V1ControllerRevision[]): V1Controll
 }
 
 export type RevisionAction =
-  | { kind: 'createRevision'; revision: V1ControllerRevision }
+  /** `data` is the exact text to store (Go's bytes: its hash names the revision). */
+  | { kind: 'createRevision'; revision: V1ControllerRevision; data: string }
   | { kind: 'updateRevision'; name: string; revision: number; annotations?: Record<string, string> }
   | { kind: 'deleteRevision'; name: string };
 
@@ -99,6 +89,8 @@ export interface RevisionsInput {
   cs: CloneSetLike;
   /** Revisions matching the selector, owned by this CloneSet or by no one (§3 step 7). */
   revisions: readonly V1ControllerRevision[];
+  /** Whether a revision of this name exists in the namespace at all (e.g. another owner's): a collision (§7). */
+  nameTaken?: (name: string) => boolean;
 }
 
 export interface RevisionsResult {
@@ -108,7 +100,7 @@ export interface RevisionsResult {
   actions: RevisionAction[];
 }
 
-function newRevision(cs: CloneSetLike, name: string, hash: string, number: number, vct: string): V1ControllerRevision {
+function newRevision(cs: CloneSetLike, name: string, hash: string, number: number, vct: string, data: string): V1ControllerRevision {
   const template = cs.spec.template;
   return {
     apiVersion: 'apps/v1',
@@ -120,7 +112,7 @@ function newRevision(cs: CloneSetLike, name: string, hash: string, number: numbe
       annotations: { ...(cs.metadata.annotations ?? {}), [VCT_HASH_ANNOTATION]: vct },
       ownerReferences: [ownerRefTo(cs)],
     },
-    data: revisionData(template),
+    data: JSON.parse(data) as object,
     revision: number,
   };
 }
@@ -163,13 +155,14 @@ export function computeRevisions(input: RevisionsInput): RevisionsResult {
     });
   } else {
     const byName = new Map(history.map((r) => [r.metadata?.name ?? '', r]));
+    const data = revisionDataText(cs.spec.template);
+    // As kruise: the hash label keeps the hash of the first try; only the name follows the count.
+    const labelHash = revisionHash(data, collisionCount);
     for (;;) {
-      const hash = templateHash(cs.spec.template, collisionCount);
-      const name = revisionName(cs.metadata.name ?? '', hash);
-      const clash = byName.get(name);
-      if (!clash) {
-        update = newRevision(cs, name, hash, nextNumber, vct);
-        actions.push({ kind: 'createRevision', revision: update });
+      const name = revisionName(cs.metadata.name ?? '', revisionHash(data, collisionCount));
+      if (!byName.has(name) && !input.nameTaken?.(name)) {
+        update = newRevision(cs, name, labelHash, nextNumber, vct, data);
+        actions.push({ kind: 'createRevision', revision: update, data });
         break;
       }
       collisionCount++;

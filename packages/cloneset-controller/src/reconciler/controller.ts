@@ -78,6 +78,9 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
   // cache that has not seen them could, for example, spend the maxUnavailable budget twice.
   const podVersions = new ResourceVersionExpectations({ clock: manager.clock, ...(options.expectationTimeoutMs !== undefined ? { timeoutMs: options.expectationTimeoutMs } : {}) });
   const podKey = (pod: DeepReadonly<KubeObject>): string => namespacedKey(pod.metadata?.namespace, pod.metadata?.name ?? '');
+  // The same for our status writes: a pass planned from an older status would, for example, take
+  // collisionCount back to a value that names revisions differently from OpenKruise (§7).
+  const statusVersions = new ResourceVersionExpectations({ clock: manager.clock, ...(options.expectationTimeoutMs !== undefined ? { timeoutMs: options.expectationTimeoutMs } : {}) });
   pods.addEventHandler({
     onAdd: (pod) => {
       podVersions.observe(podKey(pod), pod.metadata?.resourceVersion);
@@ -102,8 +105,13 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
     const cs = cloneSets.getByKey(key) as CloneSetObject | undefined;
     if (!cs) {
       expectations.delete(key);
+      statusVersions.delete(key);
       imagePullJobs?.forget(key);
       return;
+    }
+    if (!statusVersions.satisfied(key, cs.metadata.resourceVersion)) {
+      ctx.logger.debug({ resourceVersion: cs.metadata.resourceVersion }, 'waiting for the cache to observe our status write');
+      return { requeueAfter: STALE_CACHE_REQUEUE_MS };
     }
     const uid = cs.metadata.uid ?? '';
     const cachedPods = pods.byIndex(OwnerUIDIndex, uid);
@@ -124,6 +132,7 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
       pods: ownedPods,
       pvcs: ownedPvcs,
       revisions: ownedRevisions,
+      revisionNameTaken: (name) => revisions.get(cs.metadata.namespace, name) !== undefined,
       expectationsSatisfied: expectations.satisfied(key),
       gates,
       nowMs,
@@ -169,9 +178,10 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
       nowMs,
     });
     if (!statusEquals(cs.status, status)) {
-      await manager.client
+      const written = await manager.client
         .resource<CloneSetObject>(cloneSetResource)
         .patchStatus(cs.metadata.namespace, cs.metadata.name ?? '', jsonPatch([{ op: 'add', path: '/status', value: status }]), { signal: ctx.signal });
+      statusVersions.expect(key, written.metadata?.resourceVersion);
     }
     if (scaleFailure || updateFailure) throw new Error(scaleFailure || updateFailure);
     if (execution.waitingForName) return { requeueAfter: NAME_WAIT_REQUEUE_MS };

@@ -7,6 +7,7 @@ import {
   retryOnConflict,
   jsonPatch,
   mergePatch,
+  RawJson,
   strategicMergePatch,
   type DeepReadonly,
   type EventRecorder,
@@ -390,7 +391,9 @@ async function executeOne(
       return;
     case 'createRevision':
       try {
-        await revisions.create(action.revision as unknown as KubeObject, ns ? { namespace: ns, signal: ctx.signal } : write);
+        // The exact bytes: OpenKruise compares and hashes revision data byte for byte (§7).
+        const revision = { ...action.revision, data: new RawJson(action.data) };
+        await revisions.create(revision as unknown as KubeObject, ns ? { namespace: ns, signal: ctx.signal } : write);
       } catch (err) {
         // A clash is resolved by the next pass (collisionCount, §7).
         if (!isAlreadyExists(err)) throw err;

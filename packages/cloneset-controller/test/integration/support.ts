@@ -91,6 +91,8 @@ export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeou
 export const isReady = (p: Pod): boolean => p.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 export const condition = (p: Pod, type: string): Condition | undefined => p.status.conditions?.find((c) => c.type === type);
 export const idOf = (p: { metadata: { labels?: Record<string, string> } }): string => p.metadata.labels?.[INSTANCE_ID] ?? '';
+/** Changes whenever the pod object is written to (name, uid, resourceVersion, generation). */
+export const podWriteKey = (p: Pod): string => [p.metadata.name, p.metadata.uid, p.metadata.resourceVersion, p.metadata.generation ?? 0].join('/');
 
 /** Pods of the namespace matching a label selector; terminating ones only when asked. */
 export async function listPods(ns: string, selector: string, { terminating = false } = {}): Promise<Pod[]> {

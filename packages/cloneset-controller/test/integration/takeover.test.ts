@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, kubectl } from '@cloneset-suite/local-cluster';
 import { installCrds, isPodWrite, startController, withNamespace, type RunningController } from './harness.ts';
-import { INSTANCE_ID, LIFECYCLE_STATE, REVISION_LABEL, TEMPLATE_HASH_LABEL, apply, getCloneSet, listPods, listRevisions, readyPods, scale, sleep, type Pod } from './support.ts';
+import { INSTANCE_ID, LIFECYCLE_STATE, REVISION_LABEL, TEMPLATE_HASH_LABEL, apply, getCloneSet, listPods, listRevisions, podWriteKey, readyPods, scale, sleep, type Pod } from './support.ts';
 
 // Our hashes are decimal digits encoded through the alphabet, so only "456789bcdf" appear:
 // this one, with z/x/q/w/v, can only have been made by someone else.
@@ -120,8 +120,7 @@ describe('zero-disruption takeover', () => {
     await sleep(2_000);
     expect(controller.requests().filter(isPodWrite)).toEqual([]);
     const after = await listPods(ns, 'app=tk');
-    const key = (p: Pod) => [p.metadata.name, p.metadata.uid, p.metadata.resourceVersion, p.metadata.generation ?? 0].join('/');
-    expect(after.map(key).sort()).toEqual(before.map(key).sort());
+    expect(after.map(podWriteKey).sort()).toEqual(before.map(podWriteKey).sort());
     expect((await listRevisions(ns)).map((r) => r.metadata.name)).toEqual([REVISION]);
   });
 

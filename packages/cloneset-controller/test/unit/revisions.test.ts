@@ -2,18 +2,17 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { V1ControllerRevision } from '@kubernetes/client-node';
 import { canonicalQuantity, semanticallyEqual } from '../../src/core/canonical.ts';
+import { SAFE_ALPHABET, revisionDataText, revisionHash } from '../../src/core/revision-bytes.ts';
 import {
-  SAFE_ALPHABET,
   computeRevisions,
   planHistoryTruncation,
   revisionData,
   revisionLabels,
   revisionName,
-  safeEncode,
-  templateHash,
   templateOfRevision,
+  templatesEqual,
 } from '../../src/core/revisions.ts';
-import { cloneSet, pod, CS_UID } from './fixtures.ts';
+import { cloneSet, pod, templateWithImage, CS_UID } from './fixtures.ts';
 
 function rev(name: string, revision: number, template: unknown, owner = CS_UID): V1ControllerRevision {
   return {
@@ -67,19 +66,31 @@ describe('normalisation and semantic equality', () => {
   });
 });
 
+/** Data as an earlier version of this controller stored it: the template as given, plus $patch. */
+function oldFormRev(name: string, revision: number, template: Record<string, unknown>): V1ControllerRevision {
+  return { ...rev(name, revision, {}), data: { spec: { template: { ...template, $patch: 'replace' } } } };
+}
+
+const hashOf = (template: unknown, collisionCount = 0) => revisionHash(revisionDataText(template), collisionCount);
+
 describe('hash and names (§7)', () => {
   it('is deterministic, in the safe alphabet, and depends on collisionCount', () => {
     const t = cloneSet().spec.template;
-    const h = templateHash(t, 0);
-    expect(h).toBe(templateHash(goEncoded, 0)); // semantic, not byte, identity
-    expect(h).not.toBe(templateHash(t, 1));
+    const h = hashOf(t);
+    expect(h).toBe(hashOf(goEncoded)); // the same bytes for what Go cannot tell apart
+    expect(h).not.toBe(hashOf(t, 1));
     expect(h).toMatch(new RegExp(`^[${SAFE_ALPHABET}]{1,10}$`));
     expect(revisionName('sample', h)).toBe(`sample-${h}`);
     expect(revisionName('x'.repeat(300), 'h')).toHaveLength(225);
   });
 
-  it('safe-encodes digits as Kubernetes does', () => {
-    expect(safeEncode('0123456789')).toBe('456789bcdf');
+  it('compares templates as Go sees them: an omitempty zero or an unknown field is no change', () => {
+    const t = cloneSet().spec.template;
+    const withZeros = { ...t, spec: { ...t.spec, containers: [{ ...t.spec!.containers[0]!, readinessProbe: { exec: { command: ['true'] }, initialDelaySeconds: 0 } }] } };
+    const withoutZeros = { ...t, spec: { ...t.spec, containers: [{ ...t.spec!.containers[0]!, readinessProbe: { exec: { command: ['true'] } } }] } };
+    expect(templatesEqual(withZeros, withoutZeros)).toBe(true);
+    expect(templatesEqual(t, { ...t, spec: { ...t.spec, futureField: 1 } })).toBe(true);
+    expect(templatesEqual(withZeros, t)).toBe(false);
   });
 
   it('revision labels: full name, or short hash under CloneSetShortHash', () => {
@@ -96,9 +107,30 @@ describe('computeRevisions (§7)', () => {
     expect(r.actions[0]!.kind).toBe('createRevision');
     expect(r.updateRevision.revision).toBe(1);
     expect(r.currentRevision).toBe(r.updateRevision);
-    expect(r.updateRevision.metadata!.labels!['controller.kubernetes.io/hash']).toBe(templateHash(cs.spec.template, 0));
+    expect(r.updateRevision.metadata!.labels!['controller.kubernetes.io/hash']).toBe(hashOf(cs.spec.template));
+    expect(r.updateRevision.metadata!.name).toBe(`cs-${hashOf(cs.spec.template)}`);
     expect(r.updateRevision.metadata!.ownerReferences![0]!.controller).toBe(true);
-    expect(templateOfRevision(r.updateRevision)).toEqual(cs.spec.template);
+    const action = r.actions[0]!;
+    if (action.kind !== 'createRevision') throw new Error('expected createRevision');
+    expect(action.data).toBe(revisionDataText(cs.spec.template));
+    expect(r.updateRevision.data).toEqual(JSON.parse(action.data));
+    expect(templatesEqual(templateOfRevision(r.updateRevision), cs.spec.template)).toBe(true);
+  });
+
+  it('adopts a revision an earlier version wrote (old hash, raw template data) without a new one', () => {
+    const cs = cloneSet({}, { status: { currentRevision: 'cs-oldhash' } });
+    const t = cs.spec.template as Record<string, unknown>;
+    const r = computeRevisions({ cs, revisions: [oldFormRev('cs-oldhash', 1, { ...t, spec: { ...(t.spec as object), hostNetwork: false, volumes: [] } })] });
+    expect(r.actions).toEqual([]);
+    expect(r.updateRevision.metadata!.name).toBe('cs-oldhash');
+  });
+
+  it('after a template change, creates the new revision in the OpenKruise form next to an old-form one', () => {
+    const cs = cloneSet({}, { status: { currentRevision: 'cs-oldhash' } });
+    const r = computeRevisions({ cs, revisions: [oldFormRev('cs-oldhash', 1, templateWithImage('nginx:0'))] });
+    expect(r.currentRevision.metadata!.name).toBe('cs-oldhash');
+    expect(r.actions).toEqual([{ kind: 'createRevision', revision: r.updateRevision, data: revisionDataText(cs.spec.template) }]);
+    expect(r.updateRevision.metadata!.name).toBe(`cs-${hashOf(cs.spec.template)}`);
   });
 
   it('takes over a foreign-hash revision with an equal template (zero disruption)', () => {
@@ -127,13 +159,22 @@ describe('computeRevisions (§7)', () => {
     expect(r.actions).toEqual([{ kind: 'updateRevision', name: 'cs-older', revision: 3 }]);
   });
 
-  it('increments collisionCount when the name is taken by a different template', () => {
+  it('increments collisionCount when the name is taken by a different template; the label keeps the first hash', () => {
     const cs = cloneSet();
-    const name0 = revisionName('cs', templateHash(cs.spec.template, 0));
+    const name0 = revisionName('cs', hashOf(cs.spec.template, 0));
     const squatter = rev(name0, 1, { spec: { containers: [{ name: 'x', image: 'y' }] } });
     const r = computeRevisions({ cs, revisions: [squatter] });
     expect(r.collisionCount).toBe(1);
-    expect(r.updateRevision.metadata!.name).toBe(revisionName('cs', templateHash(cs.spec.template, 1)));
+    expect(r.updateRevision.metadata!.name).toBe(revisionName('cs', hashOf(cs.spec.template, 1)));
+    expect(r.updateRevision.metadata!.labels!['controller.kubernetes.io/hash']).toBe(hashOf(cs.spec.template, 0));
+  });
+
+  it('counts a collision with a revision of another owner, which the history does not list', () => {
+    const cs = cloneSet();
+    const name0 = revisionName('cs', hashOf(cs.spec.template, 0));
+    const r = computeRevisions({ cs, revisions: [], nameTaken: (name) => name === name0 });
+    expect(r.collisionCount).toBe(1);
+    expect(r.updateRevision.metadata!.name).toBe(revisionName('cs', hashOf(cs.spec.template, 1)));
   });
 
   it('ignores revisions controlled by another owner', () => {

@@ -2,6 +2,7 @@
 import { ConflictError, InvalidError, type Status } from './errors.ts';
 import { apiVersionOf, isBuiltIn, resourcePath, type GroupVersionResource } from './gvr.ts';
 import { PatchContentTypes, type Patch } from './patch.ts';
+import { stringifyBody } from './raw-json.ts';
 import type { RestClient } from './rest-client.ts';
 import type { QueryParams } from './transport.ts';
 import type { KubeObject, ObjectList, Scale, WatchEvent } from './types.ts';
@@ -114,7 +115,7 @@ export class ResourceClient<T extends KubeObject> {
     yield* readWatchEvents<T>(res.chunks());
   }
 
-  /** Creates the object in its metadata.namespace (or `namespace`); apiVersion/kind are filled in. */
+  /** Creates the object in its metadata.namespace (or `namespace`); apiVersion/kind are filled in; RawJson values go verbatim. */
   create(obj: T, options: WriteOptions & { namespace?: string } = {}): Promise<T> {
     const namespace = options.namespace ?? obj.metadata?.namespace;
     const body = { apiVersion: apiVersionOf(this.gvr), kind: this.gvr.kind, ...obj };
@@ -122,7 +123,7 @@ export class ResourceClient<T extends KubeObject> {
       method: 'POST',
       path: this.path(namespace),
       query: writeQuery(options),
-      body: JSON.stringify(body),
+      body: stringifyBody(body),
       contentType: 'application/json',
       ...signalOf(options),
     });
@@ -191,7 +192,7 @@ export class ResourceClient<T extends KubeObject> {
       method: 'PUT',
       path: this.path(obj.metadata?.namespace, name, subresource),
       query: writeQuery(options),
-      body: JSON.stringify({ apiVersion: apiVersionOf(this.gvr), kind: this.gvr.kind, ...obj }),
+      body: stringifyBody({ apiVersion: apiVersionOf(this.gvr), kind: this.gvr.kind, ...obj }),
       contentType: 'application/json',
       ...signalOf(options),
     });
