@@ -2,8 +2,10 @@
 // planners return data, the shell does the I/O). Outcome events (SuccessfulCreate,
 // FailedDelete, ...) are emitted by the shell from each action's result, §10.3;
 // the plan only carries events that are decisions (ScaleUpLimited).
-import type { V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
+import type { V1OwnerReference, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
+import type { Diffs } from './diff.ts';
 import type { PreDownloadAction } from './image-predownload.ts';
+import type { ConditionWrite } from './pod-conditions.ts';
 import type { RevisionAction } from './revisions.ts';
 
 export interface CreatePodAction {
@@ -20,6 +22,8 @@ export interface CreatePodAction {
    * start the next only if the whole batch succeeded.
    */
   batch: number;
+  /** The /status write right after the create (decisions.md: both readiness gates True). */
+  initialConditions: ConditionWrite[];
 }
 
 export type DeleteReason = 'ScaleIn' | 'SpecifiedDelete' | 'PreDeleteHookReleased';
@@ -42,7 +46,7 @@ export interface DeletePvcAction {
 export interface ReownPvcAction {
   kind: 'reownPvc';
   name: string;
-  pod: { name: string; uid: string };
+  ownerReference: V1OwnerReference;
 }
 
 export type PatchReason =
@@ -74,13 +78,14 @@ export interface PodConditionPatch {
 }
 
 /**
- * Pod status conditions to set in one /status write (§8.2, §8.7, §9). The shell
- * recomputes PodReady from the readiness gates in the same write.
+ * Pod status conditions to set in one /status write (§8.2, §8.7, §9): `conditions` is what
+ * the planner decided, `write` the list the shell sends (transition times, PodReady).
  */
 export interface SetPodConditionsAction {
   kind: 'setPodConditions';
   name: string;
   conditions: PodConditionPatch[];
+  write: ConditionWrite[];
 }
 
 /**
@@ -108,6 +113,7 @@ export interface AdoptPodAction {
   name: string;
 }
 
+/** Rewrite scaleStrategy.podsToDelete; an empty list removes the field, as OpenKruise omits it. */
 export interface UpdatePodsToDeleteAction {
   kind: 'updatePodsToDelete';
   podsToDelete: string[];
@@ -140,13 +146,29 @@ export interface PlanError {
   message: string;
 }
 
+/** The part of a pass an action belongs to (§3); a failed action fails its step's condition. */
+export type PlanStep = 'claim' | 'revisions' | 'preDownload' | 'scale' | 'update' | 'cleanup';
+
+export type PlannedAction = PlanAction & { step: PlanStep };
+
+/** FailedUpdate for the Update step's actions, FailedScale for everything else (§10.2). */
+export function failureCondition(step: PlanStep): PlanError['condition'] {
+  return step === 'update' ? 'FailedUpdate' : 'FailedScale';
+}
+
+export function inStep(step: PlanStep, actions: readonly PlanAction[]): PlannedAction[] {
+  return actions.map((a) => ({ ...a, step }));
+}
+
 export interface Plan {
   actions: PlanAction[];
   /** True when the step wrote something, so later steps of the pass are skipped (§3 step 11). */
   modified: boolean;
-  /** Smallest positive delay to requeue after, in seconds (§3 step 15). */
-  requeueAfterSeconds?: number;
+  /** Smallest positive delay to requeue after, in milliseconds (§3 step 15). */
+  requeueAfterMs?: number;
   errors: PlanError[];
+  /** The diff numbers the step decided from (§5), for the debug log. */
+  diffs?: Diffs;
 }
 
 export function emptyPlan(): Plan {

@@ -11,6 +11,7 @@ import {
   PRE_UPDATE_HOOK_KEY,
 } from './keys.ts';
 import { isAllHooked, hasReadinessGate, kruisePodReadyChange, statePatch } from './lifecycle.ts';
+import { setPodConditions } from './pod-conditions.ts';
 import { emptyPlan, minRequeue, type Plan, type PlanAction, type PodConditionPatch } from './plan.ts';
 import { getCondition, isPodAtRevision, lifecycleState, podLabels, podName, podRevision, shortHashOf } from './pod-state.ts';
 import {
@@ -62,11 +63,11 @@ function conditionIsCleanTrue(pod: V1Pod, type: string): boolean {
   return c?.status === 'True' && !c.reason && !c.message;
 }
 
-/** Refresh one pod; returns its actions, whether a label was patched, and a requeue delay. */
-export function refreshPod(ctx: PlanContext, pod: V1Pod): { actions: PlanAction[]; labelPatched: boolean; requeue?: number } {
+/** Refresh one pod; returns its actions, whether a label was patched, and a requeue delay (ms). */
+export function refreshPod(ctx: PlanContext, pod: V1Pod): { actions: PlanAction[]; labelPatched: boolean; requeueMs?: number } {
   const actions: PlanAction[] = [];
   const name = podName(pod);
-  let requeue: number | undefined;
+  let requeueMs: number | undefined;
 
   // Grace period: drop on rollback, wait, or apply the pending spec (§8.2).
   const graceKey = graceAnnotationKey(pod);
@@ -83,7 +84,7 @@ export function refreshPod(ctx: PlanContext, pod: V1Pod): { actions: PlanAction[
       const since = stamped === undefined ? ctx.nowMs : stamped + (stamped % 1000 === 0 ? 999 : 0);
       const remainingMs = since + grace.graceSeconds * 1000 - ctx.nowMs;
       if (remainingMs > 0) {
-        requeue = Math.ceil(remainingMs / 1000);
+        requeueMs = Math.ceil(remainingMs / 1000) * 1000;
         gracePending = true;
       } else {
         const images = grace.containerImages ?? {};
@@ -132,17 +133,17 @@ export function refreshPod(ctx: PlanContext, pod: V1Pod): { actions: PlanAction[
       const c = kruisePodReadyChange(pod, { remove: PRE_UPDATE_HOOK_KEY });
       if (c) conditions.push(c);
     }
-    if (conditions.length > 0) actions.push({ kind: 'setPodConditions', name, conditions });
+    if (conditions.length > 0) actions.push(setPodConditions(pod, conditions, ctx.nowMs));
     actions.push(statePatch(pod, to, ctx.nowMs, Object.keys(labels).length > 0 ? { labels } : {}));
     labelPatched = true;
   } else {
-    if (conditions.length > 0) actions.push({ kind: 'setPodConditions', name, conditions });
+    if (conditions.length > 0) actions.push(setPodConditions(pod, conditions, ctx.nowMs));
     if (Object.keys(labels).length > 0) {
       actions.push({ kind: 'patchPod', name, reason: 'BackfillTemplateHash', labels });
       labelPatched = true;
     }
   }
-  return { actions, labelPatched, ...(requeue !== undefined ? { requeue } : {}) };
+  return { actions, labelPatched, ...(requeueMs !== undefined ? { requeueMs } : {}) };
 }
 
 /** Refresh every claimed pod. `stop` is true when a state or hash label was patched. */
@@ -153,7 +154,7 @@ export function planRefresh(ctx: PlanContext): Plan & { stop: boolean } {
     const r = refreshPod(ctx, pod);
     plan.actions.push(...r.actions);
     stop ||= r.labelPatched;
-    plan.requeueAfterSeconds = minRequeue(plan.requeueAfterSeconds, r.requeue);
+    plan.requeueAfterMs = minRequeue(plan.requeueAfterMs, r.requeueMs);
   }
   plan.modified = plan.actions.length > 0;
   return { ...plan, stop };

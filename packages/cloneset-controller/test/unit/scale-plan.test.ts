@@ -138,7 +138,7 @@ describe('scale-out (§6.2-6.4)', () => {
       ctxFor(cs, [], { pvcs: [pvc('data-cs-kkkkk', 'kkkkk')], inactive: [pod({ id: 'kkkkk', name: 'cs-kkkkk', deleting: true })] }),
     );
     expect(creates(plan.actions)).toEqual([]);
-    expect(plan.requeueAfterSeconds).toBe(1);
+    expect(plan.requeueAfterMs).toBe(1000);
     expect(plan.modified).toBe(false);
   });
 
@@ -267,7 +267,7 @@ describe('clean-ups', () => {
     dead.metadata!.uid = 'dead-uid';
     const r = planPvcCleanup({ cs, allPods: [live, dead], pvcs: [pvc('a', 'lllll'), pvc('b', 'ddddd'), pvc('c', 'ggggg')] });
     expect(r.actions).toEqual([
-      { kind: 'reownPvc', name: 'b', pod: { name: dead.metadata!.name, uid: 'dead-uid' } },
+      { kind: 'reownPvc', name: 'b', ownerReference: { apiVersion: 'v1', kind: 'Pod', name: dead.metadata!.name, uid: 'dead-uid', controller: true, blockOwnerDeletion: true } },
       { kind: 'deletePvc', name: 'c', reason: 'PVCReuseDisabled' },
     ]);
     expect(r.remaining.map((c) => c.metadata!.name)).toEqual(['a']);

@@ -131,7 +131,7 @@ describe('planUpdate: in-place (§8.7)', () => {
     const u = inplace(plan.actions)[0]!;
     expect(u.images).toEqual({});
     expect(JSON.parse(u.annotations['apps.kruise.io/inplace-update-grace']!)).toEqual({ revision: 'cs-new', containerImages: { main: 'nginx:1' }, graceSeconds: 10 });
-    expect(plan.requeueAfterSeconds).toBe(10);
+    expect(plan.requeueAfterMs).toBe(10_000);
   });
 
   it('a hooked pod goes to PreparingUpdate first (markPodNotReady adds preUpdateHook)', () => {
@@ -172,7 +172,7 @@ describe('refresh and lifecycle (§8.2, §9)', () => {
   it('a new pod: both gates set True, PreparingNormal -> Normal once scheduled', () => {
     const p = withGates(pod({ ...newN, state: 'PreparingNormal' }), 'InPlaceUpdateReady', 'KruisePodReady');
     const r = refreshPod(ctx({}, [p]), p);
-    expect(r.actions[0]).toEqual({
+    expect(r.actions[0]).toMatchObject({
       kind: 'setPodConditions',
       name: p.metadata!.name,
       conditions: [{ type: 'InPlaceUpdateReady', status: 'True' }, { type: 'KruisePodReady', status: 'True' }],
@@ -238,9 +238,9 @@ describe('refresh and lifecycle (§8.2, §9)', () => {
     };
     // The stamp has whole seconds: it is read as the end of its second, so the wait is never short.
     const waiting = mk('cs-new', 3);
-    expect(refreshPod(ctx({}, [waiting]), waiting)).toMatchObject({ actions: [], requeue: 8 });
+    expect(refreshPod(ctx({}, [waiting]), waiting)).toMatchObject({ actions: [], requeueMs: 8000 });
     const boundary = mk('cs-new', 10);
-    expect(refreshPod(ctx({}, [boundary]), boundary)).toMatchObject({ actions: [], requeue: 1 });
+    expect(refreshPod(ctx({}, [boundary]), boundary)).toMatchObject({ actions: [], requeueMs: 1000 });
     const due = mk('cs-new', 11);
     const applied = refreshPod(ctx({}, [due]), due).actions[0] as InPlaceUpdateAction;
     expect(applied).toMatchObject({ kind: 'inPlaceUpdate', images: { main: 'nginx:1' }, annotations: { 'apps.kruise.io/inplace-update-grace': null } });
