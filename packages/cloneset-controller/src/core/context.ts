@@ -26,6 +26,8 @@ export interface ContextInput {
   currentRevision: V1ControllerRevision;
   updateRevision: V1ControllerRevision;
   nodeLabels?: NodeLabels;
+  /** Any pod of the namespace by name, ours or not (instance id reuse, §6.1). */
+  podNamed?: (name: string) => V1Pod | undefined;
 }
 
 /** The input plus what every planner derives from the spec the same way. */

@@ -56,9 +56,17 @@ export type PatchReason =
   | 'DropInPlaceGrace'
   | 'LifecycleHookLabels';
 
+/** An Event on the CloneSet (§10.3). */
+export interface OutcomeEvent {
+  type: 'Normal' | 'Warning';
+  reason: string;
+  message: string;
+}
+
 /**
  * Metadata patch of one pod (JSON merge semantics: a null value removes the key).
- * `lifecycle` is informational: the state change the patch carries.
+ * `lifecycle` is informational: the state change the patch carries. `outcome`: the Event the
+ * shell records when the write succeeds, or when it fails (the error appended).
  */
 export interface PatchPodAction {
   kind: 'patchPod';
@@ -68,6 +76,7 @@ export interface PatchPodAction {
   annotations?: Record<string, string | null>;
   addFinalizers?: string[];
   lifecycle?: { from: string; to: string };
+  outcome?: { success: OutcomeEvent; failure: OutcomeEvent };
 }
 
 export interface PodConditionPatch {
@@ -160,6 +169,9 @@ export function inStep(step: PlanStep, actions: readonly PlanAction[]): PlannedA
   return actions.map((a) => ({ ...a, step }));
 }
 
+/** Something a step waits for: reported on its condition (and by an Event), not retried as an error. */
+export type PlanWait = PlanError;
+
 export interface Plan {
   actions: PlanAction[];
   /** True when the step wrote something, so later steps of the pass are skipped (§3 step 11). */
@@ -167,12 +179,13 @@ export interface Plan {
   /** Smallest positive delay to requeue after, in milliseconds (§3 step 15). */
   requeueAfterMs?: number;
   errors: PlanError[];
+  waits: PlanWait[];
   /** The diff numbers the step decided from (§5), for the debug log. */
   diffs?: Diffs;
 }
 
 export function emptyPlan(): Plan {
-  return { actions: [], modified: false, errors: [] };
+  return { actions: [], modified: false, errors: [], waits: [] };
 }
 
 export function minRequeue(a: number | undefined, b: number | undefined): number | undefined {

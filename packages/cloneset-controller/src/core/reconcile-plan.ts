@@ -5,7 +5,7 @@ import { buildContext, revisionNameOf, type PlanContext } from './context.ts';
 import { planImagePreDownload } from './image-predownload.ts';
 import type { FeatureGates } from './keys.ts';
 import type { Diffs } from './diff.ts';
-import { failureCondition, inStep, minRequeue, type PlannedAction, type PlanError, type PlanStep } from './plan.ts';
+import { failureCondition, inStep, minRequeue, type PlannedAction, type PlanError, type PlanStep, type PlanWait } from './plan.ts';
 import { classifyPods, podName } from './pod-state.ts';
 import { computeRevisions, planHistoryTruncation, type RevisionsResult } from './revisions.ts';
 import { planPodsToDeleteCleanup, planPvcCleanup, planScale } from './scale-plan.ts';
@@ -26,6 +26,8 @@ export interface ReconcileInput {
   nowMs: number;
   random: () => number;
   nodeLabels?: NodeLabels;
+  /** Any pod of the namespace by name, ours or not (instance id reuse, §6.1). */
+  podNamed?: (name: string) => V1Pod | undefined;
   /** Whether the apiserver serves ImagePullJobs (image pre-download, §8.9); false when unknown. */
   imagePullJobCrdPresent?: boolean;
 }
@@ -39,6 +41,8 @@ export interface ReconcilePlan {
   /** Which sync step ran: Scale wrote (Update skipped), or Update ran. */
   stepsRun: { scale: boolean; update: boolean };
   errors: PlanError[];
+  /** What the pass waits for (e.g. a terminating pod's name): on the condition, not an error. */
+  waits: PlanWait[];
   requeueAfterMs?: number;
   revisions: RevisionsResult;
   context: PlanContext;
@@ -76,9 +80,10 @@ export function planReconcile(input: ReconcileInput): ReconcilePlan {
     currentRevision: revisions.currentRevision,
     updateRevision: revisions.updateRevision,
     ...(input.nodeLabels ? { nodeLabels: input.nodeLabels } : {}),
+    ...(input.podNamed ? { podNamed: input.podNamed } : {}),
   });
 
-  const result: ReconcilePlan = { actions, stepsRun: { scale: false, update: false }, errors: [], revisions, context: ctx, diffs: {} };
+  const result: ReconcilePlan = { actions, stepsRun: { scale: false, update: false }, errors: [], waits: [], revisions, context: ctx, diffs: {} };
   // §3 step 10. A revision created in this very pass is handled by the next one, once it exists.
   if (!revisions.actions.some((a) => a.kind === 'createRevision')) {
     actions.push(...inStep('preDownload', planImagePreDownload(ctx, { crdPresent: !!input.imagePullJobCrdPresent })));
@@ -87,6 +92,7 @@ export function planReconcile(input: ReconcileInput): ReconcilePlan {
     const scale = planScale(ctx);
     actions.push(...inStep('scale', scale.actions));
     result.errors.push(...scale.errors);
+    result.waits.push(...scale.waits);
     result.stepsRun.scale = true;
     if (scale.diffs) result.diffs.scale = scale.diffs;
     result.requeueAfterMs = minRequeue(result.requeueAfterMs, scale.requeueAfterMs);
@@ -94,6 +100,7 @@ export function planReconcile(input: ReconcileInput): ReconcilePlan {
       const update = planUpdate(ctx);
       actions.push(...inStep('update', update.actions));
       result.errors.push(...update.errors);
+      result.waits.push(...update.waits);
       result.stepsRun.update = true;
       if (update.diffs) result.diffs.update = update.diffs;
       result.requeueAfterMs = minRequeue(result.requeueAfterMs, update.requeueAfterMs);
@@ -121,14 +128,14 @@ export interface ActionFailure {
 
 /**
  * The computeStatus input for a pass (§3 step 12): a condition is set to every failure
- * message of its steps joined (planner errors first, then failed actions), cleared when its
+ * message of its steps joined (planner errors and waits first, then failed actions), cleared when its
  * step ran without one, and left alone otherwise. An invalid partition (one that bypassed
  * admission) counts as none: expectedUpdatedReplicas is 0.
  */
 export function statusInputFor(plan: ReconcilePlan, failures: readonly ActionFailure[], nowMs: number): StatusInput {
   const ctx = plan.context;
   const messages = (condition: PlanError['condition']): string[] => [
-    ...plan.errors.filter((e) => e.condition === condition).map((e) => e.message),
+    ...[...plan.errors, ...plan.waits].filter((e) => e.condition === condition).map((e) => e.message),
     ...failures.filter((f) => failureCondition(f.step) === condition).map((f) => f.message),
   ];
   const merged: StatusInput['failures'] = {};
@@ -171,6 +178,7 @@ export function describePlan(plan: ReconcilePlan): Record<string, unknown> {
     ...(plan.diffs.update ? { updateDiffs: plan.diffs.update } : {}),
     actions,
     ...(plan.errors.length ? { errors: plan.errors.map((e) => `${e.condition}: ${e.message}`) } : {}),
+    ...(plan.waits.length ? { waits: plan.waits.map((e) => e.message) } : {}),
     ...(plan.requeueAfterMs !== undefined ? { requeueAfterMs: plan.requeueAfterMs } : {}),
   };
 }

@@ -1,7 +1,8 @@
 // Step 1 of Update (spec §8.2): refresh every claimed pod, even when paused: grace
 // period handling, InPlaceUpdateReady, lifecycle transitions of §9, hash back-fill.
 import type { V1Pod } from '@kubernetes/client-node';
-import { isUpdatedPod, type PlanContext } from './context.ts';
+import { findRevision, isUpdatedPod, revisionNameOf, type PlanContext } from './context.ts';
+import { revisionInPlaceDiff } from './inplace.ts';
 import {
   INPLACE_UPDATE_READY,
   INPLACE_UPDATE_STATE_ANNOTATION,
@@ -12,17 +13,20 @@ import {
 } from './keys.ts';
 import { isAllHooked, hasReadinessGate, kruisePodReadyChange, statePatch } from './lifecycle.ts';
 import { setPodConditions } from './pod-conditions.ts';
-import { emptyPlan, minRequeue, type Plan, type PlanAction, type PodConditionPatch } from './plan.ts';
-import { getCondition, isPodAtRevision, lifecycleState, podLabels, podName, podRevision, shortHashOf } from './pod-state.ts';
+import { emptyPlan, minRequeue, type InPlaceUpdateAction, type Plan, type PlanAction, type PodConditionPatch } from './plan.ts';
+import { getCondition, isPodAtRevision, lifecycleState, podLabels, podName, podRevision, revisionMatches, shortHashOf } from './pod-state.ts';
+import { revisionLabels } from './revisions.ts';
 import {
   graceAnnotationKey,
   isInPlaceUpdateComplete,
   lastContainerStatuses,
+  normaliseImage,
   readGrace,
   readUpdateState,
   stateJson,
+  withBatch,
 } from './inplace-state.ts';
-import { toMillis } from './time.ts';
+import { rfc3339, toMillis } from './time.ts';
 
 /** Whether the lifecycle block is defined at all (§9 "Updated if the lifecycle is defined"). */
 function lifecycleDefined(ctx: PlanContext): boolean {
@@ -63,13 +67,60 @@ function conditionIsCleanTrue(pod: V1Pod, type: string): boolean {
   return c?.status === 'True' && !c.reason && !c.message;
 }
 
+/**
+ * Whether `revision` is one a pod may still be moving to: the update revision, or the current
+ * one under CloneSetPartitionRollback (the only case pods move back to it). Not the current
+ * revision otherwise: once the grace's pod is labelled with the new revision, a 1-replica
+ * CloneSet's current revision is that revision, and a revert must still drop it.
+ */
+function isTarget(ctx: PlanContext, revision: string): boolean {
+  const targets = ctx.gates.CloneSetPartitionRollback ? [ctx.updateRevision, ctx.currentRevision] : [ctx.updateRevision];
+  return targets.some((r) => revisionMatches(revision, revisionNameOf(r)));
+}
+
+/**
+ * A pod whose pending grace target is stale: when its spec (the images were never patched)
+ * already is that of a target revision, only its metadata moves there (labels, state, no
+ * grace), so its containers are never touched; completion then brings it back to Normal.
+ * Undefined when the spec matches no target: the grace is only dropped.
+ */
+function settleAtTarget(ctx: PlanContext, pod: V1Pod, graceKey: string): InPlaceUpdateAction | undefined {
+  const from = findRevision(ctx, podRevision(pod));
+  if (!from) return undefined;
+  const specImage = (container: string) => pod.spec?.containers.find((c) => c.name === container)?.image;
+  for (const target of [ctx.updateRevision, ctx.currentRevision]) {
+    const diff = revisionInPlaceDiff(from, target, { vctGate: !!ctx.gates.RecreatePodWhenChangeVCTInCloneSetGate, inPlaceOnly: false });
+    if (!diff) continue;
+    const matches = Object.entries(diff.images).every(([c, image]) => {
+      const current = specImage(c);
+      return current !== undefined && normaliseImage(current) === normaliseImage(image);
+    });
+    if (!matches) continue;
+    const name = revisionNameOf(target);
+    return {
+      kind: 'inPlaceUpdate',
+      name: podName(pod),
+      revision: name,
+      labels: { ...diff.labels, ...revisionLabels(name, ctx.gates) },
+      annotations: {
+        ...diff.annotations,
+        [graceKey]: null,
+        [INPLACE_UPDATE_STATE_ANNOTATION]: stateJson({ revision: name, updateTimestamp: rfc3339(ctx.nowMs) }),
+      },
+      images: {},
+      gracePeriodSeconds: 0,
+    };
+  }
+  return undefined;
+}
+
 /** Refresh one pod; returns its actions, whether a label was patched, and a requeue delay (ms). */
 export function refreshPod(ctx: PlanContext, pod: V1Pod): { actions: PlanAction[]; labelPatched: boolean; requeueMs?: number } {
   const actions: PlanAction[] = [];
   const name = podName(pod);
   let requeueMs: number | undefined;
 
-  // Grace period: drop on rollback, wait, or apply the pending spec (§8.2).
+  // Grace period: drop on rollback, settle when the target moved, wait, or apply the pending spec (§8.2).
   const graceKey = graceAnnotationKey(pod);
   const grace = readGrace(pod);
   let gracePending = false;
@@ -77,6 +128,12 @@ export function refreshPod(ctx: PlanContext, pod: V1Pod): { actions: PlanAction[
     const state = readUpdateState(pod);
     if (!grace || !isPodAtRevision(pod, grace.revision)) {
       actions.push({ kind: 'patchPod', name, reason: 'DropInPlaceGrace', annotations: { [graceKey]: null } });
+    } else if (!isTarget(ctx, grace.revision)) {
+      // The update revision changed during the grace period (kruise #418): the pending spec
+      // is for a revision nobody wants any more. Never apply it.
+      const settle = settleAtTarget(ctx, pod, graceKey);
+      actions.push(settle ?? { kind: 'patchPod', name, reason: 'DropInPlaceGrace', annotations: { [graceKey]: null } });
+      gracePending = settle !== undefined;
     } else {
       // The state's timestamp has whole seconds (metav1.Time): read it as the end of its second,
       // so the pod waits at least the full grace period, never up to a second less.
@@ -88,11 +145,15 @@ export function refreshPod(ctx: PlanContext, pod: V1Pod): { actions: PlanAction[
         gracePending = true;
       } else {
         const images = grace.containerImages ?? {};
-        const newState = {
-          ...(state ?? { revision: grace.revision, updateTimestamp: '' }),
-          updateImages: Object.keys(images).length > 0,
-          lastContainerStatuses: lastContainerStatuses(pod, Object.keys(images)),
-        };
+        const newState = withBatch(
+          {
+            ...(state ?? { revision: grace.revision, updateTimestamp: '' }),
+            updateImages: Object.keys(images).length > 0,
+            lastContainerStatuses: lastContainerStatuses(pod, Object.keys(images)),
+          },
+          Object.keys(images),
+          ctx.nowMs,
+        );
         actions.push({
           kind: 'inPlaceUpdate',
           name,

@@ -71,8 +71,15 @@ function scaleOut(ctx: PlanContext, d: Diffs, plan: Plan): void {
     pvcs: ctx.pvcs,
     disableReuse: !!ctx.cs.spec.scaleStrategy?.disablePVCReuse,
     random: ctx.random,
+    ...(ctx.podNamed ? { podNamed: ctx.podNamed } : {}),
   });
-  if (alloc.waiting > 0) plan.requeueAfterMs = ID_WAIT_REQUEUE_MS;
+  if (alloc.waitingFor.length > 0) {
+    plan.requeueAfterMs = ID_WAIT_REQUEUE_MS;
+    // Users see why the CloneSet is short of pods: an Event and the FailedScale condition.
+    const message = `waiting for terminating pod(s) ${alloc.waitingFor.join(', ')} to be deleted before creating their replacements with the same instance ids and PVCs`;
+    plan.actions.push({ kind: 'event', type: 'Warning', reason: 'WaitingForPodDeletion', message });
+    plan.waits.push({ condition: 'FailedScale', message });
+  }
   const existingPvcs = new Set(ctx.pvcs.map((c) => c.metadata?.name ?? ''));
   const batches = slowStartBatches(alloc.ids.length);
   let batch = 0;

@@ -111,7 +111,7 @@ function inPlaceUpdate(ctx: PlanContext, pod: V1Pod, target: string, diff: NonNu
 
   const grace = ctx.cs.spec.updateStrategy?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0;
   const deferred = grace > 0 && Object.keys(diff.images).length > 0;
-  const updateState = newUpdateState(target, ctx.nowMs, pod, deferred ? {} : diff.images);
+  const updateState = newUpdateState(target, ctx.nowMs, pod, deferred ? {} : diff.images, deferred);
   const annotations: Record<string, string | null> = {
     ...diff.annotations,
     [LIFECYCLE_TIMESTAMP_ANNOTATION]: rfc3339(ctx.nowMs),
@@ -172,7 +172,17 @@ export function planUpdate(ctx: PlanContext): Plan {
       plan.actions.push({ kind: 'event', type: 'Warning', reason: 'FailedUpdatePodInPlace', message: `failed to update ${message}` });
     } else if (!Object.hasOwn(podLabels(pod), SPECIFIED_DELETE_LABEL)) {
       // Recreate (§8.8): mark now; the next Scale pass deletes it as a specified delete.
-      plan.actions.push({ kind: 'patchPod', name: podName(pod), reason: 'RecreateUpdate', labels: { [SPECIFIED_DELETE_LABEL]: 'true' } });
+      const what = `pod ${podName(pod)} specified-delete for update(revision ${targetName})`;
+      plan.actions.push({
+        kind: 'patchPod',
+        name: podName(pod),
+        reason: 'RecreateUpdate',
+        labels: { [SPECIFIED_DELETE_LABEL]: 'true' },
+        outcome: {
+          success: { type: 'Normal', reason: 'SuccessfulUpdatePodReCreate', message: `successfully patch ${what}` },
+          failure: { type: 'Warning', reason: 'FailedUpdatePodReCreate', message: `failed to patch ${what}` },
+        },
+      });
     }
   }
   return done();

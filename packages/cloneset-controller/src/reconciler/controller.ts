@@ -46,8 +46,6 @@ const asPods = (objs: readonly unknown[]): V1Pod[] => objs as V1Pod[];
 /** enqueueControllerOwner answers one key or none (a single controller reference). */
 const singleKey = (keys: Iterable<string> | string | undefined): string | undefined => (typeof keys === 'string' ? keys : undefined);
 
-/** Requeue while a create waits for a terminating pod's name to be freed. */
-const NAME_WAIT_REQUEUE_MS = 1_000;
 /** Safety requeue while the cache has not caught up with our own pod writes (§3 step 8). */
 const STALE_CACHE_REQUEUE_MS = 1_000;
 
@@ -62,6 +60,7 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
   // Looked up in the cache only when scale-in ranks by topology; cached labels are frozen, read only.
   const nodeLabels = (name: string): Readonly<Record<string, string>> | undefined => nodes.getByKey(name)?.metadata?.labels;
   const random = options.random ?? Math.random;
+
   const recorder = manager.eventRecorder('cloneset-controller', options.instance ?? 'cloneset-suite');
   // Image pre-download (§8.9) only with the gate on and the ImagePullJob CRD served.
   const imagePullJobs = gates.PreDownloadImageForInPlaceUpdate
@@ -128,6 +127,8 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
       .filter((r) => selectorMatches(cs.spec.selector, { ...(r.metadata?.labels ?? {}) })) as unknown as V1ControllerRevision[];
     const imagePullJobCrdPresent = imagePullJobs ? await imagePullJobs.available(ctx.signal) : false;
     const nowMs = manager.clock.now();
+    // Any pod of the namespace by name from the cache, ours or not: a released pod keeps its name (§6.1).
+    const podNamed = (name: string): V1Pod | undefined => asPods([pods.getByKey(namespacedKey(cs.metadata.namespace, name))].filter(Boolean))[0];
     const plan = planReconcile({
       cs,
       pods: ownedPods,
@@ -137,6 +138,7 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
       nowMs,
       random,
       nodeLabels,
+      podNamed,
       imagePullJobCrdPresent,
     });
     ctx.logger.debug({ cloneSet: key, ...describePlan(plan) }, 'reconcile plan');
@@ -162,7 +164,6 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
     }
     const failed = [...plan.errors.map((e) => e.message), ...execution.failures.map((f) => `${failureCondition(f.step)}: ${f.message}`)];
     if (failed.length > 0) throw new Error(failed.join('; '));
-    if (execution.waitingForName) return { requeueAfter: NAME_WAIT_REQUEUE_MS };
     const requeueMs = [plan.requeueAfterMs, statusRequeueMs].filter((ms): ms is number => ms !== undefined && ms > 0);
     return requeueMs.length ? { requeueAfter: Math.min(...requeueMs) } : undefined;
   };

@@ -48,8 +48,6 @@ interface PlanState {
 export interface ExecutionResult {
   /** Failed actions with the step that planned them (the condition they fail, §10.2). */
   failures: ActionFailure[];
-  /** A create stopped on a name held by a terminating pod (decisions.md fix 5): wait. */
-  waitingForName: boolean;
 }
 
 const errorMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));
@@ -76,7 +74,7 @@ type PlannedCreate = CreatePodAction & Pick<PlannedAction, 'step'>;
 type PlannedOther = Exclude<PlanAction, CreatePodAction> & Pick<PlannedAction, 'step'>;
 
 export async function executePlan(actions: readonly PlannedAction[], ctx: ExecutionContext): Promise<ExecutionResult> {
-  const result: ExecutionResult = { failures: [], waitingForName: false };
+  const result: ExecutionResult = { failures: [] };
   const state: PlanState = { written: new Map() };
   const creates = actions.filter((a): a is PlannedCreate => a.kind === 'createPod');
   const runOne = async (action: PlannedOther): Promise<void> => {
@@ -172,12 +170,9 @@ async function createPod(action: PlannedCreate, ctx: ExecutionContext, result: E
     gateWrites.push(writeInitialConditions(action, ctx));
     return true;
   } catch (err) {
+    // AlreadyExists included: the planner saw no pod of that name (decisions.md fix 5), so the
+    // cache is behind; the failure is retried with backoff and the next plan sees the pod.
     ctx.expectations.observe(ctx.key, 'create', action.name);
-    if (isAlreadyExists(err)) {
-      // A pod object of that name still exists (terminating): wait for it (decisions.md fix 5).
-      result.waitingForName = true;
-      return false;
-    }
     result.failures.push({ step: action.step, message: `create pod ${action.name}: ${errorMessage(err)}` });
     ctx.recorder.event(ctx.cs, 'Warning', 'FailedCreate', 'Create', `failed to create pod ${action.name}: ${errorMessage(err)}`);
     return false;
@@ -255,18 +250,17 @@ async function executeOne(action: PlannedOther, ctx: ExecutionContext, state: Pl
           throw err;
         }
       }
-      for (const pvc of action.withPvcs) await deleteIgnoringNotFound(() => pvcs.delete(ns, pvc, write));
+      for (const pvc of action.withPvcs) {
+        await withWarning(ctx, 'FailedDelete', 'Delete', `failed to delete pvc ${pvc}`, () => deleteIgnoringNotFound(() => pvcs.delete(ns, pvc, write)));
+      }
       return;
     }
     case 'deletePvc':
-      await deleteIgnoringNotFound(() => pvcs.delete(ns, action.name, write));
+      await withWarning(ctx, 'FailedDelete', 'Delete', `failed to clean up PVC ${action.name}`, () => deleteIgnoringNotFound(() => pvcs.delete(ns, action.name, write)));
       return;
     case 'reownPvc':
-      await pvcs.patch(
-        ns,
-        action.name,
-        mergePatch({ metadata: { ownerReferences: [action.ownerReference] } }),
-        write,
+      await withWarning(ctx, 'FailedUpdate', 'Update', `failed to update PVC ${action.name} owner to pod ${action.ownerReference.name}`, () =>
+        pvcs.patch(ns, action.name, mergePatch({ metadata: { ownerReferences: [action.ownerReference] } }), write),
       );
       return;
     case 'patchPod': {
@@ -275,7 +269,17 @@ async function executeOne(action: PlannedOther, ctx: ExecutionContext, state: Pl
       if (action.annotations) metadata.annotations = action.annotations;
       // ObjectMeta.finalizers merges as a set under a strategic merge patch.
       if (action.addFinalizers?.length) metadata.finalizers = action.addFinalizers;
-      podWrite(ctx, state, action.name, await pods.patch(ns, action.name, strategicMergePatch({ metadata }), write));
+      let patched: KubeObject;
+      try {
+        patched = await pods.patch(ns, action.name, strategicMergePatch({ metadata }), write);
+      } catch (err) {
+        const failure = action.outcome?.failure;
+        if (failure) ctx.recorder.event(ctx.cs, failure.type, failure.reason, 'Update', `${failure.message}: ${errorMessage(err)}`);
+        throw err;
+      }
+      podWrite(ctx, state, action.name, patched);
+      const success = action.outcome?.success;
+      if (success) ctx.recorder.event(ctx.cs, success.type, success.reason, 'Update', success.message);
       return;
     }
     case 'setPodConditions': {
@@ -309,7 +313,16 @@ async function executeOne(action: PlannedOther, ctx: ExecutionContext, state: Pl
       const seen = ctx.cs.spec.scaleStrategy?.podsToDelete;
       await ctx.client
         .resource(cloneSetResource)
-        .patch(ns, ctx.cs.metadata.name ?? '', jsonPatch([...(seen ? [{ op: 'test' as const, path, value: seen }] : []), { op: 'add', path, value: action.podsToDelete }]), write);
+        .patch(
+          ns,
+          ctx.cs.metadata.name ?? '',
+          jsonPatch([
+            ...(seen ? [{ op: 'test' as const, path, value: seen }] : []),
+            // An empty list is removed, as OpenKruise omits it (§1.3).
+            action.podsToDelete.length === 0 && seen ? { op: 'remove' as const, path } : { op: 'add' as const, path, value: action.podsToDelete },
+          ]),
+          write,
+        );
       return;
     }
     case 'event':
@@ -385,6 +398,16 @@ async function preDownload(
       }
       return;
     }
+  }
+}
+
+/** Runs a write; on failure records a Warning Event (`message: error`, §10.3) and rethrows. */
+async function withWarning(ctx: ExecutionContext, reason: string, action: string, message: string, call: () => Promise<unknown>): Promise<void> {
+  try {
+    await call();
+  } catch (err) {
+    ctx.recorder.event(ctx.cs, 'Warning', reason, action, `${message}: ${errorMessage(err)}`);
+    throw err;
   }
 }
 
