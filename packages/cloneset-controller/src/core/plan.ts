@@ -1,7 +1,8 @@
 // The plan: typed actions the reconciler shell executes in order (ARCHITECTURE.md:
 // planners return data, the shell does the I/O). Outcome events (SuccessfulCreate,
-// FailedDelete, ...) are emitted by the shell from each action's result, §10.3;
-// the plan only carries events that are decisions (ScaleUpLimited).
+// FailedDelete, ...) are emitted by the shell from each action's result, §10.3; the plan
+// carries events that are decisions (ScaleUpLimited, WaitingForPodDeletion) and, on a
+// pod patch, the outcome Events the planner chose the words of (SuccessfulUpdatePodReCreate).
 import type { V1OwnerReference, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import type { Diffs } from './diff.ts';
 import type { PreDownloadAction } from './image-predownload.ts';

@@ -109,8 +109,9 @@ export class ImagePullJobSupport {
 
 /**
  * Deletes the named ImagePullJobs of the namespace that exist and are controlled by the
- * CloneSet `uid` (a delete with a uid precondition, so a job of that name owned by someone
- * else is never touched); returns the names deleted. No list call: the names come from the plan.
+ * CloneSet `uid`: each is read by name, skipped unless ours, and deleted with a uid
+ * precondition (a job recreated in between is not touched). Returns the names deleted.
+ * No list call: the names come from the plan.
  */
 export async function deleteImagePullJobs(
   client: KubeClient,
