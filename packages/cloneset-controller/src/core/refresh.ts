@@ -1,6 +1,6 @@
 // Step 1 of Update (spec §8.2): refresh every claimed pod, even when paused: grace
 // period handling, InPlaceUpdateReady, lifecycle transitions of §9, hash back-fill.
-import type { V1Pod } from '@kubernetes/client-node';
+import type { V1ControllerRevision, V1Pod } from '@kubernetes/client-node';
 import { findRevision, isUpdatedPod, revisionNameOf, type PlanContext } from './context.ts';
 import { revisionInPlaceDiff } from './inplace.ts';
 import {
@@ -73,9 +73,12 @@ function conditionIsCleanTrue(pod: V1Pod, type: string): boolean {
  * revision otherwise: once the grace's pod is labelled with the new revision, a 1-replica
  * CloneSet's current revision is that revision, and a revert must still drop it.
  */
+function targetRevisions(ctx: PlanContext): V1ControllerRevision[] {
+  return ctx.gates.CloneSetPartitionRollback ? [ctx.updateRevision, ctx.currentRevision] : [ctx.updateRevision];
+}
+
 function isTarget(ctx: PlanContext, revision: string): boolean {
-  const targets = ctx.gates.CloneSetPartitionRollback ? [ctx.updateRevision, ctx.currentRevision] : [ctx.updateRevision];
-  return targets.some((r) => revisionMatches(revision, revisionNameOf(r)));
+  return targetRevisions(ctx).some((r) => revisionMatches(revision, revisionNameOf(r)));
 }
 
 /**
@@ -88,7 +91,7 @@ function settleAtTarget(ctx: PlanContext, pod: V1Pod, graceKey: string): InPlace
   const from = findRevision(ctx, podRevision(pod));
   if (!from) return undefined;
   const specImage = (container: string) => pod.spec?.containers.find((c) => c.name === container)?.image;
-  for (const target of [ctx.updateRevision, ctx.currentRevision]) {
+  for (const target of targetRevisions(ctx)) {
     const diff = revisionInPlaceDiff(from, target, { vctGate: !!ctx.gates.RecreatePodWhenChangeVCTInCloneSetGate, inPlaceOnly: false });
     if (!diff) continue;
     const matches = Object.entries(diff.images).every(([c, image]) => {

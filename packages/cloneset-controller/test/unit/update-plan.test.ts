@@ -307,10 +307,14 @@ describe('refresh and lifecycle (§8.2, §9)', () => {
       expect(JSON.parse(writes[0]!.annotations['apps.kruise.io/inplace-update-state']!)).toMatchObject({ revision: 'cs-a' });
     });
 
-    it('a pod whose spec does not match the new target only loses the grace (the next update starts afresh)', () => {
+    it.each([
+      ['its images are of another revision', 'nginx:1.24', revA],
+      // cs-b is current (one replica) but not a target: the pod must not be declared at cs-b with cs-a's image.
+      ['a third revision while the grace revision is current', 'nginx:1.24', revB],
+    ])('a pod whose spec does not match the new target only loses the grace (%s)', (_n, image, current) => {
       const p = graced(2);
-      p.spec!.containers[0]!.image = 'nginx:1.24';
-      const r = refreshPod(reverted(p), p);
+      p.spec!.containers[0]!.image = image;
+      const r = refreshPod(reverted(p, current), p);
       expect(r.actions[0]).toMatchObject({ kind: 'patchPod', reason: 'DropInPlaceGrace', annotations: { 'apps.kruise.io/inplace-update-grace': null } });
       expect(inplace(r.actions)).toEqual([]);
     });
