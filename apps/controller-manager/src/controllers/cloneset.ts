@@ -19,8 +19,9 @@ export const cloneSetRegistration: ControllerRegistration = {
     // Same-node and topology spread when choosing pods to delete (§6.6).
     { apiGroups: [''], resources: ['nodes'], verbs: ['list', 'watch'] },
     // Image pre-download (§8.9, PreDownloadImageForInPlaceUpdate, when the CRD is served):
-    // create the jobs, list and delete the ones it owns once a rollout completes.
-    { apiGroups: ['apps.kruise.io'], resources: ['imagepulljobs'], verbs: ['list', 'create', 'delete'] },
+    // create the jobs; once a rollout completes, get the ones named after the kept revisions
+    // and delete those it owns (never a list in a reconcile).
+    { apiGroups: ['apps.kruise.io'], resources: ['imagepulljobs'], verbs: ['get', 'create', 'delete'] },
     // Events, with repeats folded into a series update.
     { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
   ],

@@ -26,6 +26,8 @@ export interface ContextInput {
   currentRevision: V1ControllerRevision;
   updateRevision: V1ControllerRevision;
   nodeLabels?: NodeLabels;
+  /** Any pod of the namespace by name, ours or not (instance id reuse, §6.1). */
+  podNamed?: (name: string) => V1Pod | undefined;
 }
 
 /** The input plus what every planner derives from the spec the same way. */
@@ -54,17 +56,18 @@ export function buildContext(input: ContextInput): PlanContext {
   };
 }
 
-export function revisionName(rev: V1ControllerRevision): string {
+/** The revision's object name (revisions.ts revisionName builds one from a hash). */
+export function revisionNameOf(rev: V1ControllerRevision): string {
   return rev.metadata?.name ?? '';
 }
 
 export function findRevision(ctx: PlanContext, label: string): V1ControllerRevision | undefined {
-  return ctx.revisions.find((r) => revisionMatches(label, revisionName(r)));
+  return ctx.revisions.find((r) => revisionMatches(label, revisionNameOf(r)));
 }
 
 /** Update-flavour "new": at updateRevision (§5). */
 export function isUpdatedPod(ctx: PlanContext, pod: V1Pod): boolean {
-  return isPodAtRevision(pod, revisionName(ctx.updateRevision));
+  return isPodAtRevision(pod, revisionNameOf(ctx.updateRevision));
 }
 
 /** Scale-flavour "new": also PreparingUpdate under PreparingUpdateAsUpdate (§8.9). */
@@ -102,7 +105,7 @@ function diffsWith(ctx: PlanContext, isNew: (p: V1Pod) => boolean): Diffs {
     isNew,
     isSpecifiedDelete: (p) => isSpecifiedDelete(p, ctx.podsToDelete),
     isAvailable: (p) => isAvailable(p, ctx.minReadySeconds, ctx.nowMs),
-    currentEqualsUpdate: revisionName(ctx.currentRevision) === revisionName(ctx.updateRevision),
+    currentEqualsUpdate: revisionNameOf(ctx.currentRevision) === revisionNameOf(ctx.updateRevision),
     partitionRollback: !!ctx.gates.CloneSetPartitionRollback,
     excludePreparingDelete: ctx.excludePreparingDelete,
     needsRecreate: (p) => needsRecreate(ctx, p),

@@ -4,11 +4,12 @@
 // finds out whether the ImagePullJob CRD is served and does the writes.
 import { IMAGE_PREDOWNLOAD_DEFAULTS, KRUISE_ANNOTATIONS, KRUISE_LABELS, tryParseIntOrPercent, scalePercent } from '@cloneset-suite/api-types';
 import type { LabelSelector } from '@cloneset-suite/api-types';
-import { revisionName, type PlanContext } from './context.ts';
+import { revisionNameOf, type PlanContext } from './context.ts';
 import { revisionInPlaceDiff } from './inplace.ts';
 import { REVISION_HASH_LABEL, REVISION_LABEL } from './keys.ts';
 import { ownerRefTo } from './owner-ref.ts';
 import { shortHashOf } from './pod-state.ts';
+import { templateOfRevision } from './revisions.ts';
 
 export const IMAGE_PREDOWNLOAD_CREATED_LABEL = KRUISE_LABELS.imagePreDownloadCreated;
 export const IMAGE_PREDOWNLOAD_IGNORED_LABEL = KRUISE_LABELS.imagePreDownloadIgnored;
@@ -51,11 +52,15 @@ export interface CreateImagePullJobAction {
   job: ImagePullJobManifest;
 }
 
-/** Delete every ImagePullJob whose controller is this CloneSet (the rollout is over). */
+/**
+ * Delete the ImagePullJobs this CloneSet may own (the rollout is over), by name: a job is
+ * `<revision>-<container>`, so the names come from the revisions kept, never from a list call.
+ */
 export interface DeleteImagePullJobsAction {
   kind: 'deleteImagePullJobs';
   /** current == update revision at the time of the plan. */
   revision: string;
+  names: string[];
 }
 
 export type PreDownloadIgnoreReason = 'ReCreate' | 'TooFewReplicas' | 'OneBatch' | 'NotInPlace';
@@ -95,7 +100,7 @@ export function minUpdatedReadyPods(ctx: PlanContext): number {
 /** status.updatedReadyReplicas, counted only when the status is about this update revision. */
 function updatedReadyReplicas(ctx: PlanContext): number {
   const status = ctx.cs.status ?? {};
-  return status.updateRevision === revisionName(ctx.updateRevision) ? (status.updatedReadyReplicas ?? 0) : 0;
+  return status.updateRevision === revisionNameOf(ctx.updateRevision) ? (status.updatedReadyReplicas ?? 0) : 0;
 }
 
 function ignoreReason(ctx: PlanContext): PreDownloadIgnoreReason | undefined {
@@ -113,10 +118,21 @@ function changedImages(ctx: PlanContext): Record<string, string> | undefined {
   })?.images;
 }
 
+/** Every job name a kept revision could have had: `<revision>-<container>` per container. */
+function jobNames(ctx: PlanContext): string[] {
+  return ctx.revisions.flatMap((rev) =>
+    (templateOfRevision(rev).spec?.containers ?? []).map((c) => jobName(revisionNameOf(rev), c.name)),
+  );
+}
+
+function jobName(revision: string, container: string): string {
+  return `${revision}-${container}`;
+}
+
 function jobFor(ctx: PlanContext, container: string, image: string): ImagePullJobManifest {
   const { cs } = ctx;
   const update = ctx.updateRevision;
-  const updateName = revisionName(update);
+  const updateName = revisionNameOf(update);
   const hash = update.metadata?.labels?.[REVISION_HASH_LABEL] ?? shortHashOf(updateName);
   const selector = cs.spec.selector;
   // Old-revision pods: the CloneSet's selector, minus pods labelled with the update
@@ -131,7 +147,7 @@ function jobFor(ctx: PlanContext, container: string, image: string): ImagePullJo
     apiVersion: 'apps.kruise.io/v1alpha1',
     kind: 'ImagePullJob',
     metadata: {
-      name: `${updateName}-${container}`,
+      name: jobName(updateName, container),
       ...(cs.metadata.namespace ? { namespace: cs.metadata.namespace } : {}),
       // Everything a CloneSet owns matches its selector: the template labels, plus the revision hash.
       labels: { ...(cs.spec.template.metadata?.labels ?? {}), [REVISION_HASH_LABEL]: hash },
@@ -162,8 +178,8 @@ function jobFor(ctx: PlanContext, container: string, image: string): ImagePullJo
 export function planImagePreDownload(ctx: PlanContext, opts: PreDownloadOptions): PreDownloadAction[] {
   if (!ctx.gates.PreDownloadImageForInPlaceUpdate || !opts.crdPresent) return [];
   if (ctx.cs.metadata.deletionTimestamp) return [];
-  const updateName = revisionName(ctx.updateRevision);
-  if (revisionName(ctx.currentRevision) === updateName) return [{ kind: 'deleteImagePullJobs', revision: updateName }];
+  const updateName = revisionNameOf(ctx.updateRevision);
+  if (revisionNameOf(ctx.currentRevision) === updateName) return [{ kind: 'deleteImagePullJobs', revision: updateName, names: jobNames(ctx) }];
   if (updatedReadyReplicas(ctx) < minUpdatedReadyPods(ctx)) return [];
   const marks = ctx.updateRevision.metadata?.labels ?? {};
   if (Object.hasOwn(marks, IMAGE_PREDOWNLOAD_CREATED_LABEL) || Object.hasOwn(marks, IMAGE_PREDOWNLOAD_IGNORED_LABEL)) return [];
@@ -177,7 +193,7 @@ export function planImagePreDownload(ctx: PlanContext, opts: PreDownloadOptions)
   // In container order (the in-place diff walks the containers in order).
   const actions: PreDownloadAction[] = Object.entries(images).map(([container, image]) => ({
     kind: 'createImagePullJob',
-    name: `${updateName}-${container}`,
+    name: jobName(updateName, container),
     container,
     image,
     job: jobFor(ctx, container, image),

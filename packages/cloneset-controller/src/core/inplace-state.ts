@@ -9,12 +9,20 @@ import {
 } from './keys.ts';
 import { rfc3339 } from './time.ts';
 
+/** One batch of containers whose spec was patched, and when (metav1.Time, whole seconds). */
+export interface ContainerBatch {
+  timestamp: string;
+  containers: string[];
+}
+
 /** `apps.kruise.io/inplace-update-state` (the fields the planners write and read). */
 export interface InPlaceUpdateState {
   revision: string;
   updateTimestamp: string;
   updateImages?: boolean;
   lastContainerStatuses?: Record<string, { imageID?: string }>;
+  /** One entry per spec patch, as OpenKruise records it (§8.7 step 3). */
+  containerBatchesRecord?: ContainerBatch[];
 }
 
 /** `apps.kruise.io/inplace-update-grace`: the pending spec during the grace period. */
@@ -64,13 +72,24 @@ export function stateJson(state: InPlaceUpdateState): string {
   return JSON.stringify(state);
 }
 
-export function newUpdateState(revision: string, nowMs: number, pod: V1Pod, images: Record<string, string>): InPlaceUpdateState {
+/**
+ * The state written when the spec is patched now (`images`, possibly none) or, with
+ * `deferred`, when a grace period holds the images back: then no batch is recorded yet.
+ */
+export function newUpdateState(revision: string, nowMs: number, pod: V1Pod, images: Record<string, string>, deferred = false): InPlaceUpdateState {
   const names = Object.keys(images);
-  return {
+  const state: InPlaceUpdateState = {
     revision,
     updateTimestamp: rfc3339(nowMs),
     ...(names.length > 0 ? { updateImages: true, lastContainerStatuses: lastContainerStatuses(pod, names) } : {}),
   };
+  return deferred ? state : withBatch(state, names, nowMs);
+}
+
+/** The state with one more containerBatchesRecord entry for the containers patched now. */
+export function withBatch(state: InPlaceUpdateState, containers: readonly string[], nowMs: number): InPlaceUpdateState {
+  const batch: ContainerBatch = { timestamp: rfc3339(nowMs), containers: [...containers].sort() };
+  return { ...state, containerBatchesRecord: [...(state.containerBatchesRecord ?? []), batch] };
 }
 
 /** An image without a tag or digest is compared as `:latest` (§8.7). */

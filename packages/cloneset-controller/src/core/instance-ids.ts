@@ -1,5 +1,6 @@
 // Instance ids and names (spec §6.1) with decisions.md fix 5: an id is reused only
-// while no pod object of that name exists.
+// while no pod object of that name exists; the controller waits only for a pod of its own
+// that is terminating, never for one that is not ours or will not go away.
 import type { V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import { instanceIdOf, isActive, podName } from './pod-state.ts';
 
@@ -32,33 +33,43 @@ export interface IdAllocationInput {
   /** disablePVCReuse: never reuse a free PVC's id. */
   disableReuse: boolean;
   random: () => number;
+  /** Any pod of the namespace by name, ours or not (a released pod keeps its name). */
+  podNamed?: (name: string) => V1Pod | undefined;
 }
 
 export interface IdAllocation {
   ids: string[];
-  /** Slots held back for a reusable id whose old pod is still terminating (fix 5). */
-  waiting: number;
+  /** Names of our terminating pods whose ids are held back for reuse (fix 5); one slot each. */
+  waitingFor: string[];
 }
 
 /**
  * Ids for `count` new pods: ids of free PVCs first (sorted), then random draws that
  * clash with no active pod, PVC, pod name, or earlier pick. A free id whose pod
- * object is still terminating holds its slot (the caller requeues); one whose pod
- * object is finished but not deleted is left alone, since that object may never go.
+ * object is one of ours and terminating holds its slot (the caller waits and says so); one
+ * whose name is held by a pod that is not ours (released, or another owner's) or that is
+ * finished but not deleted is not reused, since that object may never go.
  */
 export function allocateInstanceIds(input: IdAllocationInput): IdAllocation {
   const activeIds = new Set(input.pods.filter(isActive).map(instanceIdOf).filter((x) => x !== undefined));
   const names = new Map(input.pods.map((p) => [podName(p), p]));
+  const holderOf = (name: string): { pod: V1Pod; ours: boolean } | undefined => {
+    const ours = names.get(name);
+    if (ours) return { pod: ours, ours: true };
+    const other = input.podNamed?.(name);
+    return other ? { pod: other, ours: false } : undefined;
+  };
   const pvcIds = new Set(input.pvcs.map(instanceIdOf).filter((x) => x !== undefined));
   const ids: string[] = [];
-  let waiting = 0;
+  const waitingFor: string[] = [];
   if (!input.disableReuse) {
     const free = [...pvcIds].filter((id) => !activeIds.has(id)).sort();
     for (const id of free) {
-      if (ids.length + waiting >= input.count) break;
-      const blocker = names.get(podNameFor(input.csName, id));
-      if (!blocker) ids.push(id);
-      else if (blocker.metadata?.deletionTimestamp) waiting++;
+      if (ids.length + waitingFor.length >= input.count) break;
+      const name = podNameFor(input.csName, id);
+      const holder = holderOf(name);
+      if (!holder) ids.push(id);
+      else if (holder.ours && holder.pod.metadata?.deletionTimestamp) waitingFor.push(name);
     }
   }
   const taken = new Set<string>([...activeIds, ...pvcIds, ...ids]);
@@ -66,13 +77,13 @@ export function allocateInstanceIds(input: IdAllocationInput): IdAllocation {
     const id = instanceIdOf(p);
     if (id !== undefined) taken.add(id);
   }
-  while (ids.length + waiting < input.count) {
+  while (ids.length + waitingFor.length < input.count) {
     const id = randomInstanceId(input.random);
-    if (taken.has(id) || names.has(podNameFor(input.csName, id))) continue;
+    if (taken.has(id) || holderOf(podNameFor(input.csName, id))) continue;
     taken.add(id);
     ids.push(id);
   }
-  return { ids, waiting };
+  return { ids, waitingFor };
 }
 
 /** Slow-start batch sizes 1, 2, 4, ... capped by what is left (§6.4). */

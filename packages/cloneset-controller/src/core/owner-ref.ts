@@ -1,14 +1,26 @@
-// The controller reference every object a CloneSet owns carries (pods, PVCs, revisions, jobs).
+// The controller reference an owned object carries: a CloneSet's on its pods, PVCs,
+// revisions and jobs; a pod's on the PVC handed to it under disablePVCReuse (§6.3).
 import type { V1OwnerReference } from '@kubernetes/client-node';
 import { CLONESET_API_VERSION, CLONESET_KIND } from './keys.ts';
-import type { CloneSetLike } from './types.ts';
 
-export function ownerRefTo(cs: CloneSetLike): V1OwnerReference & { controller: true; blockOwnerDeletion: true } {
+interface Owner {
+  apiVersion?: string;
+  metadata?: { name?: string; uid?: string };
+}
+
+const CLONESET_TYPE = { apiVersion: CLONESET_API_VERSION, kind: CLONESET_KIND };
+export const POD_TYPE = { apiVersion: 'v1', kind: 'Pod' };
+
+/** A controller reference to `owner`, a CloneSet unless `type` says otherwise. */
+export function ownerRefTo(
+  owner: Owner,
+  type: { apiVersion: string; kind: string } = CLONESET_TYPE,
+): V1OwnerReference & { controller: true; blockOwnerDeletion: true } {
   return {
-    apiVersion: cs.apiVersion ?? CLONESET_API_VERSION,
-    kind: CLONESET_KIND,
-    name: cs.metadata.name ?? '',
-    uid: cs.metadata.uid ?? '',
+    apiVersion: owner.apiVersion ?? type.apiVersion,
+    kind: type.kind,
+    name: owner.metadata?.name ?? '',
+    uid: owner.metadata?.uid ?? '',
     controller: true,
     blockOwnerDeletion: true,
   };

@@ -1,9 +1,12 @@
 // The plan: typed actions the reconciler shell executes in order (ARCHITECTURE.md:
 // planners return data, the shell does the I/O). Outcome events (SuccessfulCreate,
-// FailedDelete, ...) are emitted by the shell from each action's result, §10.3;
-// the plan only carries events that are decisions (ScaleUpLimited).
-import type { V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
+// FailedDelete, ...) are emitted by the shell from each action's result, §10.3; the plan
+// carries events that are decisions (ScaleUpLimited, WaitingForPodDeletion) and, on a
+// pod patch, the outcome Events the planner chose the words of (SuccessfulUpdatePodReCreate).
+import type { V1OwnerReference, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
+import type { Diffs } from './diff.ts';
 import type { PreDownloadAction } from './image-predownload.ts';
+import type { ConditionWrite } from './pod-conditions.ts';
 import type { RevisionAction } from './revisions.ts';
 
 export interface CreatePodAction {
@@ -20,6 +23,8 @@ export interface CreatePodAction {
    * start the next only if the whole batch succeeded.
    */
   batch: number;
+  /** The /status write right after the create (decisions.md: both readiness gates True). */
+  initialConditions: ConditionWrite[];
 }
 
 export type DeleteReason = 'ScaleIn' | 'SpecifiedDelete' | 'PreDeleteHookReleased';
@@ -42,7 +47,7 @@ export interface DeletePvcAction {
 export interface ReownPvcAction {
   kind: 'reownPvc';
   name: string;
-  pod: { name: string; uid: string };
+  ownerReference: V1OwnerReference;
 }
 
 export type PatchReason =
@@ -52,9 +57,17 @@ export type PatchReason =
   | 'DropInPlaceGrace'
   | 'LifecycleHookLabels';
 
+/** An Event on the CloneSet (§10.3). */
+export interface OutcomeEvent {
+  type: 'Normal' | 'Warning';
+  reason: string;
+  message: string;
+}
+
 /**
  * Metadata patch of one pod (JSON merge semantics: a null value removes the key).
- * `lifecycle` is informational: the state change the patch carries.
+ * `lifecycle` is informational: the state change the patch carries. `outcome`: the Event the
+ * shell records when the write succeeds, or when it fails (the error appended).
  */
 export interface PatchPodAction {
   kind: 'patchPod';
@@ -64,6 +77,7 @@ export interface PatchPodAction {
   annotations?: Record<string, string | null>;
   addFinalizers?: string[];
   lifecycle?: { from: string; to: string };
+  outcome?: { success: OutcomeEvent; failure: OutcomeEvent };
 }
 
 export interface PodConditionPatch {
@@ -74,13 +88,14 @@ export interface PodConditionPatch {
 }
 
 /**
- * Pod status conditions to set in one /status write (§8.2, §8.7, §9). The shell
- * recomputes PodReady from the readiness gates in the same write.
+ * Pod status conditions to set in one /status write (§8.2, §8.7, §9): `conditions` is what
+ * the planner decided, `write` the list the shell sends (transition times, PodReady).
  */
 export interface SetPodConditionsAction {
   kind: 'setPodConditions';
   name: string;
   conditions: PodConditionPatch[];
+  write: ConditionWrite[];
 }
 
 /**
@@ -108,6 +123,7 @@ export interface AdoptPodAction {
   name: string;
 }
 
+/** Rewrite scaleStrategy.podsToDelete; an empty list removes the field, as OpenKruise omits it. */
 export interface UpdatePodsToDeleteAction {
   kind: 'updatePodsToDelete';
   podsToDelete: string[];
@@ -140,17 +156,37 @@ export interface PlanError {
   message: string;
 }
 
+/** The part of a pass an action belongs to (§3); a failed action fails its step's condition. */
+export type PlanStep = 'claim' | 'revisions' | 'preDownload' | 'scale' | 'update' | 'cleanup';
+
+export type PlannedAction = PlanAction & { step: PlanStep };
+
+/** FailedUpdate for the Update step's actions, FailedScale for everything else (§10.2). */
+export function failureCondition(step: PlanStep): PlanError['condition'] {
+  return step === 'update' ? 'FailedUpdate' : 'FailedScale';
+}
+
+export function inStep(step: PlanStep, actions: readonly PlanAction[]): PlannedAction[] {
+  return actions.map((a) => ({ ...a, step }));
+}
+
+/** Something a step waits for: reported on its condition (and by an Event), not retried as an error. */
+export type PlanWait = PlanError;
+
 export interface Plan {
   actions: PlanAction[];
   /** True when the step wrote something, so later steps of the pass are skipped (§3 step 11). */
   modified: boolean;
-  /** Smallest positive delay to requeue after, in seconds (§3 step 15). */
-  requeueAfterSeconds?: number;
+  /** Smallest positive delay to requeue after, in milliseconds (§3 step 15). */
+  requeueAfterMs?: number;
   errors: PlanError[];
+  waits: PlanWait[];
+  /** The diff numbers the step decided from (§5), for the debug log. */
+  diffs?: Diffs;
 }
 
 export function emptyPlan(): Plan {
-  return { actions: [], modified: false, errors: [] };
+  return { actions: [], modified: false, errors: [], waits: [] };
 }
 
 export function minRequeue(a: number | undefined, b: number | undefined): number | undefined {

@@ -1,10 +1,11 @@
 // One reconcile pass as data (spec §3): claim, revisions, Scale-or-Update, clean-ups.
-// The shell executes `actions` in order, then calls computeStatus with the outcome.
+// The shell executes `actions` in order, then calls computeStatus through statusInputFor.
 import type { V1ControllerRevision, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
-import { buildContext, revisionName, type PlanContext } from './context.ts';
+import { buildContext, revisionNameOf, type PlanContext } from './context.ts';
 import { planImagePreDownload } from './image-predownload.ts';
 import type { FeatureGates } from './keys.ts';
-import { minRequeue, type PlanAction, type PlanError } from './plan.ts';
+import type { Diffs } from './diff.ts';
+import { failureCondition, inStep, minRequeue, type PlannedAction, type PlanError, type PlanStep, type PlanWait } from './plan.ts';
 import { classifyPods, podName } from './pod-state.ts';
 import { computeRevisions, planHistoryTruncation, type RevisionsResult } from './revisions.ts';
 import { planPodsToDeleteCleanup, planPvcCleanup, planScale } from './scale-plan.ts';
@@ -23,47 +24,51 @@ export interface ReconcileInput {
   revisions: readonly V1ControllerRevision[];
   /** Whether any ControllerRevision of this name exists in the namespace (collisions, §7). */
   revisionNameTaken?: (name: string) => boolean;
-  /** False while a create/delete issued earlier is unobserved (§3 step 3, §6.8). */
-  expectationsSatisfied: boolean;
   gates: FeatureGates;
   nowMs: number;
   random: () => number;
   nodeLabels?: NodeLabels;
+  /** Any pod of the namespace by name, ours or not (instance id reuse, §6.1). */
+  podNamed?: (name: string) => V1Pod | undefined;
   /** Whether the apiserver serves ImagePullJobs (image pre-download, §8.9); false when unknown. */
   imagePullJobCrdPresent?: boolean;
 }
 
+/**
+ * One pass's decisions. The shell calls planReconcile only once the expectations are met
+ * (§3 step 3), so a plan always has its revisions and context.
+ */
 export interface ReconcilePlan {
-  /** True when expectations blocked the pass: nothing to do but requeue. */
-  waitingForExpectations: boolean;
-  actions: PlanAction[];
+  actions: PlannedAction[];
   /** Which sync step ran: Scale wrote (Update skipped), or Update ran. */
   stepsRun: { scale: boolean; update: boolean };
   errors: PlanError[];
-  requeueAfterSeconds?: number;
-  revisions?: RevisionsResult;
-  context?: PlanContext;
+  /** What the pass waits for (e.g. a terminating pod's name): on the condition, not an error. */
+  waits: PlanWait[];
+  requeueAfterMs?: number;
+  revisions: RevisionsResult;
+  context: PlanContext;
+  /** The diff numbers each step decided from (§5); absent for a step that did not compute them. */
+  diffs: { scale?: Diffs; update?: Diffs };
 }
 
 export function planReconcile(input: ReconcileInput): ReconcilePlan {
-  const empty: ReconcilePlan = { waitingForExpectations: false, actions: [], stepsRun: { scale: false, update: false }, errors: [] };
-  if (!input.expectationsSatisfied) return { ...empty, waitingForExpectations: true };
   const { cs } = input;
   const deleting = !!cs.metadata.deletionTimestamp;
-  const actions: PlanAction[] = [];
+  const actions: PlannedAction[] = [];
 
   const claim = classifyPods(cs, input.pods);
   const allPods = [...claim.claimed, ...claim.inactive];
   const pvcClean = planPvcCleanup({ cs, allPods, pvcs: input.pvcs });
-  actions.push(...pvcClean.actions);
-  for (const p of claim.toRelease) actions.push({ kind: 'releasePod', name: podName(p) });
-  for (const p of claim.toAdopt) actions.push({ kind: 'adoptPod', name: podName(p) });
+  actions.push(...inStep('cleanup', pvcClean.actions));
+  for (const p of claim.toRelease) actions.push({ kind: 'releasePod', name: podName(p), step: 'claim' });
+  for (const p of claim.toAdopt) actions.push({ kind: 'adoptPod', name: podName(p), step: 'claim' });
 
   const revisions = computeRevisions({ cs, revisions: input.revisions, ...(input.revisionNameTaken ? { nameTaken: input.revisionNameTaken } : {}) });
-  actions.push(...revisions.actions);
+  actions.push(...inStep('revisions', revisions.actions));
   const allRevisions = revisions.actions.some((a) => a.kind === 'createRevision')
     ? [...input.revisions, revisions.updateRevision]
-    : input.revisions.map((r) => (r.metadata?.name === revisionName(revisions.updateRevision) ? revisions.updateRevision : r));
+    : input.revisions.map((r) => (r.metadata?.name === revisionNameOf(revisions.updateRevision) ? revisions.updateRevision : r));
 
   const ctx = buildContext({
     cs: { ...cs, status: { ...(cs.status ?? {}), collisionCount: revisions.collisionCount } },
@@ -77,70 +82,105 @@ export function planReconcile(input: ReconcileInput): ReconcilePlan {
     currentRevision: revisions.currentRevision,
     updateRevision: revisions.updateRevision,
     ...(input.nodeLabels ? { nodeLabels: input.nodeLabels } : {}),
+    ...(input.podNamed ? { podNamed: input.podNamed } : {}),
   });
 
-  const result: ReconcilePlan = { ...empty, actions, revisions, context: ctx };
+  const result: ReconcilePlan = { actions, stepsRun: { scale: false, update: false }, errors: [], waits: [], revisions, context: ctx, diffs: {} };
   // §3 step 10. A revision created in this very pass is handled by the next one, once it exists.
   if (!revisions.actions.some((a) => a.kind === 'createRevision')) {
-    actions.push(...planImagePreDownload(ctx, { crdPresent: !!input.imagePullJobCrdPresent }));
+    actions.push(...inStep('preDownload', planImagePreDownload(ctx, { crdPresent: !!input.imagePullJobCrdPresent })));
   }
   if (!deleting) {
     const scale = planScale(ctx);
-    actions.push(...scale.actions);
+    actions.push(...inStep('scale', scale.actions));
     result.errors.push(...scale.errors);
+    result.waits.push(...scale.waits);
     result.stepsRun.scale = true;
-    result.requeueAfterSeconds = minRequeue(result.requeueAfterSeconds, scale.requeueAfterSeconds);
+    if (scale.diffs) result.diffs.scale = scale.diffs;
+    result.requeueAfterMs = minRequeue(result.requeueAfterMs, scale.requeueAfterMs);
     if (!scale.modified) {
       const update = planUpdate(ctx);
-      actions.push(...update.actions);
+      actions.push(...inStep('update', update.actions));
       result.errors.push(...update.errors);
+      result.waits.push(...update.waits);
       result.stepsRun.update = true;
-      result.requeueAfterSeconds = minRequeue(result.requeueAfterSeconds, update.requeueAfterSeconds);
+      if (update.diffs) result.diffs.update = update.diffs;
+      result.requeueAfterMs = minRequeue(result.requeueAfterMs, update.requeueAfterMs);
     }
-    actions.push(...planPodsToDeleteCleanup(ctx));
+    actions.push(...inStep('cleanup', planPodsToDeleteCleanup(ctx)));
   }
-  actions.push(
-    ...planHistoryTruncation(
-      allRevisions,
-      {
-        currentRevision: revisionName(revisions.currentRevision),
-        updateRevision: revisionName(revisions.updateRevision),
-        claimedPods: claim.claimed,
-      },
-      cs.spec.revisionHistoryLimit,
-    ),
+  const history = planHistoryTruncation(
+    allRevisions,
+    {
+      currentRevision: revisionNameOf(revisions.currentRevision),
+      updateRevision: revisionNameOf(revisions.updateRevision),
+      claimedPods: claim.claimed,
+    },
+    cs.spec.revisionHistoryLimit,
   );
+  actions.push(...inStep('revisions', history));
   return result;
 }
 
+/** An executed action that failed, with the step that planned it. */
+export interface ActionFailure {
+  step: PlanStep;
+  message: string;
+}
+
 /**
- * The computeStatus input for a pass (§3 step 12), given how each step went:
- * a message when it failed, null when it ran cleanly, undefined when it did not run.
- * Planner errors (e.g. InPlaceOnly) are merged in as failures of their step.
+ * The computeStatus input for a pass (§3 step 12): a condition is set to every failure
+ * message of its steps joined (planner errors and waits first, then failed actions), cleared when its
+ * step ran without one, and left alone otherwise. An invalid partition (one that bypassed
+ * admission) counts as none: expectedUpdatedReplicas is 0.
  */
-export function statusInputFor(
-  plan: ReconcilePlan,
-  failures: StatusInput['failures'],
-  nowMs: number,
-): StatusInput | undefined {
+export function statusInputFor(plan: ReconcilePlan, failures: readonly ActionFailure[], nowMs: number): StatusInput {
   const ctx = plan.context;
-  if (!ctx || !plan.revisions) return undefined;
-  const merged: StatusInput['failures'] = {
-    ...(plan.stepsRun.scale ? { FailedScale: null } : {}),
-    ...(plan.stepsRun.update ? { FailedUpdate: null } : {}),
-  };
-  for (const e of plan.errors) merged[e.condition] = e.message;
-  for (const [k, v] of Object.entries(failures) as [keyof StatusInput['failures'], string | null | undefined][]) {
-    if (v !== undefined) merged[k] = v;
+  const messages = (condition: PlanError['condition']): string[] => [
+    ...[...plan.errors, ...plan.waits].filter((e) => e.condition === condition).map((e) => e.message),
+    ...failures.filter((f) => failureCondition(f.step) === condition).map((f) => f.message),
+  ];
+  const merged: StatusInput['failures'] = {};
+  const ran = { FailedScale: plan.stepsRun.scale, FailedUpdate: plan.stepsRun.update } as const;
+  for (const condition of ['FailedScale', 'FailedUpdate'] as const) {
+    const found = messages(condition);
+    if (found.length > 0) merged[condition] = found.join('; ');
+    else if (ran[condition]) merged[condition] = null;
   }
   return {
     cs: ctx.cs,
     pods: ctx.pods,
-    updateRevision: revisionName(plan.revisions.updateRevision),
-    currentRevision: revisionName(plan.revisions.currentRevision),
+    updateRevision: revisionNameOf(plan.revisions.updateRevision),
+    currentRevision: revisionNameOf(plan.revisions.currentRevision),
     collisionCount: plan.revisions.collisionCount,
     partition: ctx.knobs.partitionValid ? ctx.knobs.partition : undefined,
     failures: merged,
     nowMs,
+  };
+}
+
+/**
+ * What a pass decided and from which numbers, for the debug log (as kruise logs "Calculate
+ * diffs for CloneSet" on every pass): the diffs of each step and the actions per kind and
+ * reason, so `--log-level=debug` says why a pod was (not) created, deleted or updated.
+ */
+export function describePlan(plan: ReconcilePlan): Record<string, unknown> {
+  const actions: Record<string, number> = {};
+  for (const a of plan.actions) {
+    const label = 'reason' in a && a.kind !== 'event' ? `${a.kind}:${a.reason}` : a.kind === 'event' ? `event:${a.reason}` : a.kind;
+    actions[label] = (actions[label] ?? 0) + 1;
+  }
+  return {
+    replicas: plan.context.knobs.replicas,
+    pods: plan.context.pods.length,
+    currentRevision: revisionNameOf(plan.revisions.currentRevision),
+    updateRevision: revisionNameOf(plan.revisions.updateRevision),
+    stepsRun: plan.stepsRun,
+    ...(plan.diffs.scale ? { scaleDiffs: plan.diffs.scale } : {}),
+    ...(plan.diffs.update ? { updateDiffs: plan.diffs.update } : {}),
+    actions,
+    ...(plan.errors.length ? { errors: plan.errors.map((e) => `${e.condition}: ${e.message}`) } : {}),
+    ...(plan.waits.length ? { waits: plan.waits.map((e) => e.message) } : {}),
+    ...(plan.requeueAfterMs !== undefined ? { requeueAfterMs: plan.requeueAfterMs } : {}),
   };
 }

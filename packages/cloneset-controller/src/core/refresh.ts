@@ -1,7 +1,8 @@
 // Step 1 of Update (spec §8.2): refresh every claimed pod, even when paused: grace
 // period handling, InPlaceUpdateReady, lifecycle transitions of §9, hash back-fill.
-import type { V1Pod } from '@kubernetes/client-node';
-import { isUpdatedPod, type PlanContext } from './context.ts';
+import type { V1ControllerRevision, V1Pod } from '@kubernetes/client-node';
+import { findRevision, isUpdatedPod, revisionNameOf, type PlanContext } from './context.ts';
+import { revisionInPlaceDiff } from './inplace.ts';
 import {
   INPLACE_UPDATE_READY,
   INPLACE_UPDATE_STATE_ANNOTATION,
@@ -11,17 +12,21 @@ import {
   PRE_UPDATE_HOOK_KEY,
 } from './keys.ts';
 import { isAllHooked, hasReadinessGate, kruisePodReadyChange, statePatch } from './lifecycle.ts';
-import { emptyPlan, minRequeue, type Plan, type PlanAction, type PodConditionPatch } from './plan.ts';
-import { getCondition, isPodAtRevision, lifecycleState, podLabels, podName, podRevision, shortHashOf } from './pod-state.ts';
+import { setPodConditions } from './pod-conditions.ts';
+import { emptyPlan, minRequeue, type InPlaceUpdateAction, type Plan, type PlanAction, type PodConditionPatch } from './plan.ts';
+import { getCondition, isPodAtRevision, lifecycleState, podLabels, podName, podRevision, revisionMatches, shortHashOf } from './pod-state.ts';
+import { revisionLabels } from './revisions.ts';
 import {
   graceAnnotationKey,
   isInPlaceUpdateComplete,
   lastContainerStatuses,
+  normaliseImage,
   readGrace,
   readUpdateState,
   stateJson,
+  withBatch,
 } from './inplace-state.ts';
-import { toMillis } from './time.ts';
+import { rfc3339, toMillis } from './time.ts';
 
 /** Whether the lifecycle block is defined at all (§9 "Updated if the lifecycle is defined"). */
 function lifecycleDefined(ctx: PlanContext): boolean {
@@ -62,13 +67,63 @@ function conditionIsCleanTrue(pod: V1Pod, type: string): boolean {
   return c?.status === 'True' && !c.reason && !c.message;
 }
 
-/** Refresh one pod; returns its actions, whether a label was patched, and a requeue delay. */
-export function refreshPod(ctx: PlanContext, pod: V1Pod): { actions: PlanAction[]; labelPatched: boolean; requeue?: number } {
+/**
+ * Whether `revision` is one a pod may still be moving to: the update revision, or the current
+ * one under CloneSetPartitionRollback (the only case pods move back to it). Not the current
+ * revision otherwise: once the grace's pod is labelled with the new revision, a 1-replica
+ * CloneSet's current revision is that revision, and a revert must still drop it.
+ */
+function targetRevisions(ctx: PlanContext): V1ControllerRevision[] {
+  return ctx.gates.CloneSetPartitionRollback ? [ctx.updateRevision, ctx.currentRevision] : [ctx.updateRevision];
+}
+
+function isTarget(ctx: PlanContext, revision: string): boolean {
+  return targetRevisions(ctx).some((r) => revisionMatches(revision, revisionNameOf(r)));
+}
+
+/**
+ * A pod whose pending grace target is stale: when its spec (the images were never patched)
+ * already is that of a target revision, only its metadata moves there (labels, state, no
+ * grace), so its containers are never touched; completion then brings it back to Normal.
+ * Undefined when the spec matches no target: the grace is only dropped.
+ */
+function settleAtTarget(ctx: PlanContext, pod: V1Pod, graceKey: string): InPlaceUpdateAction | undefined {
+  const from = findRevision(ctx, podRevision(pod));
+  if (!from) return undefined;
+  const specImage = (container: string) => pod.spec?.containers.find((c) => c.name === container)?.image;
+  for (const target of targetRevisions(ctx)) {
+    const diff = revisionInPlaceDiff(from, target, { vctGate: !!ctx.gates.RecreatePodWhenChangeVCTInCloneSetGate, inPlaceOnly: false });
+    if (!diff) continue;
+    const matches = Object.entries(diff.images).every(([c, image]) => {
+      const current = specImage(c);
+      return current !== undefined && normaliseImage(current) === normaliseImage(image);
+    });
+    if (!matches) continue;
+    const name = revisionNameOf(target);
+    return {
+      kind: 'inPlaceUpdate',
+      name: podName(pod),
+      revision: name,
+      labels: { ...diff.labels, ...revisionLabels(name, ctx.gates) },
+      annotations: {
+        ...diff.annotations,
+        [graceKey]: null,
+        [INPLACE_UPDATE_STATE_ANNOTATION]: stateJson({ revision: name, updateTimestamp: rfc3339(ctx.nowMs) }),
+      },
+      images: {},
+      gracePeriodSeconds: 0,
+    };
+  }
+  return undefined;
+}
+
+/** Refresh one pod; returns its actions, whether a label was patched, and a requeue delay (ms). */
+export function refreshPod(ctx: PlanContext, pod: V1Pod): { actions: PlanAction[]; labelPatched: boolean; requeueMs?: number } {
   const actions: PlanAction[] = [];
   const name = podName(pod);
-  let requeue: number | undefined;
+  let requeueMs: number | undefined;
 
-  // Grace period: drop on rollback, wait, or apply the pending spec (§8.2).
+  // Grace period: drop on rollback, settle when the target moved, wait, or apply the pending spec (§8.2).
   const graceKey = graceAnnotationKey(pod);
   const grace = readGrace(pod);
   let gracePending = false;
@@ -76,6 +131,12 @@ export function refreshPod(ctx: PlanContext, pod: V1Pod): { actions: PlanAction[
     const state = readUpdateState(pod);
     if (!grace || !isPodAtRevision(pod, grace.revision)) {
       actions.push({ kind: 'patchPod', name, reason: 'DropInPlaceGrace', annotations: { [graceKey]: null } });
+    } else if (!isTarget(ctx, grace.revision)) {
+      // The update revision changed during the grace period (kruise #418): the pending spec
+      // is for a revision nobody wants any more. Never apply it.
+      const settle = settleAtTarget(ctx, pod, graceKey);
+      actions.push(settle ?? { kind: 'patchPod', name, reason: 'DropInPlaceGrace', annotations: { [graceKey]: null } });
+      gracePending = settle !== undefined;
     } else {
       // The state's timestamp has whole seconds (metav1.Time): read it as the end of its second,
       // so the pod waits at least the full grace period, never up to a second less.
@@ -83,15 +144,19 @@ export function refreshPod(ctx: PlanContext, pod: V1Pod): { actions: PlanAction[
       const since = stamped === undefined ? ctx.nowMs : stamped + (stamped % 1000 === 0 ? 999 : 0);
       const remainingMs = since + grace.graceSeconds * 1000 - ctx.nowMs;
       if (remainingMs > 0) {
-        requeue = Math.ceil(remainingMs / 1000);
+        requeueMs = Math.ceil(remainingMs / 1000) * 1000;
         gracePending = true;
       } else {
         const images = grace.containerImages ?? {};
-        const newState = {
-          ...(state ?? { revision: grace.revision, updateTimestamp: '' }),
-          updateImages: Object.keys(images).length > 0,
-          lastContainerStatuses: lastContainerStatuses(pod, Object.keys(images)),
-        };
+        const newState = withBatch(
+          {
+            ...(state ?? { revision: grace.revision, updateTimestamp: '' }),
+            updateImages: Object.keys(images).length > 0,
+            lastContainerStatuses: lastContainerStatuses(pod, Object.keys(images)),
+          },
+          Object.keys(images),
+          ctx.nowMs,
+        );
         actions.push({
           kind: 'inPlaceUpdate',
           name,
@@ -132,17 +197,17 @@ export function refreshPod(ctx: PlanContext, pod: V1Pod): { actions: PlanAction[
       const c = kruisePodReadyChange(pod, { remove: PRE_UPDATE_HOOK_KEY });
       if (c) conditions.push(c);
     }
-    if (conditions.length > 0) actions.push({ kind: 'setPodConditions', name, conditions });
+    if (conditions.length > 0) actions.push(setPodConditions(pod, conditions, ctx.nowMs));
     actions.push(statePatch(pod, to, ctx.nowMs, Object.keys(labels).length > 0 ? { labels } : {}));
     labelPatched = true;
   } else {
-    if (conditions.length > 0) actions.push({ kind: 'setPodConditions', name, conditions });
+    if (conditions.length > 0) actions.push(setPodConditions(pod, conditions, ctx.nowMs));
     if (Object.keys(labels).length > 0) {
       actions.push({ kind: 'patchPod', name, reason: 'BackfillTemplateHash', labels });
       labelPatched = true;
     }
   }
-  return { actions, labelPatched, ...(requeue !== undefined ? { requeue } : {}) };
+  return { actions, labelPatched, ...(requeueMs !== undefined ? { requeueMs } : {}) };
 }
 
 /** Refresh every claimed pod. `stop` is true when a state or hash label was patched. */
@@ -153,7 +218,7 @@ export function planRefresh(ctx: PlanContext): Plan & { stop: boolean } {
     const r = refreshPod(ctx, pod);
     plan.actions.push(...r.actions);
     stop ||= r.labelPatched;
-    plan.requeueAfterSeconds = minRequeue(plan.requeueAfterSeconds, r.requeue);
+    plan.requeueAfterMs = minRequeue(plan.requeueAfterMs, r.requeueMs);
   }
   plan.modified = plan.actions.length > 0;
   return { ...plan, stop };

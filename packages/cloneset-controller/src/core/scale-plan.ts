@@ -1,19 +1,21 @@
 // The Scale step (spec §6.5): cancel PreparingDelete, scale-out, finish pre-deletes,
 // specified deletes, scale-in; the first path that writes ends the step.
 import type { V1Pod } from '@kubernetes/client-node';
-import { isNewForScale, revisionName, scaleDiffs, type PlanContext } from './context.ts';
+import { isNewForScale, revisionNameOf, scaleDiffs, type PlanContext } from './context.ts';
 import type { Diffs } from './diff.ts';
 import { allocateInstanceIds, slowStartBatches } from './instance-ids.ts';
 import { LifecycleState, PRE_DELETE_HOOK_KEY } from './keys.ts';
 import { isHooked, kruisePodReadyChange, statePatch } from './lifecycle.ts';
 import { buildPod } from './new-pod.ts';
+import { POD_TYPE, ownerRefTo } from './owner-ref.ts';
+import { initialGateConditions, setPodConditions } from './pod-conditions.ts';
 import { emptyPlan, type DeleteReason, type Plan, type PlanAction } from './plan.ts';
 import { instanceIdOf, isPreparingDelete, isReady, isSpecifiedDelete, podName } from './pod-state.ts';
 import { templateOfRevision } from './revisions.ts';
 import { sortForScaleIn } from './scale-in-order.ts';
 
 /** Requeue delay while a reusable id waits for its terminating pod (decisions.md fix 5). */
-export const ID_WAIT_REQUEUE_SECONDS = 1;
+export const ID_WAIT_REQUEUE_MS = 1_000;
 
 /**
  * "Delete" of §6.5: a pod hooked by preDelete goes to PreparingDelete (and, with
@@ -26,7 +28,7 @@ export function deleteOrHold(ctx: PlanContext, pod: V1Pod, reason: DeleteReason)
     const out: PlanAction[] = [];
     if (hook.markPodNotReady) {
       const cond = kruisePodReadyChange(pod, { add: PRE_DELETE_HOOK_KEY });
-      if (cond) out.push({ kind: 'setPodConditions', name: podName(pod), conditions: [cond] });
+      if (cond) out.push(setPodConditions(pod, [cond], ctx.nowMs));
     }
     out.push(statePatch(pod, LifecycleState.PreparingDelete, ctx.nowMs));
     return out;
@@ -69,8 +71,15 @@ function scaleOut(ctx: PlanContext, d: Diffs, plan: Plan): void {
     pvcs: ctx.pvcs,
     disableReuse: !!ctx.cs.spec.scaleStrategy?.disablePVCReuse,
     random: ctx.random,
+    ...(ctx.podNamed ? { podNamed: ctx.podNamed } : {}),
   });
-  if (alloc.waiting > 0) plan.requeueAfterSeconds = ID_WAIT_REQUEUE_SECONDS;
+  if (alloc.waitingFor.length > 0) {
+    plan.requeueAfterMs = ID_WAIT_REQUEUE_MS;
+    // Users see why the CloneSet is short of pods: an Event and the FailedScale condition.
+    const message = `waiting for terminating pod(s) ${alloc.waitingFor.join(', ')} to be deleted before creating their replacements with the same instance ids and PVCs`;
+    plan.actions.push({ kind: 'event', type: 'Warning', reason: 'WaitingForPodDeletion', message });
+    plan.waits.push({ condition: 'FailedScale', message });
+  }
   const existingPvcs = new Set(ctx.pvcs.map((c) => c.metadata?.name ?? ''));
   const batches = slowStartBatches(alloc.ids.length);
   let batch = 0;
@@ -80,15 +89,16 @@ function scaleOut(ctx: PlanContext, d: Diffs, plan: Plan): void {
     const atCurrent = i < d.scaleUpNumOld;
     const rev = atCurrent ? ctx.currentRevision : ctx.updateRevision;
     const template = atCurrent ? templateOfRevision(rev) : ctx.cs.spec.template;
-    const built = buildPod(ctx.cs, template, revisionName(rev), id, ctx.gates, ctx.nowMs);
+    const built = buildPod(ctx.cs, template, revisionNameOf(rev), id, ctx.gates, ctx.nowMs);
     plan.actions.push({
       kind: 'createPod',
       name: built.pod.metadata?.name ?? '',
       instanceId: id,
-      revision: revisionName(rev),
+      revision: revisionNameOf(rev),
       pod: built.pod,
       pvcs: built.pvcs.filter((c) => !existingPvcs.has(c.metadata?.name ?? '')),
       batch,
+      initialConditions: initialGateConditions(ctx.nowMs),
     });
     if (++inBatch >= (batches[batch] ?? 0)) {
       batch++;
@@ -129,8 +139,8 @@ export function chooseScaleIn(ctx: PlanContext, d: Diffs): V1Pod[] {
 }
 
 export function planScale(ctx: PlanContext): Plan {
-  const plan = emptyPlan();
   const d = scaleDiffs(ctx);
+  const plan: Plan = { ...emptyPlan(), diffs: d };
 
   // 1. Cancel PreparingDelete when the count allows it.
   const cancelled = cancelPreparingDelete(ctx);
@@ -207,7 +217,7 @@ export function planPvcCleanup(ctx: Pick<PlanContext, 'cs' | 'allPods' | 'pvcs'>
     const name = c.metadata?.name ?? '';
     if (holder) {
       const alreadyOwned = (c.metadata?.ownerReferences ?? []).some((r) => r.uid === holder.metadata?.uid);
-      if (!alreadyOwned) actions.push({ kind: 'reownPvc', name, pod: { name: podName(holder), uid: holder.metadata?.uid ?? '' } });
+      if (!alreadyOwned) actions.push({ kind: 'reownPvc', name, ownerReference: ownerRefTo(holder, POD_TYPE) });
     } else actions.push({ kind: 'deletePvc', name, reason: 'PVCReuseDisabled' });
     return false;
   });

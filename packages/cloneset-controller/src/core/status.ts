@@ -28,7 +28,7 @@ export interface StatusInput {
 export interface StatusResult {
   status: CloneSetStatusLike;
   /** Seconds until the next pod becomes available, or the progress deadline (§3 step 15). */
-  requeueAfterSeconds?: number;
+  requeueAfterMs?: number;
 }
 
 function setCondition(
@@ -142,7 +142,7 @@ export function computeStatus(input: StatusInput): StatusResult {
       requeue = requeue === undefined ? wait : Math.min(requeue, wait);
     }
   }
-  return requeue === undefined ? { status } : { status, requeueAfterSeconds: requeue };
+  return requeue === undefined ? { status } : { status, requeueAfterMs: requeue * 1000 };
 }
 
 const COUNTERS = [

@@ -2,7 +2,7 @@
 // maxUnavailable walk, then per pod an in-place update (with lifecycle pre-steps)
 // or a recreate mark.
 import type { V1Pod } from '@kubernetes/client-node';
-import { findRevision, isUpdatedPod, revisionName, updateDiffs, type PlanContext } from './context.ts';
+import { findRevision, isUpdatedPod, revisionNameOf, updateDiffs, type PlanContext } from './context.ts';
 import { revisionInPlaceDiff } from './inplace.ts';
 import { graceAnnotationKey, newUpdateState, stateJson } from './inplace-state.ts';
 import {
@@ -16,6 +16,7 @@ import {
   SPECIFIED_DELETE_LABEL,
 } from './keys.ts';
 import { hasReadinessGate, isHooked, kruisePodReadyChange, statePatch } from './lifecycle.ts';
+import { setPodConditions } from './pod-conditions.ts';
 import { emptyPlan, minRequeue, type Plan, type PlanAction, type PodConditionPatch } from './plan.ts';
 import { isAvailable, isPodAtRevision, isPreparingDelete, lifecycleState, podLabels, podName, podRevision } from './pod-state.ts';
 import { planRefresh } from './refresh.ts';
@@ -69,7 +70,7 @@ function inPlaceUpdate(ctx: PlanContext, pod: V1Pod, target: string, diff: NonNu
     const out: PlanAction[] = [];
     if (hook?.markPodNotReady) {
       const c = kruisePodReadyChange(pod, { add: PRE_UPDATE_HOOK_KEY });
-      if (c) out.push({ kind: 'setPodConditions', name, conditions: [c] });
+      if (c) out.push(setPodConditions(pod, [c], ctx.nowMs));
     }
     out.push(statePatch(pod, LifecycleState.PreparingUpdate, ctx.nowMs, extra));
     return out;
@@ -106,11 +107,11 @@ function inPlaceUpdate(ctx: PlanContext, pod: V1Pod, target: string, diff: NonNu
     const c = kruisePodReadyChange(pod, { remove: PRE_UPDATE_HOOK_KEY });
     if (c) conditions.push(c);
   }
-  if (conditions.length > 0) actions.push({ kind: 'setPodConditions', name, conditions });
+  if (conditions.length > 0) actions.push(setPodConditions(pod, conditions, ctx.nowMs));
 
   const grace = ctx.cs.spec.updateStrategy?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0;
   const deferred = grace > 0 && Object.keys(diff.images).length > 0;
-  const updateState = newUpdateState(target, ctx.nowMs, pod, deferred ? {} : diff.images);
+  const updateState = newUpdateState(target, ctx.nowMs, pod, deferred ? {} : diff.images, deferred);
   const annotations: Record<string, string | null> = {
     ...diff.annotations,
     [LIFECYCLE_TIMESTAMP_ANNOTATION]: rfc3339(ctx.nowMs),
@@ -134,15 +135,16 @@ function inPlaceUpdate(ctx: PlanContext, pod: V1Pod, target: string, diff: NonNu
 export function planUpdate(ctx: PlanContext): Plan {
   const refresh = planRefresh(ctx);
   const plan: Plan = { ...emptyPlan(), actions: [...refresh.actions] };
-  if (refresh.requeueAfterSeconds !== undefined) plan.requeueAfterSeconds = refresh.requeueAfterSeconds;
+  if (refresh.requeueAfterMs !== undefined) plan.requeueAfterMs = refresh.requeueAfterMs;
   const done = () => ({ ...plan, modified: plan.actions.length > 0 });
   if (refresh.stop) return done();
   if (ctx.updateType === 'OnDelete' || ctx.cs.spec.updateStrategy?.paused) return done();
 
   const d = updateDiffs(ctx);
+  plan.diffs = d;
   if (d.updateNum === 0) return done();
   const target = d.updateNum > 0 ? ctx.updateRevision : ctx.currentRevision;
-  const targetName = revisionName(target);
+  const targetName = revisionNameOf(target);
   const ordered = sortForUpdate(updateCandidates(ctx, d.updateNum), ctx.cs.spec.updateStrategy, ctx.pods).slice(
     0,
     Math.abs(d.updateNum),
@@ -162,7 +164,7 @@ export function planUpdate(ctx: PlanContext): Plan {
     if (diff) {
       plan.actions.push(...inPlaceUpdate(ctx, pod, targetName, diff));
       const grace = ctx.cs.spec.updateStrategy?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0;
-      if (grace > 0) plan.requeueAfterSeconds = minRequeue(plan.requeueAfterSeconds, grace);
+      if (grace > 0) plan.requeueAfterMs = minRequeue(plan.requeueAfterMs, grace * 1000);
     } else if (ctx.updateType === 'InPlaceOnly') {
       const message = `pod ${podName(pod)}: update strategy is InPlaceOnly but can not update in-place`;
       plan.errors.push({ condition: 'FailedUpdate', message });
@@ -170,7 +172,17 @@ export function planUpdate(ctx: PlanContext): Plan {
       plan.actions.push({ kind: 'event', type: 'Warning', reason: 'FailedUpdatePodInPlace', message: `failed to update ${message}` });
     } else if (!Object.hasOwn(podLabels(pod), SPECIFIED_DELETE_LABEL)) {
       // Recreate (§8.8): mark now; the next Scale pass deletes it as a specified delete.
-      plan.actions.push({ kind: 'patchPod', name: podName(pod), reason: 'RecreateUpdate', labels: { [SPECIFIED_DELETE_LABEL]: 'true' } });
+      const what = `pod ${podName(pod)} specified-delete for update(revision ${targetName})`;
+      plan.actions.push({
+        kind: 'patchPod',
+        name: podName(pod),
+        reason: 'RecreateUpdate',
+        labels: { [SPECIFIED_DELETE_LABEL]: 'true' },
+        outcome: {
+          success: { type: 'Normal', reason: 'SuccessfulUpdatePodReCreate', message: `successfully patch ${what}` },
+          failure: { type: 'Warning', reason: 'FailedUpdatePodReCreate', message: `failed to patch ${what}` },
+        },
+      });
     }
   }
   return done();

@@ -4,7 +4,7 @@ import type { V1ControllerRevision, V1PersistentVolumeClaim, V1Pod } from '@kube
 import {
   OwnerUIDIndex,
   ResourceVersionExpectations,
-  TerminalError,
+  enqueueControllerOwner,
   jsonPatch,
   namespacedKey,
   type Controller,
@@ -15,14 +15,15 @@ import {
   type ReconcileResult,
 } from '@cloneset-suite/kube-runtime';
 import type { FeatureGates } from '../core/keys.ts';
-import { planReconcile } from '../core/reconcile-plan.ts';
+import { CLONESET_GVK } from '@cloneset-suite/api-types';
+import { failureCondition } from '../core/plan.ts';
+import { describePlan, planReconcile, statusInputFor } from '../core/reconcile-plan.ts';
 import { selectorMatches } from '../core/selector.ts';
 import { computeStatus, statusEquals } from '../core/status.ts';
-import { revisionName } from '../core/context.ts';
 import type { CloneSetLike } from '../core/types.ts';
 import { executePlan } from './executor.ts';
 import { ImagePullJobSupport } from './image-pull-jobs.ts';
-import { cloneSetResource, nodeResource, owningCloneSetKey, podResource, pvcResource, revisionResource } from './resources.ts';
+import { cloneSetResource, nodeResource, podResource, pvcResource, revisionResource } from './resources.ts';
 
 export const CLONESET_CONTROLLER_NAME = 'cloneset';
 
@@ -42,9 +43,9 @@ type CloneSetObject = CloneSetLike & KubeObject;
 // The caches hold the JSON the apiserver sent (timestamps are strings); the planners read
 // client-node's shapes and accept either form, hence the casts at the boundary.
 const asPods = (objs: readonly unknown[]): V1Pod[] => objs as V1Pod[];
+/** enqueueControllerOwner answers one key or none (a single controller reference). */
+const singleKey = (keys: Iterable<string> | string | undefined): string | undefined => (typeof keys === 'string' ? keys : undefined);
 
-/** Requeue while a create waits for a terminating pod's name to be freed. */
-const NAME_WAIT_REQUEUE_MS = 1_000;
 /** Safety requeue while the cache has not caught up with our own pod writes (§3 step 8). */
 const STALE_CACHE_REQUEUE_MS = 1_000;
 
@@ -59,6 +60,7 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
   // Looked up in the cache only when scale-in ranks by topology; cached labels are frozen, read only.
   const nodeLabels = (name: string): Readonly<Record<string, string>> | undefined => nodes.getByKey(name)?.metadata?.labels;
   const random = options.random ?? Math.random;
+
   const recorder = manager.eventRecorder('cloneset-controller', options.instance ?? 'cloneset-suite');
   // Image pre-download (§8.9) only with the gate on and the ImagePullJob CRD served.
   const imagePullJobs = gates.PreDownloadImageForInPlaceUpdate
@@ -77,6 +79,8 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
   // resourceVersion expectations for our own pod writes (§3 step 8): a plan made from a
   // cache that has not seen them could, for example, spend the maxUnavailable budget twice.
   const podVersions = new ResourceVersionExpectations({ clock: manager.clock, ...(options.expectationTimeoutMs !== undefined ? { timeoutMs: options.expectationTimeoutMs } : {}) });
+  // The CloneSet key of an object whose controller ownerReference is a CloneSet.
+  const owningCloneSetKey = enqueueControllerOwner<KubeObject>({ group: CLONESET_GVK.group, kind: CLONESET_GVK.kind });
   const podKey = (pod: DeepReadonly<KubeObject>): string => namespacedKey(pod.metadata?.namespace, pod.metadata?.name ?? '');
   // The same for our status writes: a pass planned from an older status would, for example, take
   // collisionCount back to a value that names revisions differently from OpenKruise (§7).
@@ -84,18 +88,18 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
   pods.addEventHandler({
     onAdd: (pod) => {
       podVersions.observe(podKey(pod), pod.metadata?.resourceVersion);
-      const key = owningCloneSetKey(pod);
+      const key = singleKey(owningCloneSetKey(pod));
       if (key && pod.metadata?.name) expectationsRef.current?.observe(key, 'create', pod.metadata.name);
     },
     onUpdate: (_old, pod) => {
       podVersions.observe(podKey(pod), pod.metadata?.resourceVersion);
       // A pod turning terminating satisfies its delete expectation (§6.8).
-      const key = owningCloneSetKey(pod);
+      const key = singleKey(owningCloneSetKey(pod));
       if (key && pod.metadata?.deletionTimestamp && pod.metadata.name) expectationsRef.current?.observe(key, 'delete', pod.metadata.name);
     },
     onDelete: (pod) => {
       podVersions.delete(podKey(pod));
-      const key = owningCloneSetKey(pod);
+      const key = singleKey(owningCloneSetKey(pod));
       if (key && pod.metadata?.name) expectationsRef.current?.observe(key, 'delete', pod.metadata.name);
     },
   });
@@ -113,12 +117,16 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
       ctx.logger.debug({ resourceVersion: cs.metadata.resourceVersion }, 'waiting for the cache to observe our status write');
       return { requeueAfter: STALE_CACHE_REQUEUE_MS };
     }
+    if (!expectations.satisfied(key)) {
+      ctx.logger.debug({ cloneSet: key, pending: expectations.pending(key) }, 'waiting for the cache to observe earlier creates and deletes');
+      return;
+    }
     const uid = cs.metadata.uid ?? '';
     const cachedPods = pods.byIndex(OwnerUIDIndex, uid);
     const ownedPods = asPods(cachedPods);
     const stale = cachedPods.filter((p) => !podVersions.satisfied(podKey(p), p.metadata?.resourceVersion));
     if (stale.length > 0) {
-      ctx.logger.debug({ pods: stale.map((p) => p.metadata?.name) }, 'waiting for the cache to observe our pod writes');
+      ctx.logger.debug({ cloneSet: key, pods: stale.map((p) => p.metadata?.name) }, 'waiting for the cache to observe our pod writes');
       return { requeueAfter: STALE_CACHE_REQUEUE_MS };
     }
     const ownedPvcs = pvcs.byIndex(OwnerUIDIndex, uid).filter((p) => !p.metadata?.deletionTimestamp) as unknown as V1PersistentVolumeClaim[];
@@ -127,24 +135,22 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
       .filter((r) => selectorMatches(cs.spec.selector, { ...(r.metadata?.labels ?? {}) })) as unknown as V1ControllerRevision[];
     const imagePullJobCrdPresent = imagePullJobs ? await imagePullJobs.available(ctx.signal) : false;
     const nowMs = manager.clock.now();
+    // Any pod of the namespace by name from the cache, ours or not: a released pod keeps its name (§6.1).
+    const podNamed = (name: string): V1Pod | undefined => asPods([pods.getByKey(namespacedKey(cs.metadata.namespace, name))].filter(Boolean))[0];
     const plan = planReconcile({
       cs,
       pods: ownedPods,
       pvcs: ownedPvcs,
       revisions: ownedRevisions,
       revisionNameTaken: (name) => revisions.get(cs.metadata.namespace, name) !== undefined,
-      expectationsSatisfied: expectations.satisfied(key),
       gates,
       nowMs,
       random,
       nodeLabels,
+      podNamed,
       imagePullJobCrdPresent,
     });
-    if (plan.waitingForExpectations) {
-      ctx.logger.debug({ pending: expectations.pending(key) }, 'waiting for the cache to observe earlier writes');
-      return;
-    }
-    if (!plan.revisions || !plan.context) throw new TerminalError('planner returned no revisions');
+    ctx.logger.debug({ cloneSet: key, ...describePlan(plan) }, 'reconcile plan');
 
     const execution = await executePlan(plan.actions, {
       client: manager.client,
@@ -155,38 +161,21 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
       cs,
       podsByName: new Map(cachedPods.map((p) => [p.metadata?.name ?? '', p])),
       signal: ctx.signal,
-      nowIso: () => new Date(manager.clock.now()).toISOString(),
       podWritten: (name, rv) => podVersions.expect(namespacedKey(cs.metadata.namespace, name), rv),
       ...(imagePullJobs ? { imagePullJobs } : {}),
     });
 
-    const planFailure = (condition: 'FailedScale' | 'FailedUpdate'): string | undefined =>
-      plan.errors.filter((e) => e.condition === condition).map((e) => e.message).join('; ') || undefined;
-    const scaleFailure = [planFailure('FailedScale'), ...execution.scaleFailures].filter(Boolean).join('; ');
-    const updateFailure = [planFailure('FailedUpdate'), ...execution.updateFailures].filter(Boolean).join('; ');
-    const { status, requeueAfterSeconds: statusRequeue } = computeStatus({
-      cs,
-      pods: plan.context.pods,
-      updateRevision: revisionName(plan.revisions.updateRevision),
-      currentRevision: revisionName(plan.revisions.currentRevision),
-      collisionCount: plan.revisions.collisionCount,
-      partition: plan.context.knobs.partition,
-      failures: {
-        ...(plan.stepsRun.scale ? { FailedScale: scaleFailure || null } : {}),
-        ...(plan.stepsRun.update ? { FailedUpdate: updateFailure || null } : {}),
-      },
-      nowMs,
-    });
+    const { status, requeueAfterMs: statusRequeueMs } = computeStatus(statusInputFor(plan, execution.failures, nowMs));
     if (!statusEquals(cs.status, status)) {
       const written = await manager.client
         .resource<CloneSetObject>(cloneSetResource)
         .patchStatus(cs.metadata.namespace, cs.metadata.name ?? '', jsonPatch([{ op: 'add', path: '/status', value: status }]), { signal: ctx.signal });
       statusVersions.expect(key, written.metadata?.resourceVersion);
     }
-    if (scaleFailure || updateFailure) throw new Error(scaleFailure || updateFailure);
-    if (execution.waitingForName) return { requeueAfter: NAME_WAIT_REQUEUE_MS };
-    const requeue = [plan.requeueAfterSeconds, statusRequeue].filter((s): s is number => s !== undefined && s > 0);
-    return requeue.length ? { requeueAfter: Math.ceil(Math.min(...requeue) * 1000) } : undefined;
+    const failed = [...plan.errors.map((e) => e.message), ...execution.failures.map((f) => `${failureCondition(f.step)}: ${f.message}`)];
+    if (failed.length > 0) throw new Error(failed.join('; '));
+    const requeueMs = [plan.requeueAfterMs, statusRequeueMs].filter((ms): ms is number => ms !== undefined && ms > 0);
+    return requeueMs.length ? { requeueAfter: Math.min(...requeueMs) } : undefined;
   };
 
   const controller = manager.addController({
@@ -195,10 +184,10 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
     ...(options.maxConcurrentReconciles !== undefined ? { maxConcurrentReconciles: options.maxConcurrentReconciles } : {}),
   });
   expectationsRef.current = manager.scaleExpectations(controller, options.expectationTimeoutMs);
-  const ownerKey = (obj: DeepReadonly<KubeObject>): string | undefined => owningCloneSetKey(obj);
+  const ownerKey = owningCloneSetKey;
   // A pod without a controller reference enqueues every CloneSet of its namespace whose
   // selector matches it (§11), so one holding a non-controller reference is adopted (§2).
-  const podKeys = (pod: DeepReadonly<KubeObject>): string | string[] | undefined => {
+  const podKeys = (pod: DeepReadonly<KubeObject>): Iterable<string> | string | undefined => {
     if (pod.metadata?.ownerReferences?.some((r) => r.controller === true)) return ownerKey(pod);
     const labels = { ...(pod.metadata?.labels ?? {}) };
     return cloneSets

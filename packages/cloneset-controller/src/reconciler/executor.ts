@@ -16,11 +16,12 @@ import {
   type Logger,
   type ScaleExpectations,
 } from '@cloneset-suite/kube-runtime';
-import { INPLACE_UPDATE_READY, KRUISE_POD_READY, REVISION_LABEL } from '../core/keys.ts';
+import { REVISION_LABEL } from '../core/keys.ts';
 import { ownerRefTo } from '../core/owner-ref.ts';
-import type { CreatePodAction, InPlaceUpdateAction, PlanAction, PodConditionPatch } from '../core/plan.ts';
+import type { CreatePodAction, InPlaceUpdateAction, PlanAction, PlannedAction } from '../core/plan.ts';
+import type { ActionFailure } from '../core/reconcile-plan.ts';
 import type { CloneSetLike } from '../core/types.ts';
-import { deleteOwnedImagePullJobs, imagePullJobResource, type ImagePullJobSupport } from './image-pull-jobs.ts';
+import { deleteImagePullJobs, imagePullJobResource, type ImagePullJobSupport } from './image-pull-jobs.ts';
 import { cloneSetResource, podResource, pvcResource, revisionResource } from './resources.ts';
 
 export interface ExecutionContext {
@@ -34,7 +35,6 @@ export interface ExecutionContext {
   /** Pods from the cache by name (resourceVersion preconditions, finalizer merges). */
   podsByName: ReadonlyMap<string, DeepReadonly<KubeObject>>;
   signal: AbortSignal;
-  nowIso: () => string;
   /** Called with the resourceVersion every pod write returned (§3 step 8 expectations). */
   podWritten?: (name: string, resourceVersion: string | undefined) => void;
   /** Image pre-download bookkeeping (§8.9); its actions are only planned when this is set. */
@@ -47,13 +47,8 @@ interface PlanState {
 }
 
 export interface ExecutionResult {
-  /** Messages of failed scale actions (FailedScale) and update actions (FailedUpdate). */
-  scaleFailures: string[];
-  updateFailures: string[];
-  /** Something was written that the cache has not seen yet: come back soon. */
-  wrote: boolean;
-  /** A create stopped on a name held by a terminating pod (decisions.md fix 5): wait. */
-  waitingForName: boolean;
+  /** Failed actions with the step that planned them (the condition they fail, §10.2). */
+  failures: ActionFailure[];
 }
 
 const errorMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));
@@ -76,18 +71,20 @@ function podOf(action: PlanAction): string | undefined {
   }
 }
 
-export async function executePlan(actions: readonly PlanAction[], ctx: ExecutionContext): Promise<ExecutionResult> {
-  const result: ExecutionResult = { scaleFailures: [], updateFailures: [], wrote: false, waitingForName: false };
+type PlannedCreate = CreatePodAction & Pick<PlannedAction, 'step'>;
+type PlannedOther = Exclude<PlanAction, CreatePodAction> & Pick<PlannedAction, 'step'>;
+
+export async function executePlan(actions: readonly PlannedAction[], ctx: ExecutionContext): Promise<ExecutionResult> {
+  const result: ExecutionResult = { failures: [] };
   const state: PlanState = { written: new Map() };
-  const creates = actions.filter((a): a is CreatePodAction => a.kind === 'createPod');
-  const runOne = async (action: Exclude<PlanAction, CreatePodAction>): Promise<void> => {
+  const creates = actions.filter((a): a is PlannedCreate => a.kind === 'createPod');
+  const runOne = async (action: PlannedOther): Promise<void> => {
     try {
-      await executeOne(action, ctx, result, state);
+      await executeOne(action, ctx, state);
     } catch (err) {
       const message = `${action.kind} ${'name' in action ? action.name : ''}: ${errorMessage(err)}`.trim();
-      ctx.logger.warn({ err, action: action.kind }, 'plan action failed');
-      if (isUpdateAction(action)) result.updateFailures.push(message);
-      else result.scaleFailures.push(message);
+      ctx.logger.warn({ err, action: action.kind, step: action.step }, 'plan action failed');
+      result.failures.push({ step: action.step, message });
     }
   };
   let createsDone = false;
@@ -107,14 +104,14 @@ export async function executePlan(actions: readonly PlanAction[], ctx: Execution
       continue;
     }
     // A run of per-pod actions: each pod's actions stay in plan order, pods proceed in parallel.
-    const perPod = new Map<string, Exclude<PlanAction, CreatePodAction>[]>();
+    const perPod = new Map<string, PlannedOther[]>();
     for (; i < actions.length; i++) {
       const a = actions[i]!;
       const pod = podOf(a);
       if (pod === undefined) break;
       const queued = perPod.get(pod);
-      if (queued) queued.push(a as Exclude<PlanAction, CreatePodAction>);
-      else perPod.set(pod, [a as Exclude<PlanAction, CreatePodAction>]);
+      if (queued) queued.push(a as PlannedOther);
+      else perPod.set(pod, [a as PlannedOther]);
     }
     await forEachLimited([...perPod.values()], POD_WRITE_CONCURRENCY, async (podActions) => {
       for (const a of podActions) {
@@ -134,11 +131,7 @@ async function forEachLimited<T>(items: readonly T[], limit: number, work: (item
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-function isUpdateAction(action: PlanAction): boolean {
-  return action.kind === 'inPlaceUpdate' || action.kind === 'setPodConditions' || (action.kind === 'patchPod' && action.reason !== 'Lifecycle');
-}
-
-async function createInBatches(creates: readonly CreatePodAction[], ctx: ExecutionContext, result: ExecutionResult): Promise<void> {
+async function createInBatches(creates: readonly PlannedCreate[], ctx: ExecutionContext, result: ExecutionResult): Promise<void> {
   const batches = Map.groupBy(creates, (c) => c.batch);
   // Each created pod's readiness-gate write runs beside the next batches: slow start waits on
   // the creates only, so the batches are not twice as long.
@@ -154,7 +147,7 @@ async function createInBatches(creates: readonly CreatePodAction[], ctx: Executi
   }
 }
 
-async function createPod(action: CreatePodAction, ctx: ExecutionContext, result: ExecutionResult, gateWrites: Promise<void>[]): Promise<boolean> {
+async function createPod(action: PlannedCreate, ctx: ExecutionContext, result: ExecutionResult, gateWrites: Promise<void>[]): Promise<boolean> {
   const ns = ctx.cs.metadata.namespace;
   const pods = ctx.client.resource<KubeObject>(podResource);
   const pvcs = ctx.client.resource<KubeObject>(pvcResource);
@@ -167,93 +160,37 @@ async function createPod(action: CreatePodAction, ctx: ExecutionContext, result:
       }
     }
   } catch (err) {
-    result.scaleFailures.push(`create pvc for pod ${action.name}: ${errorMessage(err)}`);
+    result.failures.push({ step: action.step, message: `create pvc for pod ${action.name}: ${errorMessage(err)}` });
     ctx.recorder.event(ctx.cs, 'Warning', 'FailedCreate', 'Create', `failed to create pvc for pod ${action.name}: ${errorMessage(err)}`);
     return false;
   }
   ctx.expectations.expect(ctx.key, 'create', action.name);
   try {
     const created = await pods.create(action.pod as unknown as KubeObject, ns ? { namespace: ns, signal: ctx.signal } : { signal: ctx.signal });
-    result.wrote = true;
     ctx.recorder.event(ctx.cs, 'Normal', 'SuccessfulCreate', 'Create', `succeed to create pod ${action.name}`, created);
-    gateWrites.push(markGatesReady(action.name, ctx));
+    gateWrites.push(writeInitialConditions(action, ctx));
     return true;
   } catch (err) {
+    // AlreadyExists included: the planner saw no pod of that name (decisions.md fix 5), so the
+    // cache is behind; the failure is retried with backoff and the next plan sees the pod.
     ctx.expectations.observe(ctx.key, 'create', action.name);
-    if (isAlreadyExists(err)) {
-      // A pod object of that name still exists (terminating): wait for it (decisions.md fix 5).
-      result.waitingForName = true;
-      return false;
-    }
-    result.scaleFailures.push(`create pod ${action.name}: ${errorMessage(err)}`);
+    result.failures.push({ step: action.step, message: `create pod ${action.name}: ${errorMessage(err)}` });
     ctx.recorder.event(ctx.cs, 'Warning', 'FailedCreate', 'Create', `failed to create pod ${action.name}: ${errorMessage(err)}`);
     return false;
   }
 }
 
-/** decisions.md: both readiness-gate conditions True in one status write right after create. */
-async function markGatesReady(name: string, ctx: ExecutionContext): Promise<void> {
-  const now = ctx.nowIso();
-  const conditions = [INPLACE_UPDATE_READY, KRUISE_POD_READY].map((type) => ({ type, status: 'True', lastTransitionTime: now }));
+/** The planned /status write that follows a create (decisions.md: both readiness gates True). */
+async function writeInitialConditions(action: CreatePodAction, ctx: ExecutionContext): Promise<void> {
   try {
     const pod = await ctx.client
       .resource<KubeObject>(podResource)
-      .patchStatus(ctx.cs.metadata.namespace, name, strategicMergePatch({ status: { conditions } }), { signal: ctx.signal });
-    ctx.podWritten?.(name, pod.metadata?.resourceVersion);
+      .patchStatus(ctx.cs.metadata.namespace, action.name, strategicMergePatch({ status: { conditions: action.initialConditions } }), { signal: ctx.signal });
+    ctx.podWritten?.(action.name, pod.metadata?.resourceVersion);
   } catch (err) {
     // The next pass sees the missing conditions and sets them through the refresh planner.
-    ctx.logger.warn({ err, pod: name }, 'setting readiness-gate conditions failed');
+    ctx.logger.warn({ err, pod: action.name }, 'setting readiness-gate conditions failed');
   }
-}
-
-interface CachedCondition {
-  type: string;
-  status: string;
-  lastTransitionTime?: string;
-}
-interface CachedPodShape {
-  spec?: { readinessGates?: { conditionType: string }[] };
-  status?: { conditions?: CachedCondition[] };
-}
-
-/**
- * The conditions list of one /status patch. A strategic merge patch merges conditions by
- * type field by field, so an absent reason or message would keep the old one (e.g.
- * StartInPlaceUpdate on a True condition, which refresh then rewrites forever): absent
- * means null (delete). The transition time moves only when the status does. When a
- * readiness gate turns False, PodReady is set False in the same write (§8.7 step 2), so
- * the pod leaves endpoints before its containers are touched; the kubelet turns it back.
- */
-export function conditionsPatch(
-  cachedPod: DeepReadonly<KubeObject> | undefined,
-  changes: readonly PodConditionPatch[],
-  now: string,
-): Record<string, unknown>[] {
-  const pod = cachedPod as CachedPodShape | undefined;
-  const existing = pod?.status?.conditions ?? [];
-  const since = (type: string, status: string): string => {
-    const before = existing.find((e) => e.type === type);
-    return before && before.status === status && before.lastTransitionTime ? before.lastTransitionTime : now;
-  };
-  const out: Record<string, unknown>[] = changes.map((c) => ({
-    type: c.type,
-    status: c.status,
-    reason: c.reason ?? null,
-    message: c.message ?? null,
-    lastTransitionTime: since(c.type, c.status),
-  }));
-  const gates = new Set((pod?.spec?.readinessGates ?? []).map((g) => g.conditionType));
-  const closing = changes.filter((c) => c.status === 'False' && gates.has(c.type)).map((c) => c.type);
-  if (closing.length > 0 && existing.find((e) => e.type === 'Ready')?.status !== 'False') {
-    out.push({
-      type: 'Ready',
-      status: 'False',
-      reason: 'ReadinessGatesNotReady',
-      message: closing.map((t) => `the status of pod readiness gate "${t}" is not "True", but False`).join(', '),
-      lastTransitionTime: now,
-    });
-  }
-  return out;
 }
 
 function podWrite(ctx: ExecutionContext, state: PlanState, name: string, obj: KubeObject | undefined): void {
@@ -295,12 +232,7 @@ async function inPlaceUpdate(action: InPlaceUpdateAction, ctx: ExecutionContext,
   );
 }
 
-async function executeOne(
-  action: Exclude<PlanAction, CreatePodAction>,
-  ctx: ExecutionContext,
-  result: ExecutionResult,
-  state: PlanState,
-): Promise<void> {
+async function executeOne(action: PlannedOther, ctx: ExecutionContext, state: PlanState): Promise<void> {
   const ns = ctx.cs.metadata.namespace;
   const pods = ctx.client.resource<KubeObject>(podResource);
   const pvcs = ctx.client.resource<KubeObject>(pvcResource);
@@ -311,7 +243,6 @@ async function executeOne(
       ctx.expectations.expect(ctx.key, 'delete', action.name);
       try {
         await pods.delete(ns, action.name, write);
-        result.wrote = true;
         ctx.recorder.event(ctx.cs, 'Normal', 'SuccessfulDelete', 'Delete', `succeed to delete pod ${action.name}`);
       } catch (err) {
         ctx.expectations.observe(ctx.key, 'delete', action.name);
@@ -320,21 +251,18 @@ async function executeOne(
           throw err;
         }
       }
-      for (const pvc of action.withPvcs) await deleteIgnoringNotFound(() => pvcs.delete(ns, pvc, write));
+      for (const pvc of action.withPvcs) {
+        await withWarning(ctx, 'FailedDelete', 'Delete', `failed to delete pvc ${pvc}`, () => deleteIgnoringNotFound(() => pvcs.delete(ns, pvc, write)));
+      }
       return;
     }
     case 'deletePvc':
-      await deleteIgnoringNotFound(() => pvcs.delete(ns, action.name, write));
-      result.wrote = true;
+      await withWarning(ctx, 'FailedDelete', 'Delete', `failed to clean up PVC ${action.name}`, () => deleteIgnoringNotFound(() => pvcs.delete(ns, action.name, write)));
       return;
     case 'reownPvc':
-      await pvcs.patch(
-        ns,
-        action.name,
-        mergePatch({ metadata: { ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: action.pod.name, uid: action.pod.uid, controller: true, blockOwnerDeletion: true }] } }),
-        write,
+      await withWarning(ctx, 'FailedUpdate', 'Update', `failed to update PVC ${action.name} owner to pod ${action.ownerReference.name}`, () =>
+        pvcs.patch(ns, action.name, mergePatch({ metadata: { ownerReferences: [action.ownerReference] } }), write),
       );
-      result.wrote = true;
       return;
     case 'patchPod': {
       const metadata: Record<string, unknown> = {};
@@ -342,14 +270,21 @@ async function executeOne(
       if (action.annotations) metadata.annotations = action.annotations;
       // ObjectMeta.finalizers merges as a set under a strategic merge patch.
       if (action.addFinalizers?.length) metadata.finalizers = action.addFinalizers;
-      podWrite(ctx, state, action.name, await pods.patch(ns, action.name, strategicMergePatch({ metadata }), write));
-      result.wrote = true;
+      let patched: KubeObject;
+      try {
+        patched = await pods.patch(ns, action.name, strategicMergePatch({ metadata }), write);
+      } catch (err) {
+        const failure = action.outcome?.failure;
+        if (failure) ctx.recorder.event(ctx.cs, failure.type, failure.reason, 'Update', `${failure.message}: ${errorMessage(err)}`);
+        throw err;
+      }
+      podWrite(ctx, state, action.name, patched);
+      const success = action.outcome?.success;
+      if (success) ctx.recorder.event(ctx.cs, success.type, success.reason, 'Update', success.message);
       return;
     }
     case 'setPodConditions': {
-      const conditions = conditionsPatch(ctx.podsByName.get(action.name), action.conditions, ctx.nowIso());
-      podWrite(ctx, state, action.name, await pods.patchStatus(ns, action.name, strategicMergePatch({ status: { conditions } }), write));
-      result.wrote = true;
+      podWrite(ctx, state, action.name, await pods.patchStatus(ns, action.name, strategicMergePatch({ status: { conditions: action.write } }), write));
       return;
     }
     case 'inPlaceUpdate': {
@@ -359,20 +294,17 @@ async function executeOne(
         ctx.recorder.event(ctx.cs, 'Warning', 'FailedUpdatePodInPlace', 'Update', `failed to update pod ${action.name} in-place: ${errorMessage(err)}`);
         throw err;
       }
-      result.wrote = true;
       ctx.recorder.event(ctx.cs, 'Normal', 'SuccessfulUpdatePodInPlace', 'Update', `successfully update pod ${action.name} in-place(revision ${action.revision})`);
       return;
     }
     case 'releasePod': {
       const uid = ctx.cs.metadata.uid;
       await pods.patch(ns, action.name, strategicMergePatch({ metadata: { ownerReferences: [{ $patch: 'delete', uid }] } }), write);
-      result.wrote = true;
       return;
     }
     case 'adoptPod': {
       const cached = ctx.podsByName.get(action.name);
       await pods.patch(ns, action.name, strategicMergePatch({ metadata: { ownerReferences: [ownerRefTo(ctx.cs)], resourceVersion: cached?.metadata?.resourceVersion } }), write);
-      result.wrote = true;
       return;
     }
     case 'updatePodsToDelete': {
@@ -382,8 +314,16 @@ async function executeOne(
       const seen = ctx.cs.spec.scaleStrategy?.podsToDelete;
       await ctx.client
         .resource(cloneSetResource)
-        .patch(ns, ctx.cs.metadata.name ?? '', jsonPatch([...(seen ? [{ op: 'test' as const, path, value: seen }] : []), { op: 'add', path, value: action.podsToDelete }]), write);
-      result.wrote = true;
+        .patch(
+          ns,
+          ctx.cs.metadata.name ?? '',
+          jsonPatch([
+            ...(seen ? [{ op: 'test' as const, path, value: seen }] : []),
+            // An empty list is removed, as OpenKruise omits it (§1.3).
+            action.podsToDelete.length === 0 && seen ? { op: 'remove' as const, path } : { op: 'add' as const, path, value: action.podsToDelete },
+          ]),
+          write,
+        );
       return;
     }
     case 'event':
@@ -398,20 +338,17 @@ async function executeOne(
         // A clash is resolved by the next pass (collisionCount, §7).
         if (!isAlreadyExists(err)) throw err;
       }
-      result.wrote = true;
       return;
     case 'updateRevision':
       await revisions.patch(ns, action.name, mergePatch({ revision: action.revision, ...(action.annotations ? { metadata: { annotations: action.annotations } } : {}) }), write);
-      result.wrote = true;
       return;
     case 'deleteRevision':
       await deleteIgnoringNotFound(() => revisions.delete(ns, action.name, write));
-      result.wrote = true;
       return;
     case 'createImagePullJob':
     case 'labelRevision':
     case 'deleteImagePullJobs':
-      await preDownload(action, ctx, result);
+      await preDownload(action, ctx);
       return;
   }
 }
@@ -424,7 +361,6 @@ async function executeOne(
 async function preDownload(
   action: Extract<PlanAction, { kind: 'createImagePullJob' | 'labelRevision' | 'deleteImagePullJobs' }>,
   ctx: ExecutionContext,
-  result: ExecutionResult,
 ): Promise<void> {
   const ns = ctx.cs.metadata.namespace;
   const uid = ctx.cs.metadata.uid ?? '';
@@ -434,7 +370,6 @@ async function preDownload(
         await ctx.client
           .resource<KubeObject>(imagePullJobResource)
           .create(action.job, ns ? { namespace: ns, signal: ctx.signal } : { signal: ctx.signal });
-        result.wrote = true;
         ctx.imagePullJobs?.forget(ctx.key);
         ctx.logger.info({ job: action.name, image: action.image, container: action.container }, 'created ImagePullJob');
         ctx.recorder.event(ctx.cs, 'Normal', 'CreatedImagePullJob', 'Create', `created ImagePullJob ${action.name} for image: ${action.image}`);
@@ -447,7 +382,6 @@ async function preDownload(
     case 'labelRevision':
       try {
         await ctx.client.resource<KubeObject>(revisionResource).patch(ns, action.name, mergePatch({ metadata: { labels: action.labels } }), { signal: ctx.signal });
-        result.wrote = true;
         if (action.reason !== 'ImagePullJobsCreated') ctx.logger.debug({ revision: action.name, reason: action.reason }, 'image pre-download skipped for this revision');
       } catch (err) {
         ctx.logger.warn({ err, revision: action.name }, 'marking the revision for image pre-download failed');
@@ -457,9 +391,8 @@ async function preDownload(
       const jobs = ctx.imagePullJobs;
       if (!jobs || jobs.alreadyCleaned(ctx.key, uid, action.revision)) return;
       try {
-        const deleted = await deleteOwnedImagePullJobs(ctx.client, ns, uid, ctx.signal);
+        const deleted = await deleteImagePullJobs(ctx.client, ns, action.names, uid, ctx.signal);
         if (deleted.length) {
-          result.wrote = true;
           ctx.logger.info({ jobs: deleted, revision: action.revision }, 'deleted ImagePullJobs: the rollout is complete');
         }
         jobs.markCleaned(ctx.key, uid, action.revision);
@@ -468,6 +401,16 @@ async function preDownload(
       }
       return;
     }
+  }
+}
+
+/** Runs a write; on failure records a Warning Event (`message: error`, §10.3) and rethrows. */
+async function withWarning(ctx: ExecutionContext, reason: string, action: string, message: string, call: () => Promise<unknown>): Promise<void> {
+  try {
+    await call();
+  } catch (err) {
+    ctx.recorder.event(ctx.cs, 'Warning', reason, action, `${message}: ${errorMessage(err)}`);
+    throw err;
   }
 }
 

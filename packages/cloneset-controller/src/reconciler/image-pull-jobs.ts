@@ -35,7 +35,7 @@ export interface ImagePullJobSupportOptions {
  * apps.kruise.io/v1alpha1. Discovery answers are cached for `recheckMs`; concurrent callers
  * share one request; a failed discovery keeps the last answer (false before any).
  * Also remembers, per CloneSet, which settled revision its jobs were already cleaned up
- * for, so a settled CloneSet does not list ImagePullJobs on every pass.
+ * for, so a settled CloneSet does not look for ImagePullJobs on every pass.
  */
 export class ImagePullJobSupport {
   private readonly opts: ImagePullJobSupportOptions;
@@ -107,25 +107,32 @@ export class ImagePullJobSupport {
   }
 }
 
-interface OwnedObject {
-  metadata?: { name?: string; ownerReferences?: { uid?: string; controller?: boolean }[] };
-}
-
-/** Deletes every ImagePullJob in the namespace whose controller is the CloneSet `uid`; returns their names. */
-export async function deleteOwnedImagePullJobs(
+/**
+ * Deletes the named ImagePullJobs of the namespace that exist and are controlled by the
+ * CloneSet `uid`: each is read by name, skipped unless ours, and deleted with a uid
+ * precondition (a job recreated in between is not touched). Returns the names deleted.
+ * No list call: the names come from the plan.
+ */
+export async function deleteImagePullJobs(
   client: KubeClient,
   namespace: string | undefined,
+  names: readonly string[],
   uid: string,
   signal: AbortSignal,
 ): Promise<string[]> {
   const jobs = client.resource<KubeObject>(imagePullJobResource);
-  const list = await jobs.listAll({ ...(namespace ? { namespace } : {}), signal });
-  const owned = (list.items as OwnedObject[]).filter((j) => j.metadata?.ownerReferences?.some((r) => r.controller === true && r.uid === uid));
   const deleted: string[] = [];
-  for (const job of owned) {
-    const name = job.metadata?.name ?? '';
+  for (const name of names) {
+    let job: KubeObject;
     try {
-      await jobs.delete(namespace, name, { signal });
+      job = await jobs.get(namespace, name, { signal });
+    } catch (err) {
+      if (isNotFound(err)) continue;
+      throw err;
+    }
+    if (!job.metadata || !job.metadata.ownerReferences?.some((r) => r.controller === true && r.uid === uid)) continue;
+    try {
+      await jobs.delete(namespace, name, { signal, ...(job.metadata.uid ? { preconditions: { uid: job.metadata.uid } } : {}) });
       deleted.push(name);
     } catch (err) {
       if (!isNotFound(err)) throw err;

@@ -1,10 +1,11 @@
 // PVC reuse rules: disablePVCReuse gives a replacement a fresh id and fresh claims and removes the
 // old ones (§6.3); with reuse on, an id is reused only once no pod object holds its name
-// (decisions.md fix 5): the controller waits for a terminating pod without AlreadyExists spam.
+// (decisions.md fix 5): the controller waits for a terminating pod without AlreadyExists spam,
+// and says so (Event, FailedScale); a name held by a pod that is no longer ours is never waited for.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, kubectl } from '@cloneset-suite/local-cluster';
 import { installCrds, isPodWrite, startController, withNamespace, type RunningController } from './harness.ts';
-import { apply, cloneSet, countEvents, idOf, isReady, listPods, listPvcs, readyPods, sleep } from './support.ts';
+import { apply, cloneSet, countEvents, getCloneSet, idOf, isReady, listEvents, listPods, listPvcs, readyPods, sleep } from './support.ts';
 
 const vct = [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }];
 const withVolume = { spec: { containers: [{ name: 'main', image: 'nginx:alpine', volumeMounts: [{ name: 'data', mountPath: '/data' }] }] } };
@@ -86,6 +87,11 @@ describe('PVC reuse rules', () => {
     expect(creates).toEqual([]);
     expect(await countEvents(ns, 'FailedCreate')).toBe(0);
     expect(await listPods(ns, 'app=held')).toHaveLength(1);
+    // The wait is visible where users look: an Event and the FailedScale condition name the pod.
+    const waitEvents = await listEvents(ns, 'WaitingForPodDeletion');
+    expect(waitEvents.map((e) => e.message ?? e.note)).toContainEqual(expect.stringContaining(name));
+    const failedScale = (await getCloneSet(ns, 'held'))?.status?.conditions?.find((c) => c.type === 'FailedScale');
+    expect(failedScale).toMatchObject({ status: 'True', message: expect.stringContaining(name) });
     await kubectl(['patch', 'pod', name, '-n', ns, '--type=json', '-p', '[{"op":"remove","path":"/metadata/finalizers"}]']);
     const replacement = await eventually('replacement with the same name', async () => {
       const p = (await listPods(ns, 'app=held')).find((x) => x.metadata.name === name && x.metadata.uid !== victim!.metadata.uid);
@@ -96,5 +102,30 @@ describe('PVC reuse rules', () => {
     const conflicts = controller.requests().slice(requestsBefore).filter((r) => isPodWrite(r) && r.method === 'POST' && r.status === 409);
     expect(conflicts).toEqual([]);
     expect(await countEvents(ns, 'FailedCreate')).toBe(0);
+    await eventually('FailedScale cleared once the wait is over', async () =>
+      (await getCloneSet(ns, 'held'))?.status?.conditions?.find((c) => c.type === 'FailedScale')?.status === 'False');
+  });
+
+  it('a released pod (relabelled out of the selector) is never waited for: its replacement gets a new id and new claims', async () => {
+    await apply(ns, cloneSet('rel', 2, { volumeClaimTemplates: vct }, withVolume));
+    const [victim, kept] = await readyPods(ns, 'app=rel', 2);
+    const releasedId = idOf(victim!);
+    await kubectl(['label', 'pod', victim!.metadata.name, '-n', ns, 'app=other', '--overwrite']);
+    const replaced = await eventually('2 pods again, the replacement with a fresh id', async () => {
+      const l = await listPods(ns, 'app=rel');
+      return l.length === 2 && l.every(isReady) && !l.some((p) => idOf(p) === releasedId) ? l : undefined;
+    }, { timeoutMs: 30_000 });
+    const fresh = replaced.find((p) => p.metadata.uid !== kept!.metadata.uid)!;
+    expect(fresh.metadata.name).not.toBe(victim!.metadata.name);
+    expect(fresh.spec.volumes?.find((v) => v.name === 'data')?.persistentVolumeClaim?.claimName).toBe(`data-rel-${idOf(fresh)}`);
+    expect((await listPvcs(ns)).map((c) => c.metadata.name)).toContain(`data-rel-${idOf(fresh)}`);
+    // The released pod keeps running, no longer ours.
+    const released = (await listPods(ns, 'app=other')).find((p) => p.metadata.uid === victim!.metadata.uid);
+    expect(released?.metadata.ownerReferences ?? []).not.toContainEqual(expect.objectContaining({ kind: 'CloneSet' }));
+    const cs = await eventually('status.replicas 2', async () => {
+      const c = await getCloneSet(ns, 'rel');
+      return c?.status?.replicas === 2 ? c : undefined;
+    });
+    expect(cs.status?.conditions?.find((c) => c.type === 'FailedScale' && c.status === 'True')).toBeUndefined();
   });
 });

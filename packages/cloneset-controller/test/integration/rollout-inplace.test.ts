@@ -190,5 +190,54 @@ describe('in-place update', () => {
     expect(t.violations).toEqual([]);
     observer.untrack(GRACE);
   });
-});
 
+  it('reverting the image during the grace period never deploys the reverted image (kruise #418)', async () => {
+    const REVERT = 'revert';
+    await apply(ns, cloneSetManifest(REVERT, {
+      replicas: 1,
+      image: 'nginx:1.25',
+      updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 1, inPlaceUpdateStrategy: { gracePeriodSeconds: 10 } },
+    }));
+    const original = (await waitSettled(ns, REVERT, 1)).status?.updateRevision ?? '';
+    const [pod] = await podsOf(ns, REVERT);
+    const restarts = pod!.status?.containerStatuses?.[0]?.restartCount ?? 0;
+    const imagesSeen = new Set<string>();
+    observer.pods.addEventHandler({
+      onUpdate: (_b, a) => {
+        const p = a as Pod;
+        if (p.metadata.uid === pod!.metadata.uid) imagesSeen.add(imageOf(p));
+      },
+    });
+    await setImage(ns, REVERT, 'nginx:1.26');
+    await eventually('grace annotation for nginx:1.26', async () => {
+      const [p] = await podsOf(ns, REVERT);
+      return p?.metadata.annotations?.['apps.kruise.io/inplace-update-grace']?.includes('nginx:1.26');
+    });
+    await sleep(2_000);
+    await setImage(ns, REVERT, 'nginx:1.25');
+    // Past the end of the grace period the user reverted, with margin.
+    await sleep(11_000);
+    const settled = await waitSettled(ns, REVERT, 1, 20_000);
+    expect(settled.status?.updateRevision).toBe(original);
+    const [after] = await podsOf(ns, REVERT);
+    expect(after!.metadata.uid).toBe(pod!.metadata.uid);
+    expect(imageOf(after!)).toBe('nginx:1.25');
+    expect([...imagesSeen]).toEqual(['nginx:1.25']);
+    expect(after!.status?.containerStatuses?.[0]?.restartCount).toBe(restarts);
+    expect(after!.metadata.annotations?.['apps.kruise.io/inplace-update-grace']).toBeUndefined();
+    expect(lifecycleState(after!)).toBe('Normal');
+    expect(revisionOf(after!)).toBe(original);
+  });
+
+  it('inplace-update-state records one containerBatchesRecord entry per batch of patched containers', async () => {
+    const BATCH = 'batches';
+    await apply(ns, cloneSetManifest(BATCH, { replicas: 1, updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 1 } }));
+    const original = (await waitSettled(ns, BATCH, 1)).status?.updateRevision ?? '';
+    await setImage(ns, BATCH, 'nginx:1.26');
+    await waitNewRevision(ns, BATCH, original);
+    await waitSettled(ns, BATCH, 1, 30_000);
+    const [p] = await podsOf(ns, BATCH);
+    const state = JSON.parse(p!.metadata.annotations?.['apps.kruise.io/inplace-update-state'] ?? '{}') as { containerBatchesRecord?: { timestamp: string; containers: string[] }[] };
+    expect(state.containerBatchesRecord).toEqual([{ timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/), containers: ['main'] }]);
+  });
+});

@@ -88,7 +88,7 @@ describe('CloneSet scaling', () => {
     }, { timeoutMs: 60_000 });
   });
 
-  it('deletes the pods named in podsToDelete and replaces them, then cleans the list', async () => {
+  it('deletes the pods named in podsToDelete and replaces them, then removes the field', async () => {
     const [a, b] = await activePods(ns);
     await kubectl(['patch', 'clone', 'sample', '-n', ns, '--type=merge', '-p', JSON.stringify({ spec: { scaleStrategy: { podsToDelete: [a!.metadata.name, b!.metadata.name] } } })]);
     await eventually('both replaced', async () => {
@@ -96,10 +96,12 @@ describe('CloneSet scaling', () => {
       const uids = new Set(list.map((p) => p.metadata.uid));
       return list.length === 6 && !uids.has(a!.metadata.uid) && !uids.has(b!.metadata.uid) && list.every(ready);
     }, { timeoutMs: 60_000 });
-    await eventually('podsToDelete emptied', async () => {
-      const cs = await getJson<{ spec: { scaleStrategy?: { podsToDelete?: string[] } } }>(['clone', 'sample', '-n', ns]);
-      return (cs?.spec.scaleStrategy?.podsToDelete ?? []).length === 0;
+    // Once every listed pod is gone the field is removed, as OpenKruise omits an empty list.
+    const cleaned = await eventually('podsToDelete removed', async () => {
+      const cs = await getJson<{ spec: { scaleStrategy?: Record<string, unknown> } }>(['clone', 'sample', '-n', ns]);
+      return cs && (cs.spec.scaleStrategy?.podsToDelete === undefined || (cs.spec.scaleStrategy.podsToDelete as string[]).length === 0) ? cs : undefined;
     });
+    expect(cleaned.spec.scaleStrategy ?? {}).not.toHaveProperty('podsToDelete');
   });
 
   it('deletes the pod labelled apps.kruise.io/specified-delete and replaces it', async () => {

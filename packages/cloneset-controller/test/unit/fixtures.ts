@@ -135,6 +135,7 @@ export interface CtxOpts {
   seed?: number;
   now?: number;
   nodeLabels?: Map<string, Record<string, string>>;
+  podNamed?: (name: string) => V1Pod | undefined;
 }
 
 /** Context with revisions cs-old (nginx:0) as current and cs-new (the spec template) as update. */
@@ -153,6 +154,7 @@ export function ctxFor(cs: CloneSetLike, pods: V1Pod[], o: CtxOpts = {}): PlanCo
     currentRevision: oldRev,
     updateRevision: newRev,
     ...(o.nodeLabels ? { nodeLabels: (node: string) => o.nodeLabels?.get(node) } : {}),
+    ...(o.podNamed ? { podNamed: o.podNamed } : {}),
   });
 }
 

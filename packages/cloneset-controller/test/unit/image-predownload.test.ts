@@ -229,11 +229,13 @@ describe('planImagePreDownload: each revision handled once', () => {
 });
 
 describe('planImagePreDownload: clean-up once current == update', () => {
-  it('deletes the jobs the CloneSet owns', () => {
-    expect(plan({ settled: true })).toEqual([{ kind: 'deleteImagePullJobs', revision: UPDATE }]);
+  // Named from the kept revisions, so the shell deletes by name and never lists jobs in a reconcile.
+  const names = ['cs-old11-main', 'cs-old11-side', `${UPDATE}-main`, `${UPDATE}-side`];
+  it('deletes the jobs every kept revision may have had, by name', () => {
+    expect(plan({ settled: true })).toEqual([{ kind: 'deleteImagePullJobs', revision: UPDATE, names }]);
   });
-  it('even when the revision was marked (clean-up is keyed on ownership, not labels)', () => {
-    expect(plan({ settled: true, updateLabels: { [IMAGE_PREDOWNLOAD_CREATED_LABEL]: 'true' } })).toEqual([{ kind: 'deleteImagePullJobs', revision: UPDATE }]);
+  it('whether or not the revision was marked (a failed label write must not leave jobs behind)', () => {
+    expect(plan({ settled: true, updateLabels: { [IMAGE_PREDOWNLOAD_CREATED_LABEL]: 'true' } })).toEqual([{ kind: 'deleteImagePullJobs', revision: UPDATE, names }]);
   });
 });
 
@@ -247,7 +249,6 @@ describe('planReconcile wiring (§3 step 10)', () => {
     pods: [],
     pvcs: [],
     revisions,
-    expectationsSatisfied: true,
     gates,
     nowMs: NOW,
     random: seededRandom(1),

@@ -49,7 +49,7 @@ describe('instance ids and slow start (§6.1, §6.4)', () => {
       disableReuse: false,
       random: seededRandom(1),
     });
-    expect(a.waiting).toBe(1);
+    expect(a.waitingFor).toEqual(['cs-ccccc']);
     expect(a.ids).toHaveLength(1);
     expect(a.ids).not.toContain('ccccc');
     expect(a.ids).not.toContain('ddddd');
@@ -138,8 +138,25 @@ describe('scale-out (§6.2-6.4)', () => {
       ctxFor(cs, [], { pvcs: [pvc('data-cs-kkkkk', 'kkkkk')], inactive: [pod({ id: 'kkkkk', name: 'cs-kkkkk', deleting: true })] }),
     );
     expect(creates(plan.actions)).toEqual([]);
-    expect(plan.requeueAfterSeconds).toBe(1);
+    expect(plan.requeueAfterMs).toBe(1000);
     expect(plan.modified).toBe(false);
+    // The wait is said: an Event and the FailedScale condition name the pod waited for.
+    expect(plan.actions).toEqual([{ kind: 'event', type: 'Warning', reason: 'WaitingForPodDeletion', message: expect.stringContaining('cs-kkkkk') }]);
+    expect(plan.waits).toEqual([{ condition: 'FailedScale', message: expect.stringContaining('cs-kkkkk') }]);
+  });
+
+  it.each<[string, V1Pod]>([
+    ['released (no owner reference any more)', pod({ id: 'kkkkk', name: 'cs-kkkkk', owner: 'none', labels: { app: 'other' } })],
+    ['owned by another controller', pod({ id: 'kkkkk', name: 'cs-kkkkk', owner: 'other' })],
+  ])('a free id whose pod name is held by a pod that is not ours (%s) is not reused: a new id, new claims, no wait', (_n, holder) => {
+    const cs = cloneSet({ replicas: 1, volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: {} }] });
+    const plan = planScale(ctxFor(cs, [], { pvcs: [pvc('data-cs-kkkkk', 'kkkkk')], podNamed: (n) => (n === 'cs-kkkkk' ? holder : undefined) }));
+    const c = creates(plan.actions);
+    expect(c).toHaveLength(1);
+    expect(c[0]!.instanceId).not.toBe('kkkkk');
+    expect(c[0]!.pvcs.map((x) => x.metadata?.name)).toEqual([`data-cs-${c[0]!.instanceId}`]);
+    expect(plan.waits).toEqual([]);
+    expect(plan.requeueAfterMs).toBeUndefined();
   });
 
   it('scaleStrategy.maxUnavailable limits creations and emits ScaleUpLimited (§6.4, §6.5)', () => {
@@ -267,7 +284,7 @@ describe('clean-ups', () => {
     dead.metadata!.uid = 'dead-uid';
     const r = planPvcCleanup({ cs, allPods: [live, dead], pvcs: [pvc('a', 'lllll'), pvc('b', 'ddddd'), pvc('c', 'ggggg')] });
     expect(r.actions).toEqual([
-      { kind: 'reownPvc', name: 'b', pod: { name: dead.metadata!.name, uid: 'dead-uid' } },
+      { kind: 'reownPvc', name: 'b', ownerReference: { apiVersion: 'v1', kind: 'Pod', name: dead.metadata!.name, uid: 'dead-uid', controller: true, blockOwnerDeletion: true } },
       { kind: 'deletePvc', name: 'c', reason: 'PVCReuseDisabled' },
     ]);
     expect(r.remaining.map((c) => c.metadata!.name)).toEqual(['a']);

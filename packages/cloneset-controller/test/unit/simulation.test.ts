@@ -3,7 +3,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { V1ControllerRevision, V1Pod, V1PodCondition } from '@kubernetes/client-node';
-import { planReconcile } from '../../src/core/reconcile-plan.ts';
+import { planReconcile, statusInputFor } from '../../src/core/reconcile-plan.ts';
+import { podReadiness, type ConditionWrite } from '../../src/core/pod-conditions.ts';
 import { computeStatus, statusEquals } from '../../src/core/status.ts';
 import { isAvailable, isPodAtRevision, isPreparingDelete } from '../../src/core/pod-state.ts';
 import type { PlanAction } from '../../src/core/plan.ts';
@@ -22,11 +23,10 @@ interface Sim {
   hooks: boolean;
 }
 
+/** The kubelet's half of Pod Ready++: it writes Ready as the core's podReadiness says. */
 function recomputeReady(p: V1Pod): void {
   const conds = p.status!.conditions!;
-  const gatesOk = (p.spec!.readinessGates ?? []).every((g) => conds.some((c) => c.type === g.conditionType && c.status === 'True'));
-  const containersOk = (p.status!.containerStatuses ?? []).every((c) => c.ready);
-  const ready = p.status!.phase === 'Running' && gatesOk && containersOk;
+  const ready = podReadiness(p);
   const cur = conds.find((c) => c.type === 'Ready');
   if (!cur) conds.push({ type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: new Date(p.status!.phase === 'Running' ? 0 : 0) });
   const c = conds.find((x) => x.type === 'Ready')!;
@@ -38,11 +38,12 @@ function recomputeReady(p: V1Pod): void {
 }
 let simNow = NOW;
 
-function setConditions(p: V1Pod, conds: { type: string; status: string; reason?: string; message?: string }[]): void {
-  for (const n of conds) {
+/** The planned /status write, as the apiserver merges it (by type; null deletes a field). */
+function setConditions(p: V1Pod, writes: readonly ConditionWrite[]): void {
+  for (const n of writes) {
     const list = p.status!.conditions!;
     const i = list.findIndex((c) => c.type === n.type);
-    const next: V1PodCondition = { type: n.type, status: n.status, ...(n.reason ? { reason: n.reason } : {}), ...(n.message ? { message: n.message } : {}), lastTransitionTime: new Date(simNow) };
+    const next: V1PodCondition = { type: n.type, status: n.status, ...(n.reason ? { reason: n.reason } : {}), ...(n.message ? { message: n.message } : {}), lastTransitionTime: new Date(n.lastTransitionTime) };
     if (i >= 0) list[i] = next;
     else list.push(next);
   }
@@ -82,7 +83,7 @@ function apply(sim: Sim, a: PlanAction): void {
         conditions: [],
         containerStatuses: p.spec!.containers.map((c) => ({ name: c.name, image: c.image!, imageID: `id-${c.image}`, ready: false, restartCount: 0 })),
       };
-      recomputeReady(p);
+      setConditions(p, a.initialConditions);
       sim.pods.set(a.name, p);
       sim.startsAt.set(a.name, simNow + sim.delay());
       break;
@@ -97,7 +98,7 @@ function apply(sim: Sim, a: PlanAction): void {
       if (a.addFinalizers) pod.metadata!.finalizers = [...new Set([...(pod.metadata!.finalizers ?? []), ...a.addFinalizers])];
       break;
     case 'setPodConditions':
-      if (pod) setConditions(pod, a.conditions);
+      if (pod) setConditions(pod, a.write);
       break;
     case 'inPlaceUpdate': {
       if (!pod) break;
@@ -176,24 +177,12 @@ function step(sim: Sim): StepResult {
     pods: [...sim.pods.values()],
     pvcs: [],
     revisions: sim.revisions,
-    expectationsSatisfied: true,
     gates: {},
     nowMs: sim.now,
     random: seededRandom(sim.now),
   });
   for (const a of plan.actions) apply(sim, a);
-  const ctx = plan.context!;
-  const claimed = [...sim.pods.values()];
-  const { status } = computeStatus({
-    cs: sim.cs,
-    pods: claimed,
-    updateRevision: ctx.updateRevision.metadata!.name!,
-    currentRevision: ctx.currentRevision.metadata!.name!,
-    collisionCount: plan.revisions!.collisionCount,
-    partition: ctx.knobs.partition,
-    failures: {},
-    nowMs: sim.now,
-  });
+  const { status } = computeStatus(statusInputFor(plan, [], sim.now));
   const statusChanged = !statusEquals(sim.cs.status, status);
   sim.cs.status = status;
   const kubeletBusy = sim.startsAt.size > 0;

@@ -26,7 +26,7 @@ describe('computeStatus counters (§1.6)', () => {
       pod({ rev: 'cs-new', readySinceSec: 5 }), // ready, not yet available
       pod({ rev: 'cs-old', ready: false }),
     ];
-    const { status, requeueAfterSeconds } = computeStatus(input(ps, { replicas: 5, minReadySeconds: 10 }, { partition: 2 }));
+    const { status, requeueAfterMs } = computeStatus(input(ps, { replicas: 5, minReadySeconds: 10 }, { partition: 2 }));
     expect(status).toMatchObject({
       observedGeneration: 1,
       replicas: 4,
@@ -40,7 +40,7 @@ describe('computeStatus counters (§1.6)', () => {
       currentRevision: 'cs-old',
       labelSelector: 'app=demo',
     });
-    expect(requeueAfterSeconds).toBe(5);
+    expect(requeueAfterMs).toBe(5000);
   });
 
   it.each([
@@ -109,7 +109,7 @@ describe('Progressing (§10.2, v1.9 in v1alpha1 per decisions fix 3)', () => {
 
   it('requeues at the deadline and is removed without progressDeadlineSeconds', () => {
     const r = computeStatus(input([pod({ rev: 'cs-old' })], { progressDeadlineSeconds: 60 }));
-    expect(r.requeueAfterSeconds).toBe(61);
+    expect(r.requeueAfterMs).toBe(61_000);
     const gone = computeStatus(input([pod({})], {}, {}, [{ type: 'Progressing', status: 'True', reason: 'CloneSetUpdated' }]));
     expect(gone.status.conditions).toBeUndefined();
   });
@@ -129,16 +129,36 @@ describe('statusEquals (§10.1: a settled CloneSet writes nothing)', () => {
   });
 });
 
-describe('statusInputFor (shell glue)', () => {
-  it('marks steps that ran as successful unless the planner or the shell reported a failure', async () => {
-    const { planReconcile, statusInputFor } = await import('../../src/core/reconcile-plan.ts');
+describe('statusInputFor (the only status glue, used by the controller)', () => {
+  const plan = async (spec: Partial<CloneSetSpecLike>) => {
+    const { planReconcile } = await import('../../src/core/reconcile-plan.ts');
     const { seededRandom } = await import('./fixtures.ts');
-    const cs = cloneSet({ replicas: 1, template: { metadata: { labels: { app: 'demo' } }, spec: { containers: [{ name: 'main', image: 'x', env: [{ name: 'A', value: '1' }] }] } }, updateStrategy: { type: 'InPlaceOnly', maxUnavailable: 1 } });
-    const plan = planReconcile({ cs, pods: [], pvcs: [], revisions: [], expectationsSatisfied: true, gates: {}, nowMs: NOW, random: seededRandom(1) });
-    expect(plan.stepsRun).toEqual({ scale: true, update: false });
-    const si = statusInputFor(plan, {}, NOW)!;
-    expect(si.failures).toEqual({ FailedScale: null });
-    expect(statusInputFor(plan, { FailedScale: 'quota' }, NOW)!.failures).toEqual({ FailedScale: 'quota' });
-    expect(planReconcile({ cs, pods: [], pvcs: [], revisions: [], expectationsSatisfied: false, gates: {}, nowMs: NOW, random: seededRandom(1) })).toMatchObject({ waitingForExpectations: true, actions: [] });
+    const template = { metadata: { labels: { app: 'demo' } }, spec: { containers: [{ name: 'main', image: 'x', env: [{ name: 'A', value: '1' }] }] } };
+    return planReconcile({ cs: cloneSet({ replicas: 1, template, ...spec }), pods: [], pvcs: [], revisions: [], gates: {}, nowMs: NOW, random: seededRandom(1) });
+  };
+
+  it('clears the condition of a step that ran cleanly, leaves one that did not run', async () => {
+    const { statusInputFor } = await import('../../src/core/reconcile-plan.ts');
+    const p = await plan({ updateStrategy: { type: 'InPlaceOnly', maxUnavailable: 1 } });
+    expect(p.stepsRun).toEqual({ scale: true, update: false });
+    expect(statusInputFor(p, [], NOW).failures).toEqual({ FailedScale: null });
+  });
+
+  it('joins every failure of a condition; an action fails the condition of the step that planned it', async () => {
+    const { statusInputFor } = await import('../../src/core/reconcile-plan.ts');
+    const p = await plan({});
+    const failures = [
+      { step: 'scale' as const, message: 'create pod a: quota' },
+      { step: 'update' as const, message: 'patchPod b: conflict' },
+      { step: 'scale' as const, message: 'setPodConditions c: gone' },
+    ];
+    expect(statusInputFor(p, failures, NOW).failures).toEqual({ FailedScale: 'create pod a: quota; setPodConditions c: gone', FailedUpdate: 'patchPod b: conflict' });
+  });
+
+  it('an invalid partition (one that bypassed admission) yields expectedUpdatedReplicas 0, not replicas', async () => {
+    const { statusInputFor } = await import('../../src/core/reconcile-plan.ts');
+    const p = await plan({ replicas: 3, updateStrategy: { partition: 'abc' } });
+    expect(p.context.knobs.partitionValid).toBe(false);
+    expect(computeStatus(statusInputFor(p, [], NOW)).status.expectedUpdatedReplicas).toBe(0);
   });
 });

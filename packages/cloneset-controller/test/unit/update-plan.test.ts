@@ -5,7 +5,8 @@ import { planUpdate } from '../../src/core/update-plan.ts';
 import { nextLifecycleState, refreshPod } from '../../src/core/refresh.ts';
 import { inPlaceDiff } from '../../src/core/inplace.ts';
 import { isInPlaceUpdateComplete, normaliseImage } from '../../src/core/inplace-state.ts';
-import { NOW, cloneSet, ctxFor, pod, templateWithImage, type PodOpts } from './fixtures.ts';
+import { NOW, cloneSet, ctxFor, pod, revision, seededRandom, templateWithImage, type PodOpts } from './fixtures.ts';
+import { buildContext } from '../../src/core/context.ts';
 import type { CloneSetSpecLike } from '../../src/core/types.ts';
 
 const kinds = (a: PlanAction[]) => a.map((x) => x.kind);
@@ -36,6 +37,21 @@ describe('inPlaceDiff (§8.6)', () => {
   it('metadata changes become a merge patch', () => {
     const d = inPlaceDiff({ metadata: { labels: { a: '1', gone: 'x' } } }, { metadata: { labels: { a: '2' } } });
     expect(d?.labels).toEqual({ a: '2', gone: null });
+  });
+});
+
+describe('recreate marks announce themselves (§8.8, §10.3)', () => {
+  it('each mark carries SuccessfulUpdatePodReCreate on success and FailedUpdatePodReCreate on failure, naming pod and revision', () => {
+    const ps = olds(2);
+    const plan = planUpdate(ctxFor(cs({ replicas: 2, updateStrategy: { maxUnavailable: 2 } }), ps));
+    const marked = plan.actions.filter((x): x is PatchPodAction => x.kind === 'patchPod' && x.reason === 'RecreateUpdate');
+    expect(marked).toHaveLength(2);
+    for (const m of marked) {
+      expect(m.outcome).toEqual({
+        success: { type: 'Normal', reason: 'SuccessfulUpdatePodReCreate', message: `successfully patch pod ${m.name} specified-delete for update(revision cs-new)` },
+        failure: { type: 'Warning', reason: 'FailedUpdatePodReCreate', message: `failed to patch pod ${m.name} specified-delete for update(revision cs-new)` },
+      });
+    }
   });
 });
 
@@ -101,6 +117,7 @@ describe('planUpdate: in-place (§8.7)', () => {
       updateTimestamp: '2026-01-01T00:10:00Z',
       updateImages: true,
       lastContainerStatuses: { main: { imageID: 'sha-1' } },
+      containerBatchesRecord: [{ timestamp: '2026-01-01T00:10:00Z', containers: ['main'] }],
     });
   });
 
@@ -131,7 +148,7 @@ describe('planUpdate: in-place (§8.7)', () => {
     const u = inplace(plan.actions)[0]!;
     expect(u.images).toEqual({});
     expect(JSON.parse(u.annotations['apps.kruise.io/inplace-update-grace']!)).toEqual({ revision: 'cs-new', containerImages: { main: 'nginx:1' }, graceSeconds: 10 });
-    expect(plan.requeueAfterSeconds).toBe(10);
+    expect(plan.requeueAfterMs).toBe(10_000);
   });
 
   it('a hooked pod goes to PreparingUpdate first (markPodNotReady adds preUpdateHook)', () => {
@@ -172,7 +189,7 @@ describe('refresh and lifecycle (§8.2, §9)', () => {
   it('a new pod: both gates set True, PreparingNormal -> Normal once scheduled', () => {
     const p = withGates(pod({ ...newN, state: 'PreparingNormal' }), 'InPlaceUpdateReady', 'KruisePodReady');
     const r = refreshPod(ctx({}, [p]), p);
-    expect(r.actions[0]).toEqual({
+    expect(r.actions[0]).toMatchObject({
       kind: 'setPodConditions',
       name: p.metadata!.name,
       conditions: [{ type: 'InPlaceUpdateReady', status: 'True' }, { type: 'KruisePodReady', status: 'True' }],
@@ -238,14 +255,83 @@ describe('refresh and lifecycle (§8.2, §9)', () => {
     };
     // The stamp has whole seconds: it is read as the end of its second, so the wait is never short.
     const waiting = mk('cs-new', 3);
-    expect(refreshPod(ctx({}, [waiting]), waiting)).toMatchObject({ actions: [], requeue: 8 });
+    expect(refreshPod(ctx({}, [waiting]), waiting)).toMatchObject({ actions: [], requeueMs: 8000 });
     const boundary = mk('cs-new', 10);
-    expect(refreshPod(ctx({}, [boundary]), boundary)).toMatchObject({ actions: [], requeue: 1 });
+    expect(refreshPod(ctx({}, [boundary]), boundary)).toMatchObject({ actions: [], requeueMs: 1000 });
     const due = mk('cs-new', 11);
     const applied = refreshPod(ctx({}, [due]), due).actions[0] as InPlaceUpdateAction;
     expect(applied).toMatchObject({ kind: 'inPlaceUpdate', images: { main: 'nginx:1' }, annotations: { 'apps.kruise.io/inplace-update-grace': null } });
     const rolledBack = mk('cs-old', 3);
     expect(refreshPod(ctx({}, [rolledBack]), rolledBack).actions[0]).toMatchObject({ kind: 'patchPod', reason: 'DropInPlaceGrace' });
+  });
+
+  describe('the update revision changes during the grace period (kruise #418)', () => {
+    // cs-a (nginx:1.25) -> cs-b (nginx:1.26, deferred by a 10 s grace) -> reverted to cs-a.
+    const revA = revision('cs-a', 1, templateWithImage('nginx:1.25'));
+    const revB = revision('cs-b', 2, templateWithImage('nginx:1.26'));
+    const graced = (sinceSec: number) => {
+      const p = pod({ rev: 'cs-b', state: 'Updating', labels: { 'pod-template-hash': 'b' } });
+      p.spec!.containers[0]!.image = 'nginx:1.25';
+      p.spec!.readinessGates = [{ conditionType: 'InPlaceUpdateReady' }];
+      p.status!.conditions!.push({ type: 'InPlaceUpdateReady', status: 'False', reason: 'StartInPlaceUpdate' });
+      p.metadata!.annotations!['apps.kruise.io/inplace-update-state'] = JSON.stringify({ revision: 'cs-b', updateTimestamp: new Date(NOW - sinceSec * 1000).toISOString() });
+      p.metadata!.annotations!['apps.kruise.io/inplace-update-grace'] = JSON.stringify({ revision: 'cs-b', containerImages: { main: 'nginx:1.26' }, graceSeconds: 10 });
+      return p;
+    };
+    const reverted = (p: V1Pod, current = revA) =>
+      buildContext({
+        cs: cloneSet({ replicas: 1, template: templateWithImage('nginx:1.25'), updateStrategy: { type: 'InPlaceIfPossible', inPlaceUpdateStrategy: { gracePeriodSeconds: 10 } } }),
+        gates: {},
+        nowMs: NOW,
+        random: seededRandom(1),
+        pods: [p],
+        allPods: [p],
+        pvcs: [],
+        revisions: [revA, revB],
+        currentRevision: current,
+        updateRevision: revA,
+      });
+
+    it.each([
+      ['2 s into the grace', 2, revA],
+      ['after the grace would have ended', 11, revA],
+      // One replica: the pod labelled cs-b made cs-b the current revision before the revert.
+      ['the grace revision had become the current one', 11, revB],
+    ])('%s: the pending image is dropped and the pod settles at the new target without an image change', (_n, sinceSec, current) => {
+      const p = graced(sinceSec);
+      const r = refreshPod(reverted(p, current), p);
+      const writes = inplace(r.actions);
+      expect(writes).toHaveLength(1);
+      expect(writes[0]).toMatchObject({ kind: 'inPlaceUpdate', revision: 'cs-a', images: {}, labels: { 'controller-revision-hash': 'cs-a' }, annotations: { 'apps.kruise.io/inplace-update-grace': null } });
+      expect(JSON.stringify(r.actions)).not.toContain('nginx:1.26');
+      expect(JSON.parse(writes[0]!.annotations['apps.kruise.io/inplace-update-state']!)).toMatchObject({ revision: 'cs-a' });
+    });
+
+    it.each([
+      ['its images are of another revision', 'nginx:1.24', revA],
+      // cs-b is current (one replica) but not a target: the pod must not be declared at cs-b with cs-a's image.
+      ['a third revision while the grace revision is current', 'nginx:1.24', revB],
+    ])('a pod whose spec does not match the new target only loses the grace (%s)', (_n, image, current) => {
+      const p = graced(2);
+      p.spec!.containers[0]!.image = image;
+      const r = refreshPod(reverted(p, current), p);
+      expect(r.actions[0]).toMatchObject({ kind: 'patchPod', reason: 'DropInPlaceGrace', annotations: { 'apps.kruise.io/inplace-update-grace': null } });
+      expect(inplace(r.actions)).toEqual([]);
+    });
+  });
+
+  it('inplace-update-state: one containerBatchesRecord entry per spec patch (§8.7 step 3)', () => {
+    const now = planUpdate(ctxFor(cs({ replicas: 1, updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 1 } }), olds(1)));
+    const state = JSON.parse(inplace(now.actions)[0]!.annotations['apps.kruise.io/inplace-update-state']!);
+    expect(state.containerBatchesRecord).toEqual([{ timestamp: '2026-01-01T00:10:00Z', containers: ['main'] }]);
+    // Deferred by a grace period: no batch yet; the record is written when the spec is patched.
+    const deferred = planUpdate(ctxFor(cs({ replicas: 1, updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 1, inPlaceUpdateStrategy: { gracePeriodSeconds: 5 } } }), olds(1)));
+    expect(JSON.parse(inplace(deferred.actions)[0]!.annotations['apps.kruise.io/inplace-update-state']!).containerBatchesRecord).toBeUndefined();
+    const p = pod({ ...newN, state: 'Updating' });
+    p.metadata!.annotations!['apps.kruise.io/inplace-update-state'] = JSON.stringify({ revision: 'cs-new', updateTimestamp: new Date(NOW - 20_000).toISOString() });
+    p.metadata!.annotations!['apps.kruise.io/inplace-update-grace'] = JSON.stringify({ revision: 'cs-new', containerImages: { main: 'nginx:1' }, graceSeconds: 5 });
+    const applied = inplace(refreshPod(ctxFor(cs({ replicas: 1 }), [p]), p).actions)[0]!;
+    expect(JSON.parse(applied.annotations['apps.kruise.io/inplace-update-state']!).containerBatchesRecord).toEqual([{ timestamp: '2026-01-01T00:10:00Z', containers: ['main'] }]);
   });
 
   it('back-fills pod-template-hash, and a label patch ends the Update step', () => {

@@ -1,0 +1,42 @@
+// A failed action fails the condition of the step that planned it (§10.2), whatever its kind.
+import { describe, expect, it } from 'vitest';
+import type { V1Pod } from '@kubernetes/client-node';
+import type { EventRecorder, KubeClient, Logger, ScaleExpectations } from '@cloneset-suite/kube-runtime';
+import { statePatch } from '../../src/core/lifecycle.ts';
+import { failureCondition, type PlannedAction } from '../../src/core/plan.ts';
+import { setPodConditions } from '../../src/core/pod-conditions.ts';
+import { executePlan, type ExecutionContext } from '../../src/reconciler/executor.ts';
+import { NOW, cloneSet, pod } from './fixtures.ts';
+
+/** Every write is refused, as an apiserver answering 500 would. */
+function refusingContext(): ExecutionContext {
+  const refuse = () => Promise.reject(new Error('apiserver says no'));
+  const client = { resource: () => ({ patch: refuse, patchStatus: refuse, create: refuse, delete: refuse, get: refuse }) } as unknown as KubeClient;
+  const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} } as unknown as Logger;
+  return {
+    client,
+    recorder: { event: () => {} } as unknown as EventRecorder,
+    expectations: { expect: () => {}, observe: () => {} } as unknown as ScaleExpectations,
+    logger: silent,
+    key: 'ns/cs',
+    cs: cloneSet({ replicas: 1 }) as ExecutionContext['cs'],
+    podsByName: new Map(),
+    signal: new AbortController().signal,
+  };
+}
+
+describe('executePlan: failure to condition, per step', () => {
+  const p: V1Pod = pod({ name: 'cs-a', state: 'PreparingUpdate' });
+  it.each<[string, PlannedAction, 'FailedScale' | 'FailedUpdate']>([
+    // A lifecycle statePatch planned by the Update step (refresh moving Updating -> Normal).
+    ['a lifecycle patch from the update step', { ...statePatch(p, 'Normal', NOW), step: 'update' }, 'FailedUpdate'],
+    // A markPodNotReady condition write planned by the Scale step (preDelete hook).
+    ['a condition write from the scale step', { ...setPodConditions(p, [{ type: 'KruisePodReady', status: 'False' }], NOW), step: 'scale' }, 'FailedScale'],
+    ['a condition write from the update step', { ...setPodConditions(p, [{ type: 'InPlaceUpdateReady', status: 'False' }], NOW), step: 'update' }, 'FailedUpdate'],
+    ['a lifecycle patch from the scale step', { ...statePatch(p, 'PreparingDelete', NOW), step: 'scale' }, 'FailedScale'],
+  ])('%s', async (_name, action, condition) => {
+    const result = await executePlan([action], refusingContext());
+    expect(result.failures).toHaveLength(1);
+    expect(result.failures.map((f) => failureCondition(f.step))).toEqual([condition]);
+  });
+});
