@@ -82,9 +82,10 @@ export function planLifecycle({ pod, gate, now }: LifecyclePlanInput): Lifecycle
 /** Steps 4-5 and the final-cleanup nudge. */
 function finishWith(pod: Pod, view: LifecycleView, why: string): LifecyclePlan {
   const labels = pod.metadata?.labels ?? {};
-  const anyPreparing = view.ids.some((id) => view.labelsById.get(id)?.preparing !== undefined);
+  // An id in Preparing or Operate keeps traffic off, even while another id completes.
+  const anyPreparing = view.ids.some((id) => view.labelsById.get(id)?.preparing !== undefined || view.labelsById.get(id)?.operate !== undefined);
   const anyCompleting = view.ids.some((id) => view.labelsById.get(id)?.completing !== undefined);
-  // Step 4: preparing wins over completing (issue #248).
+  // Step 4: preparing wins over completing (issue #248); so does an operation in progress.
   const desired = anyPreparing ? 'False' : anyCompleting ? 'True' : undefined;
   const gateWrite = desired ? serviceReadyWrite(pod, desired) : undefined;
   if (gateWrite) return plan(`${why}; ${anyPreparing ? 'preparing' : 'completing'}: service-ready ${desired}`, gateWrite);

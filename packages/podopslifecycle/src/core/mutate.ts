@@ -47,11 +47,6 @@ function ensureGate(pod: Pod): void {
 function advance(labels: Record<string, string>, oldLabels: Readonly<Record<string, string>>, pod: Pod, now: string): void {
   const snapshot = readLifecycle(labels);
   const ids = snapshot.ids;
-  const idsPerType = new Map<string, number>();
-  for (const id of ids) {
-    const t = typeOf(snapshot.labelsById.get(id));
-    if (t !== undefined) idsPerType.set(t, (idsPerType.get(t) ?? 0) + 1);
-  }
   const set = (key: string, value: string): void => {
     labels[key] = value;
   };
@@ -65,9 +60,9 @@ function advance(labels: Record<string, string>, oldLabels: Readonly<Record<stri
     if (l.undoOperationType !== undefined && !ids.includes(id)) for (const p of UNDO_REMOVES) drop(keyOf(p, id));
   }
 
-  const undosPerType = new Map<string, number>();
+  const undoneTypes = new Set<string>();
   let operating = 0;
-  let operate = 0;
+  let atOperate = 0;
   let operated = 0;
   let completing = 0;
   const readyToOperate = isReadyToOperate(pod);
@@ -75,8 +70,7 @@ function advance(labels: Record<string, string>, oldLabels: Readonly<Record<stri
     const l: IdLabels = snapshot.labelsById.get(id) ?? {};
     // Step 3.1: undo.
     if (l.undoOperationType !== undefined) {
-      const t = l.undoOperationType;
-      undosPerType.set(t, (undosPerType.get(t) ?? 0) + 1);
+      undoneTypes.add(l.undoOperationType);
       for (const p of UNDO_REMOVES) drop(keyOf(p, id));
       continue;
     }
@@ -103,14 +97,20 @@ function advance(labels: Record<string, string>, oldLabels: Readonly<Record<stri
       if (l.completing === undefined) set(keyOf('completing', id), now);
     }
     // Step 3.4: tallies of the snapshot.
-    if (l.operate !== undefined) operate++;
+    if (l.operate !== undefined || l.operated !== undefined) atOperate++;
     if (l.operated !== undefined) operated++;
     if (l.completing !== undefined) completing++;
   }
 
-  // Step 4: the last undo of a type takes its permission away.
-  for (const [t, undone] of undosPerType) {
-    if (undone === (idsPerType.get(t) ?? 0)) drop(`${POL_PREFIXES.operationPermission}/${t}`);
+  // Step 4: an undo takes its type's permission away unless another id of that type still holds
+  // pre-checked (the anchors compare counts of ids per type, which keeps a permission nobody holds
+  // when the other id is still in PreCheck, and then the validating webhook refuses the write).
+  for (const t of undoneTypes) {
+    const stillHeld = ids.some((id) => {
+      const l = snapshot.labelsById.get(id) ?? {};
+      return l.undoOperationType === undefined && typeOf(l) === t && l.preChecked !== undefined;
+    });
+    if (!stillHeld) drop(`${POL_PREFIXES.operationPermission}/${t}`);
   }
   // Step 5: nothing further while any operation still runs.
   if (operating > 0) return;
@@ -120,8 +120,10 @@ function advance(labels: Record<string, string>, oldLabels: Readonly<Record<stri
     for (const id of ids) for (const p of CLEANUP_REMOVES) drop(keyOf(p, id));
     return;
   }
-  // Step 7: the barrier (§1.9): every id has operate and none operating -> operated.
-  if (operate === ids.length) {
+  // Step 7: the barrier (§1.9): every id has operate and none operating -> operated. An id
+  // already past operate (operated) counts as having it: an id that began while another was in
+  // PostCheck/Completing would otherwise wait at the barrier forever (found by the model test).
+  if (atOperate === ids.length) {
     for (const id of ids) {
       const l = snapshot.labelsById.get(id) ?? {};
       drop(keyOf('preChecked', id));
