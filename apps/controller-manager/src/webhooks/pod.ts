@@ -59,13 +59,15 @@ export function podOpsLifecycleValidator(_deps: WebhookDeps): AdmissionWebhook {
       const violations = validatePod(target.old, target.pod);
       if (violations.length === 0) return Promise.resolve(allowed());
       const name = objectName(request, target.pod);
+      // 422 with a cause per label (decisions.md); each cause carries the spec's message too,
+      // since kubectl prints the causes instead of the message when there are any.
       return Promise.resolve({
         allowed: false,
         status: {
           code: 422,
           reason: 'Invalid',
           message: violationMessage(violations),
-          details: { name, group: '', kind: 'Pod', causes: violations.map((v) => ({ reason: 'FieldValueInvalid', message: v.reason, field: v.field })) },
+          details: { name, group: '', kind: 'Pod', causes: violations.map((v) => ({ reason: 'FieldValueInvalid', message: violationMessage([v]), field: v.field })) },
         },
       });
     },
