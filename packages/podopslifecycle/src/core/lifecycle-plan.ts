@@ -3,6 +3,7 @@
 import type { V1PodCondition } from '@kubernetes/client-node';
 import { POL_LABELS, POL_PREFIXES, POL_SERVICE_READY_GATE, POL_SERVICE_READY_MESSAGE } from '@cloneset-suite/api-types';
 import { effectiveChanges, isEmpty, type LabelChanges } from './label-patch.ts';
+import { mutatePod } from './mutate.ts';
 import { condition, expectedFinalizersSatisfied, hasServiceReadyGate, isPodReady, type Pod } from './pod-state.ts';
 import { keyOf, readLifecycle, type LifecycleView } from './protocol.ts';
 import type { LifecycleStage, StageDecision } from './stage-gate.ts';
@@ -14,8 +15,8 @@ export type LifecycleWrite =
   /** The service-ready condition through pods/status; `appended` when the pod had none. */
   | { kind: 'setServiceReady'; status: 'True' | 'False'; appended: boolean }
   /**
-   * An empty write so the mutating webhook runs again: the final cleanup of §1.5 step 6 happens
-   * only on a later write, and a pod whose condition needs no change would otherwise wait forever.
+   * An empty write so the mutating webhook runs again: some transitions (the final clean-up of
+   * §1.5 step 6, the barrier after an undo) happen only on a later write, which may never come.
    */
   | { kind: 'touch' };
 
@@ -93,10 +94,18 @@ function finishWith(pod: Pod, view: LifecycleView, why: string): LifecyclePlan {
   if (!isPodReady(pod) && labels[POL_LABELS.serviceAvailable] !== undefined) {
     return plan(`${why}; not Ready: service-available removed`, { kind: 'patchLabels', changes: { set: {}, remove: [POL_LABELS.serviceAvailable] } });
   }
-  const allCompleting = view.ids.length > 0 && view.ids.every((id) => view.labelsById.get(id)?.completing !== undefined);
-  const noneOperating = view.ids.every((id) => view.labelsById.get(id)?.operating === undefined);
-  if (allCompleting && noneOperating && expectedFinalizersSatisfied(pod)) return plan(`${why}; every id completing: nudge the webhook to clear`, { kind: 'touch' });
+  // Some transitions happen only on a later write (§1.5: the final clean-up, and the barrier
+  // after an undo); with nothing else to write, an empty one lets the webhook make them.
+  if (webhookWouldMove(pod)) return plan(`${why}; the webhook has a transition pending: nudge it`, { kind: 'touch' });
   return plan(why);
+}
+
+/** Whether the mutating webhook would change the pod's labels on its next write. */
+function webhookWouldMove(pod: Pod): boolean {
+  const labels = pod.metadata?.labels ?? {};
+  const after = mutatePod(pod, pod, 'UPDATE', '0').metadata?.labels ?? {};
+  const keys = new Set([...Object.keys(labels), ...Object.keys(after)]);
+  return [...keys].some((k) => (labels[k] === undefined) !== (after[k] === undefined));
 }
 
 /** Deterministic stage (§1.15): PreCheck before PostCheck. */

@@ -124,6 +124,9 @@ function advance(labels: Record<string, string>, oldLabels: Readonly<Record<stri
   // already past operate (operated) counts as having it: an id that began while another was in
   // PostCheck/Completing would otherwise wait at the barrier forever (found by the model test).
   if (atOperate === ids.length) {
+    // No id keeps pre-checked past this point, so no permission may stay either (§1.8 rule 4):
+    // the anchors drop each finished id's type; a permission of a type nobody holds goes too.
+    for (const t of snapshot.permissions.keys()) drop(`${POL_PREFIXES.operationPermission}/${t}`);
     for (const id of ids) {
       const l = snapshot.labelsById.get(id) ?? {};
       drop(keyOf('preChecked', id));
@@ -135,9 +138,11 @@ function advance(labels: Record<string, string>, oldLabels: Readonly<Record<stri
       // The type as the finishing write found it (§1.5 step 7); a create has no old pod.
       const oldType = oldLabels[keyOf('operationType', id)] ?? l.operationType;
       if (oldType !== undefined) {
-        drop(`${POL_PREFIXES.operationPermission}/${oldType}`);
         drop(keyOf('operationType', id));
         set(keyOf('doneOperationType', id), oldType);
+      } else if (l.doneOperationType === undefined) {
+        // An id that lost its type still gets its pair (§1.8 rule 3), so the write stays valid.
+        set(keyOf('doneOperationType', id), '');
       }
     }
   }

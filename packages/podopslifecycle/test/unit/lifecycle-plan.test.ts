@@ -72,6 +72,11 @@ describe('planLifecycle (§1.6)', () => {
       want: { kind: 'touch' },
     },
     {
+      name: 'after an undo the other id waits at the barrier for a write: nudge (model-test fix)',
+      pod: { labels: { 'operation-type/a': 'u', 'pre-checked/a': T, 'permission/u': T, 'operate/a': T }, serviceReady: 'False' },
+      want: { kind: 'touch' },
+    },
+    {
       name: 'Completing without its expected finalizer: wait',
       pod: { labels: { 'operated/a': T, 'done-operation-type/a': 'u', 'post-checked/a': T, 'completing/a': T }, serviceReady: 'True', ready: true, annotations: availableConditions },
       want: undefined,

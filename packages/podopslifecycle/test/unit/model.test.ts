@@ -179,7 +179,7 @@ describe('PodOpsLifecycle model', () => {
           expect(world.pod.metadata?.finalizers).toEqual([PROT]);
         },
       ),
-      { numRuns: 400 },
+      { numRuns: 1000 },
     );
   });
 });
