@@ -152,6 +152,9 @@ describe('PodOpsLifecycle on a cluster', () => {
     expect(condition(pod, 'pod.kusionstack.io/service-ready')).toBe('True');
     expect(pod.status?.conditions?.find((c) => c.type === 'pod.kusionstack.io/service-ready')?.message).toBe('updated by PodOpsLifecycle');
     expect(condition(pod, 'Ready')).toBe('True');
+    // Settled: no further write, from the controller or anyone (level-triggered, idempotent).
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect((await getPod('direct'))?.metadata?.resourceVersion).toBe(pod.metadata?.resourceVersion);
     const plain = await eventually('plain Ready', async () => {
       const p = await getPod('plain');
       return condition(p, 'Ready') === 'True' ? p : undefined;
