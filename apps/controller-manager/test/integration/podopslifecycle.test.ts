@@ -149,6 +149,7 @@ describe('PodOpsLifecycle on a cluster', () => {
     await createPod('plain', { app: 'plain' });
     const pod = await serviceAvailable('direct');
     expect(pod.spec?.readinessGates).toEqual([{ conditionType: 'pod.kusionstack.io/service-ready' }]);
+    expect(pod.metadata?.labels?.['podopslifecycle.cloneset-suite.io/phase']).toBe('ServiceAvailable');
     expect(condition(pod, 'pod.kusionstack.io/service-ready')).toBe('True');
     expect(pod.status?.conditions?.find((c) => c.type === 'pod.kusionstack.io/service-ready')?.message).toBe('updated by PodOpsLifecycle');
     expect(condition(pod, 'Ready')).toBe('True');
@@ -206,6 +207,7 @@ describe('PodOpsLifecycle on a cluster', () => {
     expect(waiting?.metadata?.labels?.['operated.podopslifecycle.kusionstack.io/op-a']).toBeUndefined();
     expect(waiting?.metadata?.labels?.['operating.podopslifecycle.kusionstack.io/op-b']).toBeDefined();
     expect(waiting?.metadata?.labels?.['podopslifecycle.kusionstack.io/service-available']).toBeUndefined();
+    expect(waiting?.metadata?.labels?.['podopslifecycle.cloneset-suite.io/phase']).toBe('Operating');
     await ops.finish(ns.name, 'pair', b);
     await serviceAvailable('pair');
   });

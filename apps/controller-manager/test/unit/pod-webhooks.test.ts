@@ -73,7 +73,7 @@ describe('/mutate-pod', () => {
     const uncontrolled = samplePod();
     (uncontrolled.metadata as { labels: Record<string, string> }).labels = { app: 'x' };
     expect(await hook.handle(podRequest('CREATE', uncontrolled), ctx)).toEqual({ allowed: true });
-    const settled = samplePod({ 'podopslifecycle.kusionstack.io/service-available': '1' });
+    const settled = samplePod({ 'podopslifecycle.kusionstack.io/service-available': '1', 'podopslifecycle.cloneset-suite.io/phase': 'ServiceAvailable' });
     expect(await hook.handle(podRequest('UPDATE', settled, settled), ctx)).toEqual({ allowed: true });
   });
 });

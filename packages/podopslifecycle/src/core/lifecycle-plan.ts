@@ -1,7 +1,7 @@
 // The lifecycle controller's decision (spec §1.6) for one controlled pod, as typed data: at most
 // one write per reconcile (the write's own watch event brings the next step), plus Events.
 import type { V1PodCondition } from '@kubernetes/client-node';
-import { POL_LABELS, POL_PREFIXES, POL_SERVICE_READY_GATE, POL_SERVICE_READY_MESSAGE } from '@cloneset-suite/api-types';
+import { POL_LABELS, POL_PHASE_LABEL, POL_PREFIXES, POL_SERVICE_READY_GATE, POL_SERVICE_READY_MESSAGE } from '@cloneset-suite/api-types';
 import { effectiveChanges, isEmpty, type LabelChanges } from './label-patch.ts';
 import { mutatePod } from './mutate.ts';
 import { condition, expectedFinalizersSatisfied, hasServiceReadyGate, isPodReady, type Pod } from './pod-state.ts';
@@ -100,11 +100,12 @@ function finishWith(pod: Pod, view: LifecycleView, why: string): LifecyclePlan {
   return plan(why);
 }
 
-/** Whether the mutating webhook would change the pod's labels on its next write. */
+/** Whether the mutating webhook would move the lifecycle on the pod's next write (the phase label alone is worth no write). */
 function webhookWouldMove(pod: Pod): boolean {
   const labels = pod.metadata?.labels ?? {};
   const after = mutatePod(pod, pod, 'UPDATE', '0').metadata?.labels ?? {};
   const keys = new Set([...Object.keys(labels), ...Object.keys(after)]);
+  keys.delete(POL_PHASE_LABEL);
   return [...keys].some((k) => (labels[k] === undefined) !== (after[k] === undefined));
 }
 

@@ -1,8 +1,8 @@
 // The lifecycle mutating webhook (LW) as a pure function (spec §1.5, §1.9, §1.10): applied to
 // every CREATE/UPDATE of a controlled pod, status writes included. Never calls anything.
-import { POL_LABELS, POL_PREFIXES, POL_SERVICE_READY_GATE } from '@cloneset-suite/api-types';
+import { POL_LABELS, POL_PHASE_LABEL, POL_PREFIXES, POL_SERVICE_READY_GATE } from '@cloneset-suite/api-types';
 import { expectedFinalizersSatisfied, isReadyToOperate, type Pod } from './pod-state.ts';
-import { keyOf, readLifecycle, typeOf, type IdLabels } from './protocol.ts';
+import { keyOf, podPhase, readLifecycle, typeOf, type IdLabels } from './protocol.ts';
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE';
 
@@ -25,14 +25,16 @@ const UNDO_REMOVES = [
 const CLEANUP_REMOVES = ['operate', 'operated', 'doneOperationType', 'postCheck', 'postChecked', 'completing'] as const;
 
 /**
- * Returns the pod as LW admits it: a copy of `pod` with the readiness gate (CREATE) and the
- * lifecycle labels moved on. `now` is the Unix-nanosecond timestamp written into new labels.
+ * Returns the pod as LW admits it: a copy of `pod` with the readiness gate (CREATE), the
+ * lifecycle labels moved on and the phase label brought up to date. `now` is the
+ * Unix-nanosecond timestamp written into new labels.
  */
 export function mutatePod(oldPod: Pod | undefined, pod: Pod, operation: AdmissionOperation, now: string): Pod {
   const out: Pod = { ...pod, metadata: { ...pod.metadata } };
   if (operation === 'CREATE') ensureGate(out);
   const labels: Record<string, string> = { ...(pod.metadata?.labels ?? {}) };
   advance(labels, oldPod?.metadata?.labels ?? {}, pod, now);
+  labels[POL_PHASE_LABEL] = podPhase(labels);
   out.metadata!.labels = labels;
   return out;
 }

@@ -1,6 +1,6 @@
 // Reading the label protocol (spec §1.2-1.3): a pod's labels grouped per lifecycle id, the
 // per-type permission labels, and the keys that break the `<prefix>/<id>` format.
-import { POL_PREFIXES, parsePolKey, type PolPrefix, type PolPrefixName } from '@cloneset-suite/api-types';
+import { POL_LABELS, POL_PREFIXES, parsePolKey, type PolPrefix, type PolPrefixName } from '@cloneset-suite/api-types';
 
 export type Labels = Readonly<Record<string, string>>;
 
@@ -69,4 +69,16 @@ export function phaseOf(l: IdLabels): IdPhase | undefined {
   if (l.preparing !== undefined) return 'Preparing';
   if (l.operating !== undefined) return 'PreCheck';
   return undefined;
+}
+
+/** The pod-level phase shown by the phase label: its least advanced id, else online or not. */
+export type PodPhase = IdPhase | 'ServiceAvailable' | 'Unavailable';
+
+const PHASE_ORDER: readonly IdPhase[] = ['PreCheck', 'Preparing', 'Operating', 'Operated', 'PostCheck', 'Completing'];
+
+export function podPhase(labels: Labels | undefined): PodPhase {
+  const view = readLifecycle(labels);
+  const phases = view.ids.map((id) => phaseOf(view.labelsById.get(id) ?? {})).filter((p): p is IdPhase => p !== undefined);
+  if (phases.length > 0) return PHASE_ORDER.find((p) => phases.includes(p))!;
+  return labels?.[POL_LABELS.serviceAvailable] !== undefined ? 'ServiceAvailable' : 'Unavailable';
 }

@@ -1,6 +1,6 @@
 // Pods for the table tests: labels given with short per-id names (`operating/a`) are expanded
 // to the real keys, so a table row reads like the spec's state table.
-import { POL_LABELS, POL_PREFIXES, POL_SERVICE_READY_GATE } from '@cloneset-suite/api-types';
+import { POL_LABELS, POL_PHASE_LABEL, POL_PREFIXES, POL_SERVICE_READY_GATE } from '@cloneset-suite/api-types';
 import type { Pod } from '../../src/index.ts';
 
 const SHORT: Record<string, string> = {
@@ -36,12 +36,12 @@ export function L(short: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(short).map(([key, v]) => [k(key), v]));
 }
 
-/** Back to short keys, dropping the control label, for readable expectations. */
+/** Back to short keys, dropping the control and phase labels, for readable expectations. */
 export function short(labels: Record<string, string> | undefined): Record<string, string> {
   const reverse = Object.entries(SHORT).sort((a, b) => b[1].length - a[1].length);
   const out: Record<string, string> = {};
   for (const [key, v] of Object.entries(labels ?? {})) {
-    if (key === 'kusionstack.io/control') continue;
+    if (key === 'kusionstack.io/control' || key === POL_PHASE_LABEL) continue;
     const [head, id] = key.split('/', 2) as [string, string | undefined];
     const hit = reverse.find(([, full]) => full === head || full === key);
     if (!hit) out[key] = v;

@@ -1,7 +1,7 @@
 // Table tests of the mutating webhook function: every row of the §1.4 state machine, the
 // barrier of §1.9, undo (§1.10), gate injection and the step-2 snapshot rule.
 import { describe, expect, it } from 'vitest';
-import { POL_SERVICE_READY_GATE } from '@cloneset-suite/api-types';
+import { POL_PHASE_LABEL, POL_SERVICE_READY_GATE } from '@cloneset-suite/api-types';
 import { mutatePod } from '../../src/index.ts';
 import { NOW, PROT, pod, short, type PodSpecShort } from './fixtures.ts';
 
@@ -173,6 +173,18 @@ describe('mutatePod (§1.4-1.5)', () => {
     const old = row.old ? pod({ ...row.pod, labels: row.old }) : undefined;
     const out = mutatePod(old ?? p, p, 'UPDATE', NOW);
     expect(short(out.metadata?.labels)).toEqual(row.want);
+  });
+
+  it.each<[string, Record<string, string>, string]>([
+    ['a new pod', {}, 'Unavailable'],
+    ['an online pod', { 'service-available': T }, 'ServiceAvailable'],
+    ['a begun operation', begun, 'PreCheck'],
+    ['the least advanced id', { 'operated/a': T, 'done-operation-type/a': 'u', 'post-check/a': T, 'operating/b': T, 'operation-type/b': 'r', 'pre-checked/b': T, 'permission/r': T, 'operate/b': T }, 'Operating'],
+    ['a finished id at the barrier', { 'operation-type/a': 'u', 'pre-checked/a': T, 'permission/u': T, 'operate/a': T, 'operating/b': T, 'operation-type/b': 'r', 'pre-checked/b': T, 'permission/r': T, 'operate/b': T }, 'Operating'],
+    ['a completing pod', { 'operated/a': T, 'done-operation-type/a': 'u', 'post-checked/a': T }, 'Completing'],
+  ])('keeps the phase label current: %s', (_name, labels, phase) => {
+    const out = mutatePod(undefined, pod({ labels }), 'UPDATE', NOW);
+    expect(out.metadata?.labels?.[POL_PHASE_LABEL]).toBe(phase);
   });
 
   it('does not modify its inputs', () => {
