@@ -3,12 +3,12 @@
 import { silentLogger, type KubeClient } from '@cloneset-suite/kube-runtime';
 import { describe, expect, it } from 'vitest';
 import { FEATURE_GATE_DEFAULTS } from '../../src/config/feature-gates.ts';
-import type { AdmissionRequest, Operation } from '../../src/webhooks/admission-review.ts';
 import { admissionWebhooks } from '../../src/webhooks/index.ts';
 import type { JsonPatchOperation } from '../../src/webhooks/json-patch.ts';
 import { podOpsLifecycleMutator, podOpsLifecycleValidator } from '../../src/webhooks/pod.ts';
 import type { WebhookDeps } from '../../src/webhooks/types.ts';
 import { applyJsonPatch } from '../support/apply-patch.ts';
+import { podRequest } from '../support/reviews.ts';
 
 // The pod webhooks must never call the API: a client that throws proves it.
 const deps: WebhookDeps = {
@@ -17,20 +17,6 @@ const deps: WebhookDeps = {
   transitionRuleWebhookAllowedPrefixes: [],
 };
 const ctx = { signal: new AbortController().signal, logger: silentLogger() };
-
-function podRequest(operation: Operation, object: unknown, oldObject?: unknown, extra: Partial<AdmissionRequest> = {}): AdmissionRequest {
-  return {
-    uid: 'uid-3',
-    kind: { group: '', version: 'v1', kind: 'Pod' },
-    resource: { group: '', version: 'v1', resource: 'pods' },
-    namespace: 'default',
-    name: 'p',
-    operation,
-    object,
-    ...(oldObject !== undefined ? { oldObject } : {}),
-    ...extra,
-  };
-}
 
 function samplePod(labels: Record<string, string> = {}): Record<string, unknown> {
   return {
