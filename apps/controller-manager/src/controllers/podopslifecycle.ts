@@ -6,11 +6,13 @@ export const podOpsLifecycleRegistration: ControllerRegistration = {
   name: 'podopslifecycle',
   enabledByDefault: true,
   permissions: [
-    // Its pod informer; lifecycle labels (JSON patches guarded by resourceVersion).
+    // Its pod informer; lifecycle labels and the available-conditions annotation (JSON patches guarded by resourceVersion).
     { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch', 'patch'] },
+    // Services, to drop expected finalizers of Services that are gone or no longer select the pod.
+    { apiGroups: [''], resources: ['services'], verbs: ['list', 'watch'] },
     // The service-ready condition.
     { apiGroups: [''], resources: ['pods/status'], verbs: ['patch'] },
-    // Phase-change, ServiceReady and InvalidLifecycle Events.
+    // Phase-change, ServiceReady, ExpectedFinalizersCleaned and InvalidLifecycle Events.
     { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
   ],
   create: (d) =>

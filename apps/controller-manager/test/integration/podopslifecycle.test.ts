@@ -121,6 +121,8 @@ describe('PodOpsLifecycle on a cluster', () => {
       await kubectl(['apply', '--dry-run=server', '-n', ns.name, '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'probe', labels: CONTROL }, spec: { containers: [{ name: 'c', image: 'x' }] } }));
       return true;
     }, { timeoutMs: 60_000 });
+    // The employer of the cooperation controller's finalizer: selects app=web.
+    await kubectl(['create', 'service', 'clusterip', 'web', '-n', ns.name, '--tcp=80:80']);
     client = new KubeClient({ kubeConfig: loadKubeConfig(testKubeconfigPath()) });
     ops = new OpsLifecycleClient(client);
   });
@@ -167,7 +169,7 @@ describe('PodOpsLifecycle on a cluster', () => {
   });
 
   it('runs one operation through every phase; the work never happens under the protection finalizer', async () => {
-    await createPod('web', { ...CONTROL }, { 'pod.kusionstack.io/available-conditions': JSON.stringify({ expectedFinalizers: { 'Service/ns/web': PROT } }) });
+    await createPod('web', { ...CONTROL, app: 'web' }, { 'pod.kusionstack.io/available-conditions': JSON.stringify({ expectedFinalizers: { [`Service/${ns.name}/web`]: PROT } }) });
     cooperate('web');
     const ready = await serviceAvailable('web');
     expect(ready.metadata?.finalizers).toContain(PROT);
@@ -188,6 +190,19 @@ describe('PodOpsLifecycle on a cluster', () => {
       return want.every((r) => seen.has(r)) ? events! : undefined;
     });
     expect(reasons.items.find((e) => e.reason === 'Operating')?.note).toMatch(/^lifecycle test-update \(type update\) entered Operating at [0-9]{19}/);
+  });
+
+  it('drops the expected finalizer of a Service that is gone, then goes service-available', async () => {
+    await createPod('orphaned', { ...CONTROL, app: 'orphaned' }, {
+      'pod.kusionstack.io/available-conditions': JSON.stringify({ expectedFinalizers: { [`Service/${ns.name}/gone`]: PROT, [`Service/${ns.name}/web`]: `${PROT}-web` } }),
+    });
+    // `web` exists but selects app=web, not this pod: dirty too. Both entries go, then the pod goes online.
+    const pod = await serviceAvailable('orphaned');
+    expect(JSON.parse(pod.metadata?.annotations?.['pod.kusionstack.io/available-conditions'] ?? '{}')).toEqual({ expectedFinalizers: {} });
+    await eventually('ExpectedFinalizersCleaned Event', async () => {
+      const events = await getJson<Events>(['events.v1.events.k8s.io', '-n', ns.name, '--field-selector', 'regarding.name=orphaned']);
+      return events?.items.some((e) => e.reason === 'ExpectedFinalizersCleaned') ?? false;
+    });
   });
 
   it('two operating ids wait for each other at the barrier', async () => {
@@ -213,7 +228,7 @@ describe('PodOpsLifecycle on a cluster', () => {
   });
 
   it('an undo clears the id and the pod comes back online', async () => {
-    await createPod('undo', { ...CONTROL }, { 'pod.kusionstack.io/available-conditions': JSON.stringify({ expectedFinalizers: { 'Service/ns/web': PROT } }) });
+    await createPod('undo', { ...CONTROL, app: 'web' }, { 'pod.kusionstack.io/available-conditions': JSON.stringify({ expectedFinalizers: { [`Service/${ns.name}/web`]: PROT } }) });
     cooperate('undo');
     await serviceAvailable('undo');
     const adapter: OperationAdapter = { id: 'cancelled', type: 'delete', allowMultiType: true };

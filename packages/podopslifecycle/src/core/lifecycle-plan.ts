@@ -2,6 +2,7 @@
 // one write per reconcile (the write's own watch event brings the next step), plus Events.
 import type { V1PodCondition } from '@kubernetes/client-node';
 import { POL_LABELS, POL_PHASE_LABEL, POL_PREFIXES, POL_SERVICE_READY_GATE, POL_SERVICE_READY_MESSAGE } from '@cloneset-suite/api-types';
+import { availableConditionsWithout, dirtyExpectedFinalizerKeys, type ServiceSelectorLookup } from './dirty-finalizers.ts';
 import { effectiveChanges, isEmpty, type LabelChanges } from './label-patch.ts';
 import { mutatePod } from './mutate.ts';
 import { condition, expectedFinalizersSatisfied, hasServiceReadyGate, isPodReady, type Pod } from './pod-state.ts';
@@ -14,6 +15,8 @@ export type LifecycleWrite =
   | { kind: 'patchLabels'; changes: LabelChanges }
   /** The service-ready condition through pods/status; `appended` when the pod had none. */
   | { kind: 'setServiceReady'; status: 'True' | 'False'; appended: boolean }
+  /** The available-conditions annotation rewritten without its dirty entries. */
+  | { kind: 'setAvailableConditions'; value: string; dropped: string[] }
   /**
    * An empty write so the mutating webhook runs again: some transitions (the final clean-up of
    * §1.5 step 6, the barrier after an undo) happen only on a later write, which may never come.
@@ -40,11 +43,13 @@ export interface LifecyclePlanInput {
   gate: (stage: LifecycleStage) => StageDecision;
   /** Unix-nanosecond timestamp for new labels. */
   now: string;
+  /** Services' selectors, to find dirty expected finalizers; none are dirty without it. */
+  serviceSelector?: ServiceSelectorLookup;
 }
 
 const plan = (why: string, write?: LifecycleWrite, events: PlannedEvent[] = []): LifecyclePlan => ({ ...(write ? { write } : {}), events, why });
 
-export function planLifecycle({ pod, gate, now }: LifecyclePlanInput): LifecyclePlan {
+export function planLifecycle({ pod, gate, now, serviceSelector }: LifecyclePlanInput): LifecyclePlan {
   if (pod.metadata?.deletionTimestamp) return plan('pod is being deleted');
   // A pod the validating webhook refuses cannot be written: say so once and wait for a fix.
   const violations = structuralViolations(pod);
@@ -58,6 +63,12 @@ export function planLifecycle({ pod, gate, now }: LifecyclePlanInput): Lifecycle
 
   // Step 2: a pod in no lifecycle goes (back) online.
   if (view.ids.length === 0 && labels[POL_LABELS.stayOffline] === undefined) {
+    const dirty = labels[POL_LABELS.serviceAvailable] === undefined && !expectedFinalizersSatisfied(pod) && serviceSelector ? dirtyExpectedFinalizerKeys(pod, serviceSelector) : [];
+    if (dirty.length > 0) {
+      return plan(`expected finalizers of gone or non-selecting Services: ${dirty.join(', ')}`, { kind: 'setAvailableConditions', value: availableConditionsWithout(pod, dirty), dropped: dirty }, [
+        { type: 'Normal', reason: 'ExpectedFinalizersCleaned', action: 'Update', note: `dropped expected finalizers of Services that are gone or no longer select the pod: ${dirty.join(', ')}` },
+      ]);
+    }
     if (labels[POL_LABELS.serviceAvailable] === undefined && expectedFinalizersSatisfied(pod) && isPodReady(pod)) {
       const changes = effectiveChanges(labels, { set: { [POL_LABELS.serviceAvailable]: now }, remove: [POL_LABELS.creating, POL_LABELS.completing] });
       return plan('no lifecycle, Ready and expected finalizers present: service-available', { kind: 'patchLabels', changes });

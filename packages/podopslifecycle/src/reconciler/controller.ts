@@ -1,7 +1,9 @@
-// The lifecycle controller's imperative shell (spec §1.6): read the controlled pod from the shared
-// cache, ask planLifecycle, execute its one write, record its Events. Holds no policy.
-import { isKusionControlled, nanoTimestamp } from '@cloneset-suite/api-types';
+// The lifecycle controller's imperative shell (spec §1.6): read the controlled pod (and the
+// Services its expected finalizers name) from the shared caches, ask planLifecycle, execute its
+// one write, record its Events. Holds no policy.
+import { POL_ANNOTATIONS, isKusionControlled, nanoTimestamp } from '@cloneset-suite/api-types';
 import {
+  NamespaceIndex,
   ResourceVersionExpectations,
   Resources,
   isConflict,
@@ -17,6 +19,7 @@ import {
 import { labelPatchOps } from '../core/label-patch.ts';
 import { planLifecycle, serviceReadyEvent, serviceReadyPatchOps, type LifecycleWrite, type PlannedEvent } from '../core/lifecycle-plan.ts';
 import { observePod, phaseChangeEvents, type PodObservation } from '../core/phase-events.ts';
+import type { ServiceSelectorLookup } from '../core/dirty-finalizers.ts';
 import type { Pod } from '../core/pod-state.ts';
 import { passAllStageGate, type StageGate } from '../core/stage-gate.ts';
 
@@ -33,9 +36,25 @@ export interface PodOpsLifecycleControllerOptions {
 }
 
 type PodObject = Pod & KubeObject;
+type ServiceObject = KubeObject & { spec?: { selector?: Record<string, string> } };
+
+/** The keys of controlled pods in the Service's namespace whose available-conditions name it. */
+function podsNamingService(pods: readonly DeepReadonly<KubeObject>[], svc: DeepReadonly<ServiceObject>): string[] {
+  const ref = `"Service/${svc.metadata?.namespace ?? ''}/${svc.metadata?.name ?? ''}"`;
+  return pods
+    .filter((p) => isKusionControlled(p.metadata?.labels) && (p.metadata?.annotations?.[POL_ANNOTATIONS.availableConditions] ?? '').includes(ref))
+    .map((p) => namespacedKey(p.metadata?.namespace, p.metadata?.name ?? ''));
+}
 
 export function createPodOpsLifecycleController(manager: Manager, options: PodOpsLifecycleControllerOptions = {}): Controller {
-  const pods = manager.informers.informerFor<KubeObject>(Resources.pods, options.namespace ? { namespace: options.namespace } : {});
+  const scope = options.namespace ? { namespace: options.namespace } : {};
+  const pods = manager.informers.informerFor<KubeObject>(Resources.pods, scope);
+  // Employers of expected finalizers (§1.6 "dirty" entries).
+  const services = manager.informers.informerFor<ServiceObject>(Resources.services, scope);
+  const serviceSelector: ServiceSelectorLookup = (namespace, name) => {
+    const svc = services.getByKey(namespacedKey(namespace, name));
+    return svc ? (svc.spec?.selector ?? null) : undefined;
+  };
   const client = manager.client.resource<PodObject>(Resources.pods);
   const recorder = manager.eventRecorder('podopslifecycle-controller', options.instance ?? 'cloneset-suite');
   const gate = options.stageGate ?? passAllStageGate;
@@ -69,6 +88,10 @@ export function createPodOpsLifecycleController(manager: Manager, options: PodOp
         record(pod, [serviceReadyEvent(write)]);
         return updated;
       }
+      case 'setAvailableConditions': {
+        const path = `/metadata/annotations/${POL_ANNOTATIONS.availableConditions.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+        return client.patch(namespace, name, jsonPatch([{ op: 'replace', path, value: write.value }], guard), { signal });
+      }
       case 'touch':
         return client.patch(namespace, name, jsonPatch([], guard), { signal });
     }
@@ -90,7 +113,7 @@ export function createPodOpsLifecycleController(manager: Manager, options: PodOp
     record(pod, phaseChangeEvents(observed.get(key), observation));
     observed.set(key, observation);
 
-    const plan = planLifecycle({ pod, gate: (stage) => gate.check(pod, stage), now: nanoTimestamp(manager.clock.now()) });
+    const plan = planLifecycle({ pod, gate: (stage) => gate.check(pod, stage), now: nanoTimestamp(manager.clock.now()), serviceSelector });
     record(pod, plan.events);
     ctx.logger.debug({ write: plan.write?.kind, why: plan.why }, 'planned');
     if (!plan.write) return;
@@ -110,6 +133,7 @@ export function createPodOpsLifecycleController(manager: Manager, options: PodOp
     ...(options.maxConcurrentReconciles !== undefined ? { maxConcurrentReconciles: options.maxConcurrentReconciles } : {}),
   });
   controller.watches(pods, (pod) => (isKusionControlled(pod.metadata?.labels) ? keyOf(pod) : undefined));
+  controller.watches(services, (svc) => podsNamingService(pods.byIndex(NamespaceIndex, svc.metadata?.namespace ?? ''), svc));
   gate.onDecisionChange((namespace, name) => controller.enqueue(namespacedKey(namespace, name)));
   return controller;
 }

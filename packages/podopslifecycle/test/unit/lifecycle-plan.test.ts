@@ -89,6 +89,33 @@ describe('planLifecycle (§1.6)', () => {
     expect(p.why).not.toBe('');
   });
 
+  it.each<{ name: string; selector: Record<string, string> | null | undefined; dirty: boolean }>([
+    { name: 'a Service that is gone', selector: undefined, dirty: true },
+    { name: 'a Service without selector', selector: null, dirty: true },
+    { name: 'a Service that no longer selects the pod', selector: { app: 'other' }, dirty: true },
+    { name: 'a Service that selects the pod', selector: { app: 'web' }, dirty: false },
+  ])('expected finalizer of $name', ({ selector, dirty }) => {
+    const conditions = { expectedFinalizers: { 'Service/ns/web': PROT, 'Other/ns/x': 'prot.podopslifecycle.kusionstack.io/other' }, extra: 1 };
+    const p = pod({ labels: { app: 'web' }, serviceReady: 'True', ready: true, annotations: { 'pod.kusionstack.io/available-conditions': JSON.stringify(conditions) } });
+    const asked: string[] = [];
+    const result = planLifecycle({ pod: p, gate: pass, now: NOW, serviceSelector: (ns, name) => (asked.push(`${ns}/${name}`), selector) });
+    expect(asked).toEqual(['ns/web']);
+    if (!dirty) return expect(result.write).toBeUndefined();
+    expect(result.write).toEqual({
+      kind: 'setAvailableConditions',
+      value: JSON.stringify({ expectedFinalizers: { 'Other/ns/x': 'prot.podopslifecycle.kusionstack.io/other' }, extra: 1 }),
+      dropped: ['Service/ns/web'],
+    });
+    expect(result.events).toEqual([expect.objectContaining({ reason: 'ExpectedFinalizersCleaned' })]);
+  });
+
+  it('never looks for dirty entries once the expected finalizers are present or the pod is online', () => {
+    const annotations = { 'pod.kusionstack.io/available-conditions': JSON.stringify({ expectedFinalizers: { 'Service/ns/web': PROT } }) };
+    const lookup = (): undefined => undefined;
+    expect(planLifecycle({ pod: pod({ annotations, finalizers: [PROT], serviceReady: 'True', ready: true }), gate: pass, now: NOW, serviceSelector: lookup }).write?.kind).toBe('patchLabels');
+    expect(planLifecycle({ pod: pod({ annotations, labels: { 'service-available': T }, serviceReady: 'True', ready: true }), gate: pass, now: NOW, serviceSelector: lookup }).write).toBeUndefined();
+  });
+
   it('a pod the validating webhook would refuse gets a Warning Event and no write', () => {
     const p = planLifecycle({ pod: pod({ labels: { operating: T }, annotations: { 'pod.kusionstack.io/available-conditions': '{' } }), gate: pass, now: NOW });
     expect(p.write).toBeUndefined();
