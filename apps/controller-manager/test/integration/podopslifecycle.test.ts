@@ -227,12 +227,18 @@ describe('PodOpsLifecycle on a cluster', () => {
     await serviceAvailable('pair');
   });
 
-  it('an undo clears the id and the pod comes back online', async () => {
+  it('beginWithCleaningOld restarts an operation; an undo clears the id and the pod comes back online', async () => {
     await createPod('undo', { ...CONTROL, app: 'web' }, { 'pod.kusionstack.io/available-conditions': JSON.stringify({ expectedFinalizers: { [`Service/${ns.name}/web`]: PROT } }) });
     cooperate('undo');
     await serviceAvailable('undo');
     const adapter: OperationAdapter = { id: 'cancelled', type: 'delete', allowMultiType: true };
-    await ops.begin(ns.name, 'undo', adapter);
+    const first = await ops.begin(ns.name, 'undo', adapter);
+    // beginWithCleaningOld: the running operation is undone, then begun afresh (a new timestamp).
+    await new Promise((r) => setTimeout(r, 50));
+    const again = await ops.beginWithCleaningOld(ns.name, 'undo', adapter);
+    const operating = 'operating.podopslifecycle.kusionstack.io/cancelled';
+    expect(again.metadata?.labels?.[operating]).toMatch(/^[0-9]{19}$/);
+    expect(again.metadata?.labels?.[operating]).not.toBe(first.metadata?.labels?.[operating]);
     await eventually('preparing or operate', async () => {
       const l = (await getPod('undo'))?.metadata?.labels ?? {};
       return l['preparing.podopslifecycle.kusionstack.io/cancelled'] !== undefined || l['operate.podopslifecycle.kusionstack.io/cancelled'] !== undefined;
