@@ -1,3 +1,0 @@
-import { packageTestConfig } from '../../vitest.shared.ts';
-
-export default packageTestConfig({ integration: true });
