@@ -12,6 +12,7 @@ import type { FeatureGates } from '../config/feature-gates.ts';
 import type { ManagerConfig } from '../config/flags.ts';
 import type { PolicyRule } from '../rbac.ts';
 import { cloneSetRegistration } from './cloneset.ts';
+import { podOpsLifecycleRegistration } from './podopslifecycle.ts';
 import { transitionRuleRegistration } from './transitionrule.ts';
 
 export interface ControllerDeps {
@@ -36,7 +37,7 @@ export interface ControllerRegistration {
   create(deps: ControllerDeps): void;
 }
 
-export const CONTROLLERS: readonly ControllerRegistration[] = [cloneSetRegistration, transitionRuleRegistration];
+export const CONTROLLERS: readonly ControllerRegistration[] = [cloneSetRegistration, transitionRuleRegistration, podOpsLifecycleRegistration];
 
 export function controllerNames(registry: readonly ControllerRegistration[] = CONTROLLERS): string[] {
   return registry.map((c) => c.name);

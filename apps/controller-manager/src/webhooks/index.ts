@@ -1,6 +1,7 @@
 // Every admission webhook the server serves. Adding one is one line here: the server routes it,
 // and the webhook configurations (URL mode, deploy/) are built from this list.
 import { cloneSetDefaulter, cloneSetValidator } from './cloneset.ts';
+import { podOpsLifecycleMutator, podOpsLifecycleValidator } from './pod.ts';
 import { podTransitionRuleDefaulter, podTransitionRuleValidator } from './podtransitionrule.ts';
 import type { AdmissionWebhook, WebhookDeps } from './types.ts';
 
@@ -10,6 +11,7 @@ export function admissionWebhooks(deps: WebhookDeps): AdmissionWebhook[] {
     cloneSetValidator(deps),
     podTransitionRuleDefaulter(deps),
     podTransitionRuleValidator(deps),
-    // PodOpsLifecycle's /mutate-pod and /validate-pod join here when that package lands.
+    podOpsLifecycleMutator(deps),
+    podOpsLifecycleValidator(deps),
   ];
 }

@@ -253,6 +253,20 @@ describe('controller-manager process', () => {
     expectRefusal(err, 'spec.rules[0].webhook.clientConfig.url');
   });
 
+  it('serves /mutate-pod and /validate-pod: a controlled pod gets the gate and goes service-available', async () => {
+    await kubectl(['apply', '-n', ns.name, '-f', path.join(repoRoot, 'examples/podopslifecycle-pod.yaml')]);
+    const pod = await eventually('ops-demo service-available', async () => {
+      const p = await getJson<{ metadata: { labels: Record<string, string> }; spec: { readinessGates?: unknown[] } }>(['pod', 'ops-demo', '-n', ns.name]);
+      return p?.metadata.labels['podopslifecycle.kusionstack.io/service-available'] ? p : undefined;
+    }, { timeoutMs: 60_000 });
+    expect(pod.spec.readinessGates).toEqual([{ conditionType: 'pod.kusionstack.io/service-ready' }]);
+    const err = await kubectl(['label', 'pod', 'ops-demo', '-n', ns.name, 'pre-check.podopslifecycle.kusionstack.io=1']).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expectRefusal(err, 'failed to validate PodOpsLifecycleWebhook, invalid label pre-check.podopslifecycle.kusionstack.io');
+  });
+
   it('admits every example (server-side dry run through the webhooks)', async () => {
     const dir = path.join(repoRoot, 'examples');
     for (const f of readdirSync(dir).filter((n) => n.endsWith('.yaml'))) {
@@ -277,6 +291,11 @@ describe('controller-manager process', () => {
     }
     expect(body).toContain(`leader_election_master_status{name="${leaseName}"} 1`);
     expect(body).toMatch(/controller_runtime_webhook_requests_total\{webhook="\/validate-apps-kruise-io-v1alpha1-cloneset",code="200"\} [1-9]/);
+    for (const hook of ['mutate-pod', 'validate-pod']) {
+      expect(body).toMatch(new RegExp(`controller_runtime_webhook_requests_total\\{webhook="/${hook}",code="200"\\} [1-9]`));
+      expect(body).toContain(`controller_runtime_webhook_latency_seconds_count{webhook="/${hook}"}`);
+    }
+    expect(body).toMatch(/controller_runtime_reconcile_total\{controller="podopslifecycle",result="success"\} [1-9]/);
   });
 
   it('rotates a CA that is due and the apiserver accepts the newly served chain', async () => {

@@ -1,29 +1,39 @@
 // AdmissionReview requests as the apiserver sends them.
 import type { AdmissionRequest, Operation } from '../../src/webhooks/admission-review.ts';
 
-export function cloneSetRequest(operation: Operation, object: unknown, oldObject?: unknown): AdmissionRequest {
+interface Target {
+  uid: string;
+  group: string;
+  version: string;
+  kind: string;
+  resource: string;
+  name: string;
+}
+
+function request(t: Target, operation: Operation, object: unknown, oldObject?: unknown, extra: Partial<AdmissionRequest> = {}): AdmissionRequest {
   return {
-    uid: 'uid-1',
-    kind: { group: 'apps.kruise.io', version: 'v1alpha1', kind: 'CloneSet' },
-    resource: { group: 'apps.kruise.io', version: 'v1alpha1', resource: 'clonesets' },
+    uid: t.uid,
+    kind: { group: t.group, version: t.version, kind: t.kind },
+    resource: { group: t.group, version: t.version, resource: t.resource },
     namespace: 'default',
-    name: 'sample',
+    name: t.name,
     operation,
     object: operation === 'DELETE' ? null : object,
     ...(oldObject !== undefined ? { oldObject } : {}),
+    ...extra,
   };
 }
 
+export function cloneSetRequest(operation: Operation, object: unknown, oldObject?: unknown): AdmissionRequest {
+  return request({ uid: 'uid-1', group: 'apps.kruise.io', version: 'v1alpha1', kind: 'CloneSet', resource: 'clonesets', name: 'sample' }, operation, object, oldObject);
+}
+
 export function ptrRequest(operation: Operation, object: unknown): AdmissionRequest {
-  return {
-    uid: 'uid-2',
-    kind: { group: 'apps.kusionstack.io', version: 'v1alpha1', kind: 'PodTransitionRule' },
-    resource: { group: 'apps.kusionstack.io', version: 'v1alpha1', resource: 'podtransitionrules' },
-    namespace: 'default',
-    name: 'rule',
-    operation,
-    object,
-  };
+  return request({ uid: 'uid-2', group: 'apps.kusionstack.io', version: 'v1alpha1', kind: 'PodTransitionRule', resource: 'podtransitionrules', name: 'rule' }, operation, object);
+}
+
+export function podRequest(operation: Operation, object: unknown, oldObject?: unknown, extra: Partial<AdmissionRequest> = {}): AdmissionRequest {
+  return request({ uid: 'uid-3', group: '', version: 'v1', kind: 'Pod', resource: 'pods', name: 'p' }, operation, object, oldObject, extra);
 }
 
 export function sampleCloneSet(): Record<string, unknown> {

@@ -166,6 +166,8 @@ describe('AdmissionReview envelope', () => {
       '/validate-apps-kruise-io-v1alpha1-cloneset',
       '/mutate-podtransitionrule',
       '/validate-podtransitionrule',
+      '/mutate-pod',
+      '/validate-pod',
     ]);
   });
 });

@@ -59,6 +59,13 @@ export const POL_LABELS = {
   postChecking: 'podopslifecycle.kusionstack.io/post-checking',
 } as const;
 
+/**
+ * The suite's own printer-friendly summary (not a KusionStack key, hence our domain): the pod's
+ * lifecycle phase, kept current by the mutating webhook on every write, so
+ * `kubectl get pods -L podopslifecycle.cloneset-suite.io/phase` shows it in a PHASE column.
+ */
+export const POL_PHASE_LABEL = 'podopslifecycle.cloneset-suite.io/phase';
+
 export const POL_ANNOTATIONS = {
   /** JSON `{"expectedFinalizers":{"<key>":"<finalizer>"}}`. */
   availableConditions: 'pod.kusionstack.io/available-conditions',

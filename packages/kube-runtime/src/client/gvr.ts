@@ -53,6 +53,7 @@ export const Resources = {
   configMaps: core('configmaps', 'ConfigMap'),
   secrets: core('secrets', 'Secret'),
   persistentVolumeClaims: core('persistentvolumeclaims', 'PersistentVolumeClaim'),
+  services: core('services', 'Service'),
   namespaces: core('namespaces', 'Namespace', false),
   nodes: core('nodes', 'Node', false),
   coreEvents: core('events', 'Event'),

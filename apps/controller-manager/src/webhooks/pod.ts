@@ -1,0 +1,75 @@
+// The PodOpsLifecycle pod webhooks (spec §1.1, §1.5, §1.8): the pure functions of
+// @cloneset-suite/podopslifecycle behind /mutate-pod and /validate-pod. They sit on every write
+// of a controlled pod, status writes included, so they make no API call.
+import { KUSION_CONTROL_LABEL, KUSION_CONTROL_VALUE, isKusionControlled, nanoTimestamp } from '@cloneset-suite/api-types';
+import { mutatePod, validatePod, violationMessage, type Pod } from '@cloneset-suite/podopslifecycle';
+import { allowed, objectName, type AdmissionRequest, type AdmissionResponse } from './admission-review.ts';
+import { createJsonPatch } from './json-patch.ts';
+import type { AdmissionWebhook, LabelSelectorSpec, RuleWithOperations, WebhookDeps } from './types.ts';
+
+const rules: RuleWithOperations[] = [
+  { operations: ['CREATE', 'UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods', 'pods/status'], scope: 'Namespaced' },
+];
+
+/** Only controlled pods reach the webhooks: no other pod in the cluster ever waits on us. */
+const objectSelector: LabelSelectorSpec = { matchLabels: { [KUSION_CONTROL_LABEL]: KUSION_CONTROL_VALUE } };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The new and old pod when the request concerns a controlled pod's CREATE/UPDATE; else undefined. */
+function podsOf(request: AdmissionRequest): { pod: Pod; old: Pod | undefined; operation: 'CREATE' | 'UPDATE' } | undefined {
+  if (request.dryRun || (request.operation !== 'CREATE' && request.operation !== 'UPDATE')) return undefined;
+  if (!isObject(request.object)) return undefined;
+  const pod = request.object as Pod;
+  if (!isKusionControlled(pod.metadata?.labels)) return undefined;
+  const old = request.operation === 'UPDATE' && isObject(request.oldObject) ? (request.oldObject as Pod) : undefined;
+  return { pod, old, operation: request.operation };
+}
+
+export function podOpsLifecycleMutator(_deps: WebhookDeps): AdmissionWebhook {
+  return {
+    name: 'mpodopslifecycle.kb.io',
+    type: 'mutating',
+    path: '/mutate-pod',
+    rules,
+    failurePolicy: 'Fail',
+    timeoutSeconds: 10,
+    objectSelector,
+    handle(request) {
+      const target = podsOf(request);
+      if (!target) return Promise.resolve(allowed());
+      const mutated = mutatePod(target.old, target.pod, target.operation, nanoTimestamp());
+      return Promise.resolve(allowed(createJsonPatch(target.pod, mutated)));
+    },
+  };
+}
+
+export function podOpsLifecycleValidator(_deps: WebhookDeps): AdmissionWebhook {
+  return {
+    name: 'vpodopslifecycle.kb.io',
+    type: 'validating',
+    path: '/validate-pod',
+    rules,
+    failurePolicy: 'Fail',
+    timeoutSeconds: 10,
+    objectSelector,
+    handle(request): Promise<AdmissionResponse> {
+      const target = podsOf(request);
+      if (!target) return Promise.resolve(allowed());
+      const violations = validatePod(target.old, target.pod);
+      if (violations.length === 0) return Promise.resolve(allowed());
+      const name = objectName(request, target.pod);
+      // 422 with a cause per label (decisions.md); each cause carries the spec's message too,
+      // since kubectl prints the causes instead of the message when there are any.
+      return Promise.resolve({
+        allowed: false,
+        status: {
+          code: 422,
+          reason: 'Invalid',
+          message: violationMessage(violations),
+          details: { name, group: '', kind: 'Pod', causes: violations.map((v) => ({ reason: 'FieldValueInvalid', message: violationMessage([v]), field: v.field })) },
+        },
+      });
+    },
+  };
+}

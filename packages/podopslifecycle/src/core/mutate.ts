@@ -1,0 +1,158 @@
+// The lifecycle mutating webhook (LW) as a pure function (spec §1.5, §1.9, §1.10): applied to
+// every CREATE/UPDATE of a controlled pod, status writes included. Never calls anything.
+import { POL_LABELS, POL_PHASE_LABEL, POL_PREFIXES, POL_SERVICE_READY_GATE } from '@cloneset-suite/api-types';
+import { expectedFinalizersSatisfied, isReadyToOperate, type Pod } from './pod-state.ts';
+import { keyOf, podPhase, readLifecycle, typeOf, type IdLabels } from './protocol.ts';
+
+export type AdmissionOperation = 'CREATE' | 'UPDATE';
+
+/** Per-id prefixes removed by an undo (the list W of §1.2). */
+const UNDO_REMOVES = [
+  'operating',
+  'operationType',
+  'preCheck',
+  'preChecked',
+  'preparing',
+  'operate',
+  'operated',
+  'doneOperationType',
+  'postCheck',
+  'postChecked',
+  'completing',
+  'undoOperationType',
+] as const;
+/** Per-id prefixes removed once every id has completed (§1.5 step 6). */
+const CLEANUP_REMOVES = ['operate', 'operated', 'doneOperationType', 'postCheck', 'postChecked', 'completing'] as const;
+
+/**
+ * Returns the pod as LW admits it: a copy of `pod` with the readiness gate (CREATE), the
+ * lifecycle labels moved on and the phase label brought up to date. `now` is the
+ * Unix-nanosecond timestamp written into new labels.
+ */
+export function mutatePod(oldPod: Pod | undefined, pod: Pod, operation: AdmissionOperation, now: string): Pod {
+  const out: Pod = { ...pod, metadata: { ...pod.metadata } };
+  if (operation === 'CREATE') ensureGate(out);
+  const labels: Record<string, string> = { ...(pod.metadata?.labels ?? {}) };
+  advance(labels, oldPod?.metadata?.labels ?? {}, pod, now);
+  labels[POL_PHASE_LABEL] = podPhase(labels);
+  out.metadata!.labels = labels;
+  return out;
+}
+
+function ensureGate(pod: Pod): void {
+  const gates = pod.spec?.readinessGates ?? [];
+  if (gates.some((g) => g.conditionType === POL_SERVICE_READY_GATE)) return;
+  pod.spec = { ...pod.spec!, readinessGates: [...gates, { conditionType: POL_SERVICE_READY_GATE }] };
+}
+
+/** §1.5 steps 2-8 on `labels` (mutated in place). Presence tests read the step-2 snapshot. */
+function advance(labels: Record<string, string>, oldLabels: Readonly<Record<string, string>>, pod: Pod, now: string): void {
+  const snapshot = readLifecycle(labels);
+  const ids = snapshot.ids;
+  const set = (key: string, value: string): void => {
+    labels[key] = value;
+  };
+  const drop = (key: string): void => {
+    delete labels[key];
+  };
+
+  // An undo label of an id with no operating/operate/operated label (an unknown id, §1.10) has
+  // nothing to undo: its per-id labels are cleared so no orphan stays behind.
+  for (const [id, l] of snapshot.labelsById) {
+    if (l.undoOperationType !== undefined && !ids.includes(id)) for (const p of UNDO_REMOVES) drop(keyOf(p, id));
+  }
+
+  const undoneTypes = new Set<string>();
+  let operating = 0;
+  let atOperate = 0;
+  let operated = 0;
+  let completing = 0;
+  const readyToOperate = isReadyToOperate(pod);
+  for (const id of ids) {
+    const l: IdLabels = snapshot.labelsById.get(id) ?? {};
+    // Step 3.1: undo.
+    if (l.undoOperationType !== undefined) {
+      undoneTypes.add(l.undoOperationType);
+      for (const p of UNDO_REMOVES) drop(keyOf(p, id));
+      continue;
+    }
+    // Step 3.2: PreCheck -> Preparing -> Operate.
+    if (l.operating !== undefined) {
+      operating++;
+      if (l.preChecked !== undefined) {
+        drop(keyOf('preCheck', id));
+        if (l.preparing === undefined && l.operate === undefined) {
+          drop(POL_LABELS.serviceAvailable);
+          set(keyOf('preparing', id), now);
+        }
+        if (l.operate === undefined && readyToOperate) {
+          drop(keyOf('preparing', id));
+          set(keyOf('operate', id), now);
+        }
+      } else if (l.preCheck === undefined) {
+        set(keyOf('preCheck', id), now);
+      }
+    }
+    // Step 3.3: PostCheck -> Completing.
+    if (l.postChecked !== undefined) {
+      drop(keyOf('postCheck', id));
+      if (l.completing === undefined) set(keyOf('completing', id), now);
+    }
+    // Step 3.4: tallies of the snapshot.
+    if (l.operate !== undefined || l.operated !== undefined) atOperate++;
+    if (l.operated !== undefined) operated++;
+    if (l.completing !== undefined) completing++;
+  }
+
+  // Step 4: an undo takes its type's permission away unless another id of that type still holds
+  // pre-checked (the anchors compare counts of ids per type, which keeps a permission nobody holds
+  // when the other id is still in PreCheck, and then the validating webhook refuses the write).
+  for (const t of undoneTypes) {
+    const stillHeld = ids.some((id) => {
+      const l = snapshot.labelsById.get(id) ?? {};
+      return l.undoOperationType === undefined && typeOf(l) === t && l.preChecked !== undefined;
+    });
+    if (!stillHeld) drop(`${POL_PREFIXES.operationPermission}/${t}`);
+  }
+  // Step 5: nothing further while any operation still runs.
+  if (operating > 0) return;
+  // Step 6: every id completing (trivially so with none): clear, once the expected finalizers are back.
+  if (completing === ids.length) {
+    if (!expectedFinalizersSatisfied(pod)) return;
+    for (const id of ids) for (const p of CLEANUP_REMOVES) drop(keyOf(p, id));
+    return;
+  }
+  // Step 7: the barrier (§1.9): every id has operate and none operating -> operated. An id
+  // already past operate (operated) counts as having it: an id that began while another was in
+  // PostCheck/Completing would otherwise wait at the barrier forever (found by the model test).
+  if (atOperate === ids.length) {
+    // No id keeps pre-checked past this point, so no permission may stay either (§1.8 rule 4):
+    // the anchors drop each finished id's type; a permission of a type nobody holds goes too.
+    for (const t of snapshot.permissions.keys()) drop(`${POL_PREFIXES.operationPermission}/${t}`);
+    for (const id of ids) {
+      const l = snapshot.labelsById.get(id) ?? {};
+      drop(keyOf('preChecked', id));
+      if (l.operated === undefined) {
+        drop(keyOf('operate', id));
+        set(keyOf('operated', id), now);
+        operated++;
+      }
+      // The type as the finishing write found it (§1.5 step 7); a create has no old pod.
+      const oldType = oldLabels[keyOf('operationType', id)] ?? l.operationType;
+      if (oldType !== undefined) {
+        drop(keyOf('operationType', id));
+        set(keyOf('doneOperationType', id), oldType);
+      } else if (l.doneOperationType === undefined) {
+        // An id that lost its type still gets its pair (§1.8 rule 3), so the write stays valid.
+        set(keyOf('doneOperationType', id), '');
+      }
+    }
+  }
+  // Step 8: every id operated -> PostCheck.
+  if (operated === ids.length) {
+    for (const id of ids) {
+      const l = snapshot.labelsById.get(id) ?? {};
+      if (l.postCheck === undefined && l.postChecked === undefined) set(keyOf('postCheck', id), now);
+    }
+  }
+}

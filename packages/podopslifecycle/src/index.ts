@@ -1,0 +1,27 @@
+// Public face of @cloneset-suite/podopslifecycle.
+// Label protocol and pod-level predicates.
+export { readLifecycle, typeOf, phaseOf, podPhase, type LifecycleView, type IdLabels, type IdPhase, type PodPhase, type Labels } from './core/protocol.ts';
+export { expectedFinalizers, expectedFinalizersSatisfied, isReadyToOperate, hasServiceReadyGate, type Pod } from './core/pod-state.ts';
+export { effectiveChanges, applyChanges, labelPatchOps, type LabelChanges } from './core/label-patch.ts';
+// The admission functions (served by the controller-manager at /mutate-pod and /validate-pod).
+export { mutatePod, type AdmissionOperation } from './core/mutate.ts';
+export { validatePod, structuralViolations, violationMessage, VALIDATION_MESSAGE_PREFIX, type LifecycleViolation } from './core/validate.ts';
+// The lifecycle controller: its planner, the StageGate port and the shell.
+export { planLifecycle, type LifecyclePlan, type LifecycleWrite, type PlannedEvent } from './core/lifecycle-plan.ts';
+export { observePod, phaseChangeEvents, type PodObservation } from './core/phase-events.ts';
+export { passAllStageGate, type StageGate, type StageDecision, type LifecycleStage } from './core/stage-gate.ts';
+export { createPodOpsLifecycleController, PODOPSLIFECYCLE_CONTROLLER_NAME, type PodOpsLifecycleControllerOptions } from './reconciler/controller.ts';
+// The operation SDK for operating controllers.
+export {
+  isDuringOps,
+  allowOps,
+  planBegin,
+  planFinish,
+  planUndo,
+  needsCleaningBeforeBegin,
+  preparingToDeleteHook,
+  type OperationAdapter,
+  type SdkPlan,
+  type AllowOpsResult,
+} from './core/sdk.ts';
+export { OpsLifecycleClient, OpsLifecycleError, type OpsLifecycleClientOptions } from './reconciler/ops-client.ts';

@@ -1,0 +1,139 @@
+// The lifecycle controller's imperative shell (spec §1.6): read the controlled pod (and the
+// Services its expected finalizers name) from the shared caches, ask planLifecycle, execute its
+// one write, record its Events. Holds no policy.
+import { POL_ANNOTATIONS, isKusionControlled, nanoTimestamp } from '@cloneset-suite/api-types';
+import {
+  NamespaceIndex,
+  ResourceVersionExpectations,
+  Resources,
+  isConflict,
+  jsonPatch,
+  namespacedKey,
+  type Controller,
+  type DeepReadonly,
+  type KubeObject,
+  type Manager,
+  type ReconcileContext,
+  type ReconcileResult,
+} from '@cloneset-suite/kube-runtime';
+import { labelPatchOps } from '../core/label-patch.ts';
+import { planLifecycle, serviceReadyEvent, serviceReadyPatchOps, type LifecycleWrite, type PlannedEvent } from '../core/lifecycle-plan.ts';
+import { observePod, phaseChangeEvents, type PodObservation } from '../core/phase-events.ts';
+import type { ServiceSelectorLookup } from '../core/dirty-finalizers.ts';
+import type { Pod } from '../core/pod-state.ts';
+import { passAllStageGate, type StageGate } from '../core/stage-gate.ts';
+
+export const PODOPSLIFECYCLE_CONTROLLER_NAME = 'podopslifecycle';
+
+export interface PodOpsLifecycleControllerOptions {
+  /** Watch one namespace; all when undefined. */
+  namespace?: string;
+  maxConcurrentReconciles?: number;
+  /** "May this pod leave PreCheck / PostCheck?"; passAllStageGate when omitted. */
+  stageGate?: StageGate;
+  /** Identity for Events' reportingInstance. */
+  instance?: string;
+}
+
+type PodObject = Pod & KubeObject;
+type ServiceObject = KubeObject & { spec?: { selector?: Record<string, string> } };
+
+/** The keys of controlled pods in the Service's namespace whose available-conditions name it. */
+function podsNamingService(pods: readonly DeepReadonly<KubeObject>[], svc: DeepReadonly<ServiceObject>): string[] {
+  const ref = `"Service/${svc.metadata?.namespace ?? ''}/${svc.metadata?.name ?? ''}"`;
+  return pods
+    .filter((p) => isKusionControlled(p.metadata?.labels) && (p.metadata?.annotations?.[POL_ANNOTATIONS.availableConditions] ?? '').includes(ref))
+    .map((p) => namespacedKey(p.metadata?.namespace, p.metadata?.name ?? ''));
+}
+
+export function createPodOpsLifecycleController(manager: Manager, options: PodOpsLifecycleControllerOptions = {}): Controller {
+  const scope = options.namespace ? { namespace: options.namespace } : {};
+  const pods = manager.informers.informerFor<KubeObject>(Resources.pods, scope);
+  // Employers of expected finalizers (§1.6 "dirty" entries).
+  const services = manager.informers.informerFor<ServiceObject>(Resources.services, scope);
+  const serviceSelector: ServiceSelectorLookup = (namespace, name) => {
+    const svc = services.getByKey(namespacedKey(namespace, name));
+    return svc ? (svc.spec?.selector ?? null) : undefined;
+  };
+  const client = manager.client.resource<PodObject>(Resources.pods);
+  const recorder = manager.eventRecorder('podopslifecycle-controller', options.instance ?? 'cloneset-suite');
+  const gate = options.stageGate ?? passAllStageGate;
+  // Our own writes, so a reconcile never plans from a cache that has not seen them (§1.6 step 1).
+  const versions = new ResourceVersionExpectations({ clock: manager.clock });
+  // The last phases seen per pod, for the phase-change Events.
+  const observed = new Map<string, PodObservation>();
+  const keyOf = (pod: DeepReadonly<KubeObject>): string => namespacedKey(pod.metadata?.namespace, pod.metadata?.name ?? '');
+  pods.addEventHandler({
+    onAdd: (pod) => versions.observe(keyOf(pod), pod.metadata?.resourceVersion),
+    onUpdate: (_old, pod) => versions.observe(keyOf(pod), pod.metadata?.resourceVersion),
+    onDelete: (pod) => {
+      versions.delete(keyOf(pod));
+      observed.delete(keyOf(pod));
+    },
+  });
+
+  const record = (pod: Pod, events: readonly PlannedEvent[]): void => {
+    for (const e of events) recorder.event(pod as KubeObject, e.type, e.reason, e.action, e.note);
+  };
+
+  const execute = async (pod: PodObject, write: LifecycleWrite, signal: AbortSignal): Promise<PodObject> => {
+    const { namespace, name = '', resourceVersion } = pod.metadata ?? {};
+    const guard = resourceVersion ? { resourceVersion } : {};
+    switch (write.kind) {
+      case 'patchLabels':
+        return client.patch(namespace, name, jsonPatch(labelPatchOps(pod.metadata?.labels, write.changes), guard), { signal });
+      case 'setServiceReady': {
+        const ops = serviceReadyPatchOps(pod, write.status, new Date(manager.clock.now()).toISOString());
+        const updated = await client.patchStatus(namespace, name, jsonPatch(ops, guard), { signal });
+        record(pod, [serviceReadyEvent(write)]);
+        return updated;
+      }
+      case 'setAvailableConditions': {
+        const path = `/metadata/annotations/${POL_ANNOTATIONS.availableConditions.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+        return client.patch(namespace, name, jsonPatch([{ op: 'replace', path, value: write.value }], guard), { signal });
+      }
+      case 'touch':
+        return client.patch(namespace, name, jsonPatch([], guard), { signal });
+    }
+  };
+
+  const reconcile = async (key: string, ctx: ReconcileContext): Promise<ReconcileResult | void> => {
+    const cached = pods.getByKey(key) as DeepReadonly<PodObject> | undefined;
+    if (!cached || !isKusionControlled(cached.metadata?.labels)) {
+      observed.delete(key);
+      return;
+    }
+    if (!versions.satisfied(key, cached.metadata?.resourceVersion)) {
+      ctx.logger.debug('waiting for the cache to observe our last write');
+      return;
+    }
+    // The planners read client-node's shapes; the cache holds the frozen JSON the apiserver sent.
+    const pod = cached as unknown as PodObject;
+    const observation = observePod(pod);
+    record(pod, phaseChangeEvents(observed.get(key), observation));
+    observed.set(key, observation);
+
+    const plan = planLifecycle({ pod, gate: (stage) => gate.check(pod, stage), now: nanoTimestamp(manager.clock.now()), serviceSelector });
+    record(pod, plan.events);
+    ctx.logger.debug({ write: plan.write?.kind, why: plan.why }, 'planned');
+    if (!plan.write) return;
+    try {
+      const updated = await execute(pod, plan.write, ctx.signal);
+      versions.expect(key, updated.metadata?.resourceVersion);
+    } catch (err) {
+      // The next attempt (with backoff) re-plans from a fresher cache; a lost race is routine.
+      if (!isConflict(err) && !ctx.signal.aborted) recorder.event(pod, 'Warning', 'LifecycleWriteFailed', 'Update', `${plan.why}: ${(err as Error).message}`);
+      throw err;
+    }
+  };
+
+  const controller = manager.addController({
+    name: PODOPSLIFECYCLE_CONTROLLER_NAME,
+    reconcile,
+    ...(options.maxConcurrentReconciles !== undefined ? { maxConcurrentReconciles: options.maxConcurrentReconciles } : {}),
+  });
+  controller.watches(pods, (pod) => (isKusionControlled(pod.metadata?.labels) ? keyOf(pod) : undefined));
+  controller.watches(services, (svc) => podsNamingService(pods.byIndex(NamespaceIndex, svc.metadata?.namespace ?? ''), svc));
+  gate.onDecisionChange((namespace, name) => controller.enqueue(namespacedKey(namespace, name)));
+  return controller;
+}
