@@ -90,6 +90,7 @@ export function startManager(config: ManagerConfig, options: StartOptions = {}):
       featureGates: config.featureGates,
       identity,
       logger: logger.child({ controller: r.name }),
+      enabledControllers: enabled,
     });
   }
 

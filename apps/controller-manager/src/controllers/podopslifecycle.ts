@@ -1,6 +1,8 @@
 // The PodOpsLifecycle controller (spec §1.6) and exactly the API calls it makes (deploy/ grants these).
 import { createPodOpsLifecycleController, passAllStageGate } from '@cloneset-suite/podopslifecycle';
+import { createTransitionRuleStageGate } from '@cloneset-suite/transition-rule';
 import type { ControllerRegistration } from './registry.ts';
+import { transitionRuleRegistration } from './transitionrule.ts';
 
 export const podOpsLifecycleRegistration: ControllerRegistration = {
   name: 'podopslifecycle',
@@ -10,6 +12,8 @@ export const podOpsLifecycleRegistration: ControllerRegistration = {
     { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch', 'patch'] },
     // Services, to drop expected finalizers of Services that are gone or no longer select the pod.
     { apiGroups: [''], resources: ['services'], verbs: ['list', 'watch'] },
+    // The StageGate reads PodTransitionRule decisions (status.details) from the shared cache.
+    { apiGroups: ['apps.kusionstack.io'], resources: ['podtransitionrules'], verbs: ['list', 'watch'] },
     // The service-ready condition.
     { apiGroups: [''], resources: ['pods/status'], verbs: ['patch'] },
     // Phase-change, ServiceReady, ExpectedFinalizersCleaned and InvalidLifecycle Events.
@@ -19,8 +23,12 @@ export const podOpsLifecycleRegistration: ControllerRegistration = {
     createPodOpsLifecycleController(d.manager, {
       ...(d.namespace ? { namespace: d.namespace } : {}),
       maxConcurrentReconciles: d.maxConcurrentReconciles,
-      // The transition-rule engine's gate is plugged in by the manager's wiring once it lands.
-      stageGate: passAllStageGate,
+      // PreCheck/PostCheck pass when every PodTransitionRule selecting the pod passes (spec §2.7);
+      // with the rule controller turned off nothing would keep their decisions current, so every
+      // pod passes instead of waiting on stale ones.
+      stageGate: d.enabledControllers.includes(transitionRuleRegistration.name)
+        ? createTransitionRuleStageGate(d.manager, d.namespace ? { namespace: d.namespace } : {})
+        : passAllStageGate,
       instance: d.identity,
     }),
 };

@@ -25,6 +25,8 @@ export interface ControllerDeps {
   /** This process's identity (also the leader-election identity), for Events. */
   identity: string;
   logger: Logger;
+  /** Every controller this process runs (after --controllers), for controllers that cooperate. */
+  enabledControllers: readonly string[];
 }
 
 export interface ControllerRegistration {
