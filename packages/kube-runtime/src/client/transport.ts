@@ -113,7 +113,13 @@ export class KubeConfigTransport implements Transport {
     const previous = this.pool?.dispatcher;
     // Keep-alive probes every 30 s, as client-go, so a dead connection is noticed.
     const connect = { ...settings, keepAlive: true, keepAliveInitialDelay: 30_000 };
-    const dispatcher = this.proxyUrl ? new ProxyAgent({ uri: this.proxyUrl, requestTls: settings, connect }) : new Agent({ connect });
+    // HTTP/1.1 only: undici 8's HTTP/2 client emits socket errors nobody listens to when it reaps
+    // an idle session or the server sends GOAWAY, and an unhandled 'error' event ends the process
+    // (seen in the suite: "socket idle timeout" after a controller stopped). Pooled keep-alive
+    // connections give the reuse we need; watches each hold one, as with client-go over HTTP/1.1.
+    const dispatcher = this.proxyUrl
+      ? new ProxyAgent({ uri: this.proxyUrl, requestTls: settings, connect, allowH2: false })
+      : new Agent({ connect, allowH2: false });
     this.pool = { fingerprint, dispatcher };
     // Requests still running on the old pool (watches) finish there.
     void previous?.close().catch(() => undefined);

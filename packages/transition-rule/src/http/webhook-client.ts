@@ -77,7 +77,9 @@ export class WebhookClient implements WebhookCaller {
     let agent = this.agents.get(key);
     if (!agent) {
       const ca = key ? Buffer.from(key, 'base64').toString('utf8') : undefined;
-      agent = new Agent({ connect: ca ? { ca } : {}, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
+      // HTTP/1.1 only, as the apiserver transport: undici 8's HTTP/2 client can end the process
+      // with an unhandled socket error when a server idles out or sends GOAWAY.
+      agent = new Agent({ connect: ca ? { ca } : {}, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs, allowH2: false });
       this.agents.set(key, agent);
     }
     return agent;
