@@ -7,7 +7,7 @@ import { TooManyRequestsError } from './client/errors.ts';
 import type { ResourceEventHandler, EventSource } from './informer/types.ts';
 import { splitKey } from './keys.ts';
 import { silentLogger, type Logger } from './logger.ts';
-import type { RuntimeMetrics } from './metrics.ts';
+import { initControllerSeries, type RuntimeMetrics } from './metrics.ts';
 import type { RateLimiter } from './queue/rate-limiter.ts';
 import { WorkQueue } from './queue/work-queue.ts';
 import { realClock, sleep, type Clock } from './util/clock.ts';
@@ -86,6 +86,7 @@ export class Controller {
       ...(options.rateLimiter ? { rateLimiter: options.rateLimiter } : {}),
       ...(options.metrics ? { metrics: options.metrics } : {}),
     });
+    if (options.metrics) initControllerSeries(options.metrics, options.name);
   }
 
   /**

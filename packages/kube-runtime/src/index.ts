@@ -83,7 +83,7 @@ export { Manager } from './manager.ts';
 export type { LeaderElectionConfig, ManagerOptions, StopReason } from './manager.ts';
 export { whenAborted } from './runnable.ts';
 export type { Runnable } from './runnable.ts';
-export { createMetrics } from './metrics.ts';
+export { createMetrics, initControllerSeries, initQueueSeries, RECONCILE_RESULTS } from './metrics.ts';
 export { matchesLabels, parseLabelSelector } from './selectors.ts';
 export type { Operator, Requirement } from './selectors.ts';
 export type { RuntimeMetrics } from './metrics.ts';

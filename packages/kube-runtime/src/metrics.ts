@@ -166,3 +166,33 @@ export function createMetrics(registry: Registry = new Registry()): RuntimeMetri
     }),
   };
 }
+
+/** Every value of controller_runtime_reconcile_total's result label. */
+export const RECONCILE_RESULTS = ['success', 'error', 'requeue', 'requeue_after'] as const;
+
+/**
+ * Creates every series of one controller and its workqueue at 0, as controller-runtime does when
+ * a controller is built: without them `rate()` panels and alerts on errors or retries see no
+ * series at all on a healthy manager (absent is not 0 in PromQL).
+ */
+export function initControllerSeries(metrics: RuntimeMetrics, controller: string): void {
+  const labels = { controller };
+  for (const result of RECONCILE_RESULTS) metrics.reconcileTotal.inc({ controller, result }, 0);
+  metrics.reconcileErrors.inc(labels, 0);
+  metrics.reconcilePanics.inc(labels, 0);
+  metrics.reconcileTime.zero(labels);
+  metrics.activeWorkers.set(labels, 0);
+  metrics.expectationsExpired.inc(labels, 0);
+  initQueueSeries(metrics, { name: controller, controller });
+}
+
+/** Every series of one workqueue at 0 (client-go registers them when the queue is made). */
+export function initQueueSeries(metrics: RuntimeMetrics, labels: { name: string; controller: string }): void {
+  metrics.workqueueDepth.set(labels, 0);
+  metrics.workqueueAdds.inc(labels, 0);
+  metrics.workqueueRetries.inc(labels, 0);
+  metrics.workqueueQueueDuration.zero(labels);
+  metrics.workqueueWorkDuration.zero(labels);
+  metrics.workqueueUnfinishedWork.set(labels, 0);
+  metrics.workqueueLongestRunning.set(labels, 0);
+}

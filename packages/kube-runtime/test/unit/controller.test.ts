@@ -122,6 +122,25 @@ describe('Controller', () => {
     await done;
   });
 
+  it('creates its error, retry and result series at 0 when built, before any reconcile', async () => {
+    const { metrics } = setup(() => Promise.resolve());
+    const text = await metrics.registry.metrics();
+    for (const line of [
+      'controller_runtime_reconcile_errors_total{controller="demo"} 0',
+      'controller_runtime_reconcile_panics_total{controller="demo"} 0',
+      'controller_runtime_reconcile_total{controller="demo",result="error"} 0',
+      'controller_runtime_reconcile_total{controller="demo",result="requeue_after"} 0',
+      'controller_runtime_reconcile_time_seconds_count{controller="demo"} 0',
+      'workqueue_retries_total{name="demo",controller="demo"} 0',
+      'workqueue_adds_total{name="demo",controller="demo"} 0',
+      'workqueue_depth{name="demo",controller="demo"} 0',
+      'workqueue_work_duration_seconds_count{name="demo",controller="demo"} 0',
+      'controller_expectations_expired_total{controller="demo"} 0',
+    ]) {
+      expect(text).toContain(line);
+    }
+  });
+
   it('retries errors with backoff, counts them and logs with controller, key and reconcileID', async () => {
     const times: number[] = [];
     const { clock, source, controller, metrics, lines } = setup((_key, ctx) => {
