@@ -9,11 +9,15 @@ import { Manager, createLogger, loadKubeConfig, type Logger } from '@cloneset-su
 import { concurrencyFor, enabledControllers } from './config/controllers-flag.ts';
 import type { ManagerConfig } from './config/flags.ts';
 import { formatBindAddress } from './config/values.ts';
+import { cloneSetRegistration } from './controllers/cloneset.ts';
+import { podOpsLifecycleRegistration } from './controllers/podopslifecycle.ts';
 import { CONTROLLERS, type ControllerRegistration } from './controllers/registry.ts';
+import { transitionRuleRegistration } from './controllers/transitionrule.ts';
 import { httpServerRunnable } from './server/http-runnable.ts';
+import { registerProductMetrics } from './metrics/product-metrics.ts';
 import { createMetricsServer } from './server/metrics-server.ts';
 import { createProbeServer } from './server/probes.ts';
-import { createWebhookMetrics } from './server/webhook-metrics.ts';
+import { createWebhookMetrics, initWebhookSeries } from './server/webhook-metrics.ts';
 import { certificatesRunnable, webhookServerRunnable } from './server/webhook-runnables.ts';
 import { WebhookServer } from './server/webhook-server.ts';
 import { admissionWebhooks } from './webhooks/index.ts';
@@ -94,20 +98,33 @@ export function startManager(config: ManagerConfig, options: StartOptions = {}):
     });
   }
 
+  // Product metrics read the caches the enabled controllers share (same scope, same RBAC).
+  registerProductMetrics({
+    manager,
+    registry,
+    namespace,
+    cloneSets: enabled.includes(cloneSetRegistration.name),
+    lifecycle: enabled.includes(podOpsLifecycleRegistration.name),
+    transitionRules: enabled.includes(transitionRuleRegistration.name),
+  });
+
   let webhookServer: WebhookServer | undefined;
   if (config.webhookPort > 0) {
+    const webhooks = admissionWebhooks({
+      client: manager.client,
+      featureGates: config.featureGates,
+      transitionRuleWebhookAllowedPrefixes: config.transitionRuleWebhookAllowedPrefixes,
+    });
+    const webhookMetrics = createWebhookMetrics(registry);
+    initWebhookSeries(webhookMetrics, webhooks.map((w) => w.path));
     webhookServer = new WebhookServer({
       host: config.webhookHost,
       port: config.webhookPort,
-      webhooks: admissionWebhooks({
-        client: manager.client,
-        featureGates: config.featureGates,
-        transitionRuleWebhookAllowedPrefixes: config.transitionRuleWebhookAllowedPrefixes,
-      }),
+      webhooks,
       requestTimeoutMs: config.webhookRequestTimeoutMs,
       maxBodyBytes: config.webhookMaxBodyBytes,
       logger,
-      metrics: createWebhookMetrics(registry),
+      metrics: webhookMetrics,
     });
     manager.add(webhookServerRunnable(webhookServer));
     manager.add(

@@ -1,5 +1,6 @@
 // The PodTransitionRule controller and exactly the API calls it makes (deploy/ grants these).
-import { createTransitionRuleController } from '@cloneset-suite/transition-rule';
+import { WebhookClient, createTransitionRuleController } from '@cloneset-suite/transition-rule';
+import { timedWebhookCaller, webhookCallHistogram } from '../metrics/webhook-calls.ts';
 import type { ControllerRegistration } from './registry.ts';
 
 export const transitionRuleRegistration: ControllerRegistration = {
@@ -15,11 +16,12 @@ export const transitionRuleRegistration: ControllerRegistration = {
     { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
   ],
   create: (d) => {
+    const webhook = { timeoutMs: d.config.transitionRuleWebhookTimeoutMs, allowedPrefixes: d.config.transitionRuleWebhookAllowedPrefixes };
     createTransitionRuleController(d.manager, {
       ...(d.namespace ? { namespace: d.namespace } : {}),
       maxConcurrentReconciles: d.maxConcurrentReconciles,
       instance: d.identity,
-      webhook: { timeoutMs: d.config.transitionRuleWebhookTimeoutMs, allowedPrefixes: d.config.transitionRuleWebhookAllowedPrefixes },
+      caller: timedWebhookCaller(new WebhookClient(webhook), webhookCallHistogram(d.manager.metrics.registry)),
     });
   },
 };

@@ -31,3 +31,12 @@ export function createWebhookMetrics(registry: Registry): WebhookMetrics {
     }),
   };
 }
+
+/** Every webhook's series at 0 from the start, so latency and error panels and alerts have a series to read. */
+export function initWebhookSeries(metrics: WebhookMetrics, paths: readonly string[]): void {
+  for (const webhook of paths) {
+    metrics.latency.zero({ webhook });
+    metrics.inFlight.set({ webhook }, 0);
+    for (const code of ['200', '500']) metrics.requests.inc({ webhook, code }, 0);
+  }
+}

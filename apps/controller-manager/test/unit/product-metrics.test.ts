@@ -1,0 +1,130 @@
+import fc from 'fast-check';
+import { Registry } from 'prom-client';
+import { describe, expect, it } from 'vitest';
+import { progressDeadlineExceeded, replicasByState } from '../../src/metrics/cloneset-series.ts';
+import { LIFECYCLE_PHASES, PhaseClock } from '../../src/metrics/phase-clock.ts';
+import { ruleDecisions } from '../../src/metrics/rule-decisions.ts';
+import { timedWebhookCaller, webhookCallHistogram } from '../../src/metrics/webhook-calls.ts';
+
+const PHASE = 'podopslifecycle.cloneset-suite.io/phase';
+const pod = (uid: string, phase: string | undefined, extra: Record<string, string> = {}) => ({
+  metadata: { uid, labels: { ...(phase ? { [PHASE]: phase } : {}), ...extra } },
+});
+
+describe('replicasByState', () => {
+  it.each([
+    ['no status yet', { spec: { replicas: 3 } }, { desired: 3, current: 0, updated: 0, ready: 0, available: 0, unavailable: 3, updated_ready: 0 }],
+    [
+      'mid-rollout',
+      { spec: { replicas: 4 }, status: { replicas: 5, readyReplicas: 4, availableReplicas: 3, updatedReplicas: 2, updatedReadyReplicas: 1 } },
+      { desired: 4, current: 5, updated: 2, ready: 4, available: 3, unavailable: 1, updated_ready: 1 },
+    ],
+    [
+      'surge: more available than desired is not negative unavailability',
+      { spec: { replicas: 2 }, status: { replicas: 3, readyReplicas: 3, availableReplicas: 3, updatedReplicas: 3, updatedReadyReplicas: 3 } },
+      { desired: 2, current: 3, updated: 3, ready: 3, available: 3, unavailable: 0, updated_ready: 3 },
+    ],
+  ])('%s', (_name, cs, expected) => {
+    expect(replicasByState(cs as Parameters<typeof replicasByState>[0])).toEqual(expected);
+  });
+
+  it('reads ProgressDeadlineExceeded only from a False Progressing condition', () => {
+    const withCondition = (status: 'True' | 'False', reason: string) =>
+      ({ spec: {}, status: { replicas: 0, readyReplicas: 0, availableReplicas: 0, updatedReplicas: 0, updatedReadyReplicas: 0, conditions: [{ type: 'Progressing', status, reason }] } }) as Parameters<
+        typeof progressDeadlineExceeded
+      >[0];
+    expect(progressDeadlineExceeded(withCondition('False', 'ProgressDeadlineExceeded'))).toBe(true);
+    expect(progressDeadlineExceeded(withCondition('True', 'NewReplicaSetAvailable'))).toBe(false);
+    expect(progressDeadlineExceeded({ spec: {} } as Parameters<typeof progressDeadlineExceeded>[0])).toBe(false);
+  });
+});
+
+describe('ruleDecisions', () => {
+  it('counts passed and rejected pods of status.details', () => {
+    expect(ruleDecisions(undefined)).toEqual({ passed: 0, rejected: 0 });
+    expect(ruleDecisions({ details: [{ name: 'a', passed: true }, { name: 'b', passed: false }, { name: 'c', passed: false }] })).toEqual({ passed: 1, rejected: 2 });
+  });
+});
+
+describe('PhaseClock', () => {
+  it('reports the phase a pod left and the time spent in it', () => {
+    const clock = new PhaseClock();
+    expect(clock.observe(pod('u1', 'ServiceAvailable'), 1_000)).toBeUndefined();
+    expect(clock.observe(pod('u1', 'ServiceAvailable'), 5_000)).toBeUndefined();
+    expect(clock.observe(pod('u1', 'PreCheck'), 11_000)).toEqual({ phase: 'ServiceAvailable', seconds: 10 });
+    expect(clock.snapshot(14_000).get('PreCheck')).toEqual({ pods: 1, oldestSeconds: 3 });
+    clock.forget(pod('u1', 'PreCheck'));
+    expect(clock.snapshot(14_000).get('PreCheck')).toEqual({ pods: 0, oldestSeconds: 0 });
+  });
+
+  it('dates a pod first seen mid-phase from its latest lifecycle label timestamp', () => {
+    const clock = new PhaseClock();
+    const enteredNs = String(40_000n * 1_000_000n);
+    clock.observe(pod('u1', 'PreCheck', { 'operating.podopslifecycle.kusionstack.io/op1': String(10_000n * 1_000_000n), 'pre-check.podopslifecycle.kusionstack.io/op1': enteredNs }), 100_000);
+    expect(clock.snapshot(100_000).get('PreCheck')).toEqual({ pods: 1, oldestSeconds: 60 });
+  });
+
+  it('ignores pods without the phase label or with an unknown value', () => {
+    const clock = new PhaseClock();
+    clock.observe(pod('u1', undefined), 0);
+    clock.observe(pod('u2', 'Bogus'), 0);
+    expect([...clock.snapshot(0).values()].reduce((n, a) => n + a.pods, 0)).toBe(0);
+  });
+
+  it('property: per-phase pod counts add up to the pods whose last observation had a phase; ages are never negative', () => {
+    const phase = fc.constantFrom(...LIFECYCLE_PHASES, undefined);
+    const step = fc.record({ uid: fc.constantFrom('a', 'b', 'c', 'd'), phase, dt: fc.nat(10_000), forget: fc.boolean() });
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 40 }), (steps) => {
+        const clock = new PhaseClock();
+        const last = new Map<string, string | undefined>();
+        let now = 0;
+        for (const s of steps) {
+          now += s.dt;
+          if (s.forget) {
+            clock.forget(pod(s.uid, s.phase));
+            last.delete(s.uid);
+            continue;
+          }
+          const left = clock.observe(pod(s.uid, s.phase), now);
+          if (left) expect(left.seconds).toBeGreaterThanOrEqual(0);
+          last.set(s.uid, s.phase);
+        }
+        const snap = clock.snapshot(now);
+        for (const p of LIFECYCLE_PHASES) {
+          expect(snap.get(p)!.pods).toBe([...last.values()].filter((v) => v === p).length);
+          expect(snap.get(p)!.oldestSeconds).toBeGreaterThanOrEqual(0);
+        }
+      }),
+    );
+  });
+});
+
+describe('timedWebhookCaller', () => {
+  it('observes each call by method and outcome, and passes answers and errors through', async () => {
+    const registry = new Registry();
+    const histogram = webhookCallHistogram(registry);
+    expect(webhookCallHistogram(registry)).toBe(histogram);
+    let t = 0;
+    const caller = timedWebhookCaller(
+      {
+        post: () => {
+          t += 250;
+          return Promise.resolve({ success: true });
+        },
+        get: () => {
+          t += 2000;
+          return Promise.reject(new Error('timeout'));
+        },
+      },
+      histogram,
+      () => t,
+    );
+    await expect(caller.post('https://x', undefined, {})).resolves.toEqual({ success: true });
+    await expect(caller.get('https://x', undefined)).rejects.toThrow('timeout');
+    const text = await registry.metrics();
+    expect(text).toContain('cloneset_suite_transition_rule_webhook_call_duration_seconds_sum{method="post",outcome="success"} 0.25');
+    expect(text).toContain('cloneset_suite_transition_rule_webhook_call_duration_seconds_sum{method="get",outcome="error"} 2');
+    expect(text).toContain('cloneset_suite_transition_rule_webhook_call_duration_seconds_count{method="post",outcome="error"} 0');
+  });
+});
