@@ -1,6 +1,6 @@
 // The parts of deploy/ that follow from the code: RBAC from the permissions the manager and its
 // controllers declare, webhook configurations from the registered webhooks, and copies of the
-// generated CRDs. `npm run gen:deploy` writes them; a unit test fails when they drift.
+// generated CRDs, the Grafana dashboard and the alerts. `npm run gen:deploy` writes them; a unit test fails when they drift.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +8,8 @@ import { stringify } from 'yaml';
 import type { KubeClient } from '@cloneset-suite/kube-runtime';
 import { defaultConfig } from '../config/flags.ts';
 import { CONTROLLERS, type ControllerRegistration } from '../controllers/registry.ts';
+import { prometheusRule } from '../observability/alerts.ts';
+import { grafanaDashboard } from '../observability/dashboard.ts';
 import { managerPermissions, type PermissionNames, type PolicyRule } from '../rbac.ts';
 import { webhookConfigurations } from '../webhooks/configurations.ts';
 import { admissionWebhooks } from '../webhooks/index.ts';
@@ -105,5 +107,18 @@ export function renderDeployFiles(): DeployFile[] {
     { path: 'deploy/helm/cloneset-suite/templates/rbac.yaml', content: yamlDocs(rbacObjects({ namespace: HELM_NAMESPACE })) },
     { path: 'deploy/helm/cloneset-suite/templates/webhooks.yaml', content: yamlDocs(serviceModeWebhookConfigurations(HELM_NAMESPACE)) },
     ...crds,
+    ...observabilityFiles(),
+  ];
+}
+
+/** The Grafana dashboard and the PrometheusRule, raw and as the files the chart's templates embed. */
+function observabilityFiles(): DeployFile[] {
+  const dashboard = `${JSON.stringify(grafanaDashboard(), null, 2)}\n`;
+  const rule = prometheusRule(DEPLOY_NAMESPACE, COMMON_LABELS) as { spec: object };
+  return [
+    { path: 'deploy/grafana/cloneset-suite-dashboard.json', content: dashboard },
+    { path: 'deploy/prometheus/prometheus-rule.yaml', content: yamlDocs([rule]) },
+    { path: 'deploy/helm/cloneset-suite/files/grafana-dashboard.json', content: dashboard },
+    { path: 'deploy/helm/cloneset-suite/files/prometheus-rule-spec.yaml', content: yamlDocs([rule.spec]) },
   ];
 }
