@@ -1,17 +1,8 @@
 // `pods clone/NAME`: one row per pod of the CloneSet with what a user asks when a rollout
 // stalls: which revision it is at, its CloneSet lifecycle state, its PodOpsLifecycle phase and
 // operation, the PodTransitionRule holding it and why, since when, and on which node.
-import {
-  KRUISE_ANNOTATIONS,
-  KRUISE_LABELS,
-  POL_PREFIXES,
-  lifecycleIds,
-  nanoTimestampToDate,
-  parsePtrDetailAnnotation,
-  polKey,
-  type CloneSet,
-  type PolPrefixName,
-} from '@cloneset-suite/api-types';
+import { KRUISE_ANNOTATIONS, KRUISE_LABELS, POL_PHASE_LABEL, nanoTimestampToDate, parsePtrDetailAnnotation, type CloneSet } from '@cloneset-suite/api-types';
+import { phaseOf, readLifecycle, typeOf } from '@cloneset-suite/podopslifecycle';
 import type { V1Pod } from '@kubernetes/client-node';
 import { humanDuration } from './table.ts';
 
@@ -22,7 +13,7 @@ export interface PodRow {
   revision: string;
   state: string;
   ready: string;
-  /** PodOpsLifecycle phase per lifecycle id, e.g. `PreCheck`. */
+  /** PodOpsLifecycle phase per lifecycle id, e.g. `PreCheck`; between operations the phase label. */
   opsPhase: string;
   /** `<id>/<operation type>`. */
   operation: string;
@@ -32,31 +23,25 @@ export interface PodRow {
   node: string;
 }
 
-/** The stages of one lifecycle id, latest first: the first label present is the phase. */
-const PHASES: readonly [PolPrefixName, string][] = [
-  ['completing', 'Completing'],
-  ['postChecked', 'PostChecked'],
-  ['postCheck', 'PostCheck'],
-  ['operated', 'Operated'],
-  ['operate', 'Operating'],
-  ['preparing', 'Preparing'],
-  ['preChecked', 'PreChecked'],
-  ['preCheck', 'PreCheck'],
-  ['operating', 'Waiting'],
-];
-
 interface LifecyclePhase {
   id: string;
+  /** In the lifecycle controller's words (its Events and the phase label): PreCheck ... Completing. */
   phase: string;
   operationType: string | undefined;
+  /** The id's latest label timestamp: when it entered its current phase. */
   since: Date | undefined;
 }
 
+/** One phase per lifecycle id, ordered by id, read the way the PodOpsLifecycle controller reads them. */
 export function lifecyclePhases(labels: Readonly<Record<string, string>>): LifecyclePhase[] {
-  return lifecycleIds(labels).map((id) => {
-    const found = PHASES.find(([prefix]) => labels[polKey(POL_PREFIXES[prefix], id)] !== undefined);
-    const [prefix, phase] = found ?? ['operating', 'Waiting'];
-    return { id, phase, operationType: labels[polKey(POL_PREFIXES.operationType, id)], since: nanoTimestampToDate(labels[polKey(POL_PREFIXES[prefix], id)]) };
+  const view = readLifecycle(labels);
+  return view.ids.map((id) => {
+    const idLabels = view.labelsById.get(id) ?? {};
+    const stamps = Object.values(idLabels)
+      .map((v) => nanoTimestampToDate(v))
+      .filter((d): d is Date => d !== undefined);
+    const since = stamps.length === 0 ? undefined : new Date(Math.max(...stamps.map((d) => d.getTime())));
+    return { id, phase: phaseOf(idLabels) ?? 'PreCheck', operationType: typeOf(idLabels), since };
   });
 }
 
@@ -109,7 +94,8 @@ export function podRow(pod: V1Pod, cs: CloneSet, now: Date): PodRow {
     revision: revisionOf(pod, cs),
     state: labels[KRUISE_LABELS.lifecycleState] ?? '-',
     ready: pod.metadata?.deletionTimestamp ? 'Terminating' : ready === 'True' ? 'True' : 'False',
-    opsPhase: phases.length === 0 ? '-' : phases.map((p) => p.phase).join(','),
+    // Between operations: the controller's phase label (ServiceAvailable / Unavailable).
+    opsPhase: phases.length === 0 ? (labels[POL_PHASE_LABEL] ?? '-') : phases.map((p) => p.phase).join(','),
     operation: phases.length === 0 ? '-' : phases.map((p) => `${p.id}/${p.operationType ?? '-'}`).join(','),
     heldBy: holds.length === 0 ? '-' : holds.join('; '),
     since: since && !Number.isNaN(new Date(since).getTime()) ? humanDuration(now.getTime() - new Date(since).getTime()) : '-',

@@ -69,6 +69,22 @@ describe('podRow', () => {
       }),
       { opsPhase: 'Operating', operation: 'cloneset/-', since: '6m' },
     ],
+    [
+      'between operations: the lifecycle controller phase label',
+      pod('web-ddddd', { labels: { 'podopslifecycle.cloneset-suite.io/phase': 'ServiceAvailable', 'podopslifecycle.kusionstack.io/service-available': 'true' } }),
+      { opsPhase: 'ServiceAvailable', operation: '-' },
+    ],
+    [
+      'operated: named PostCheck as the controller and its Events name it',
+      pod('web-eeeee', {
+        labels: {
+          'operating.podopslifecycle.kusionstack.io/cloneset': ns('2030-01-01T11:50:00Z'),
+          'operated.podopslifecycle.kusionstack.io/cloneset': ns('2030-01-01T11:58:00Z'),
+          'done-operation-type.podopslifecycle.kusionstack.io/cloneset': 'update',
+        },
+      }),
+      { opsPhase: 'PostCheck', operation: 'cloneset/update', since: '2m' },
+    ],
   ];
   it.each(cases)('%s', (_, p, expected) => {
     expect(podRow(p, cs, NOW)).toMatchObject(expected);
@@ -85,7 +101,7 @@ describe('lifecyclePhases and transitionRuleHolds', () => {
     });
     expect(phases.map((p) => [p.id, p.phase])).toEqual([
       ['a', 'PostCheck'],
-      ['b', 'Waiting'],
+      ['b', 'PreCheck'],
     ]);
   });
 
