@@ -1,6 +1,6 @@
 // The product's own metrics beside controller-runtime's: rollout progress per CloneSet, pods per
-// PodOpsLifecycle phase and time spent per phase, PodTransitionRule decisions, pods created and
-// deleted per CloneSet. Gauges are computed from the shared informer caches at scrape time
+// PodOpsLifecycle phase and time spent per phase, PodTransitionRule decisions (current and
+// recorded), pods created and deleted per CloneSet. Gauges are computed from the shared informer caches at scrape time
 // (prom-client collect()), counters from informer events, so planners and executors stay
 // untouched. Labels are per CloneSet, per phase or per rule, never per pod.
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
@@ -8,7 +8,7 @@ import { Resources, type KubeObject, type Manager, type SharedIndexInformer } fr
 import type { CloneSet, PodTransitionRuleStatus } from '@cloneset-suite/api-types';
 import { REPLICA_STATES, progressDeadlineExceeded, replicasByState } from './cloneset-series.ts';
 import { LIFECYCLE_PHASES, PhaseClock } from './phase-clock.ts';
-import { RULE_DECISIONS, ruleDecisions } from './rule-decisions.ts';
+import { RULE_DECISIONS, newDecisions, ruleDecisions } from './rule-decisions.ts';
 
 const cloneSetResource = { group: 'apps.kruise.io', version: 'v1alpha1', resource: 'clonesets', kind: 'CloneSet', namespaced: true };
 const ptrResource = { group: 'apps.kusionstack.io', version: 'v1alpha1', resource: 'podtransitionrules', kind: 'PodTransitionRule', namespaced: true };
@@ -142,6 +142,25 @@ function registerLifecycleMetrics(pods: SharedIndexInformer<KubeObject>, registe
 }
 
 function registerRuleMetrics(rules: SharedIndexInformer<RuleObject>, registers: Registry[]): void {
+  const decisions = new Counter({
+    name: 'cloneset_suite_transition_rule_decisions_total',
+    help: 'Per-pod verdicts the PodTransitionRule recorded (a pod new in status.details or whose verdict flipped), by outcome',
+    labelNames: ['namespace', 'podtransitionrule', 'decision'],
+    registers,
+  });
+  const ruleKey = (r: { metadata?: { namespace?: string; name?: string } }) => ({ namespace: r.metadata?.namespace ?? '', podtransitionrule: r.metadata?.name ?? '' });
+  const count = (r: RuleObject, before: PodTransitionRuleStatus | undefined): void => {
+    const made = newDecisions(before, r.status);
+    for (const decision of RULE_DECISIONS) decisions.inc({ ...ruleKey(r), decision }, made[decision]);
+  };
+  rules.addEventHandler({
+    // Verdicts already in the status at start were made before this process: only the series.
+    onAdd: (r, initial) => count(r as RuleObject, initial ? (r.status as PodTransitionRuleStatus | undefined) : undefined),
+    onUpdate: (old, r) => count(r as RuleObject, old.status as PodTransitionRuleStatus | undefined),
+    onDelete: (r) => {
+      for (const decision of RULE_DECISIONS) decisions.remove({ ...ruleKey(r), decision });
+    },
+  });
   new Gauge({
     name: 'cloneset_suite_transition_rule_pods',
     help: 'Pods in a stage of the PodTransitionRule by its current decision (status.details): passed or rejected',

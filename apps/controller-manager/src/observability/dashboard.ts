@@ -84,6 +84,12 @@ const ROWS: { title: string; panels: PanelSpec[] }[] = [
         queries: [{ expr: `max by (namespace, podtransitionrule, decision) (cloneset_suite_transition_rule_pods{${NS}})`, legend: '{{namespace}}/{{podtransitionrule}} {{decision}}' }],
       },
       {
+        title: 'PodTransitionRule verdicts recorded',
+        description: 'Per-pod verdicts written to status.details (new or flipped) per second, by outcome.',
+        unit: 'ops',
+        queries: [{ expr: `max by (namespace, podtransitionrule, decision) (rate(cloneset_suite_transition_rule_decisions_total{${NS}}[5m]))`, legend: '{{namespace}}/{{podtransitionrule}} {{decision}}' }],
+      },
+      {
         title: 'Transition-rule webhook calls',
         description: 'Calls to PodTransitionRule webhooks by method (post: check, get: poll) and outcome.',
         unit: 'ops',

@@ -3,7 +3,7 @@ import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { progressDeadlineExceeded, replicasByState } from '../../src/metrics/cloneset-series.ts';
 import { LIFECYCLE_PHASES, PhaseClock } from '../../src/metrics/phase-clock.ts';
-import { ruleDecisions } from '../../src/metrics/rule-decisions.ts';
+import { newDecisions, ruleDecisions } from '../../src/metrics/rule-decisions.ts';
 import { timedWebhookCaller, webhookCallHistogram } from '../../src/metrics/webhook-calls.ts';
 
 const PHASE = 'podopslifecycle.cloneset-suite.io/phase';
@@ -43,6 +43,28 @@ describe('ruleDecisions', () => {
   it('counts passed and rejected pods of status.details', () => {
     expect(ruleDecisions(undefined)).toEqual({ passed: 0, rejected: 0 });
     expect(ruleDecisions({ details: [{ name: 'a', passed: true }, { name: 'b', passed: false }, { name: 'c', passed: false }] })).toEqual({ passed: 1, rejected: 2 });
+  });
+});
+
+describe('newDecisions', () => {
+  const d = (name: string, passed: boolean) => ({ name, passed });
+  it.each([
+    ['first status', undefined, [d('a', true), d('b', false)], { passed: 1, rejected: 1 }],
+    ['unchanged verdicts count nothing', [d('a', true)], [d('a', true)], { passed: 0, rejected: 0 }],
+    ['a flip and a new pod', [d('a', false), d('gone', true)], [d('a', true), d('c', false)], { passed: 1, rejected: 1 }],
+  ])('%s', (_name, before, after, expected) => {
+    expect(newDecisions(before ? { details: before } : undefined, { details: after })).toEqual(expected);
+  });
+
+  it('property: never counts more decisions than pods in the new status', () => {
+    const details = fc.uniqueArray(fc.record({ name: fc.constantFrom('a', 'b', 'c', 'd', 'e'), passed: fc.boolean() }), { selector: (x) => x.name });
+    fc.assert(
+      fc.property(details, details, (before, after) => {
+        const made = newDecisions({ details: before }, { details: after });
+        expect(made.passed + made.rejected).toBeLessThanOrEqual(after.length);
+        expect(newDecisions({ details: after }, { details: after })).toEqual({ passed: 0, rejected: 0 });
+      }),
+    );
   });
 });
 
