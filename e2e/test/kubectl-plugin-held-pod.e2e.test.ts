@@ -3,28 +3,10 @@
 // labels, as the SDK writes them), a labelCheck rule rejects it, and the plugin names the phase,
 // the operation, the rule and its reason; once the pod carries the label the rule requires, the
 // rule lets it go and the plugin shows that too.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestNamespace, eventually, getJson, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
+import { createTestNamespace, eventually, getJson, kubectl } from '@cloneset-suite/local-cluster';
 import { ensureManager, type E2EManager } from './manager.ts';
-
-const binDir = mkdtempSync(path.join(tmpdir(), 'kubectl-plugin-held-'));
-symlinkSync(path.join(repoRoot, 'apps/kubectl-plugin/bin/kubectl-cloneset.js'), path.join(binDir, 'kubectl-cloneset'));
-
-function kubectlWithPlugin(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('kubectl', args, { env: { ...process.env, PATH: `${binDir}${path.delimiter}${process.env.PATH ?? ''}`, KUBECONFIG: testKubeconfigPath() } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+import { kubectlWithPlugin } from './plugin-runner.ts';
 
 interface Pod {
   metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };

@@ -4,12 +4,11 @@
 // and a timeout, pause mid-rollout and resume, history, undo to a revision (pods follow),
 // restart, set image, partition (a webhook refusal is printed), and the pods table.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestNamespace, eventually, getJson, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
+import { createTestNamespace, eventually, getJson, kubectl, testKubeconfigPath } from '@cloneset-suite/local-cluster';
 import { ensureManager, type E2EManager } from './manager.ts';
+import { kubectlWithPlugin, pluginBinDir, pluginEnv, type Run } from './plugin-runner.ts';
 
 interface Pod {
   metadata: { name: string; labels?: Record<string, string>; deletionTimestamp?: string };
@@ -19,28 +18,6 @@ interface CloneSet {
   metadata: { generation: number; annotations?: Record<string, string> };
   spec: { template: { metadata?: { annotations?: Record<string, string> }; spec: { containers: { image: string }[] } }; updateStrategy: { paused?: boolean; partition?: unknown } };
   status?: { observedGeneration?: number; replicas: number; updatedReplicas: number; updatedReadyReplicas: number; updateRevision?: string };
-}
-
-const binDir = mkdtempSync(path.join(tmpdir(), 'kubectl-plugin-path-'));
-symlinkSync(path.join(repoRoot, 'apps/kubectl-plugin/bin/kubectl-cloneset.js'), path.join(binDir, 'kubectl-cloneset'));
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** `kubectl <args>` with the plugin's directory first on PATH and the test cluster's kubeconfig. */
-function kubectlWithPlugin(args: readonly string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('kubectl', args, { env: { ...process.env, PATH: `${binDir}${path.delimiter}${process.env.PATH ?? ''}`, KUBECONFIG: testKubeconfigPath() } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
 }
 
 describe('kubectl cloneset plugin', () => {
@@ -82,7 +59,7 @@ describe('kubectl cloneset plugin', () => {
 
   it('is found by kubectl plugin list', async () => {
     const list = await kubectlWithPlugin(['plugin', 'list']);
-    expect(list.stdout).toContain(path.join(binDir, 'kubectl-cloneset'));
+    expect(list.stdout).toContain(path.join(pluginBinDir, 'kubectl-cloneset'));
   });
 
   it('rollout status waits for the first rollout and exits 0', async () => {
@@ -232,7 +209,7 @@ describe('kubectl cloneset plugin', () => {
 
   it('pods -w prints the table again when the pods change', async () => {
     const child = spawn('kubectl', ['cloneset', 'pods', 'clone/web', '-w', '-n', ns.name], {
-      env: { ...process.env, PATH: `${binDir}${path.delimiter}${process.env.PATH ?? ''}`, KUBECONFIG: testKubeconfigPath() },
+      env: pluginEnv(),
     });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));

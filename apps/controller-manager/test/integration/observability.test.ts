@@ -2,19 +2,14 @@
 // controller, leader election, webhooks) with a CloneSet and a PodTransitionRule in its
 // namespace, and every metric name a dashboard query or an alert expression reads must appear
 // in its /metrics; so must the controllers' error and retry series on a healthy manager.
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { createTestNamespace, eventually, freePort, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
+import { createTestNamespace, eventually, kubectl, repoRoot } from '@cloneset-suite/local-cluster';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load.ts';
-import { installCrds, installWebhookConfigurations, urlModeConfigurations } from '../../src/local-install.ts';
+import { installCrds } from '../../src/local-install.ts';
 import { ALERT_RULES } from '../../src/observability/alerts.ts';
 import { dashboardQueries } from '../../src/observability/dashboard.ts';
 import { metricNamesIn } from '../../src/observability/promql-names.ts';
-import { spawnManager, type ManagerProcess } from '../support/process.ts';
-
-const suffix = randomBytes(3).toString('hex');
-const configurationName = `obs-test-${suffix}`;
+import { startUrlModeManager, type UrlModeManager } from '../support/url-mode-manager.ts';
 
 /** Metric names with at least one sample in a Prometheus text exposition. */
 function exportedNames(body: string): Set<string> {
@@ -23,34 +18,14 @@ function exportedNames(body: string): Set<string> {
 
 describe('observability: dashboard and alerts against a running manager', () => {
   let ns: { name: string; remove: () => Promise<void> };
-  let manager: ManagerProcess;
+  let manager: UrlModeManager | undefined;
   let metricsPort: number;
 
   beforeAll(async () => {
     await installCrds((a, input) => kubectl(a, input), path.join(repoRoot, 'crds'));
     ns = await createTestNamespace('obs');
-    const webhookPort = await freePort();
-    metricsPort = await freePort();
-    const args = [
-      `--kubeconfig=${testKubeconfigPath()}`,
-      `--namespace=${ns.name}`,
-      `--leader-election-namespace=${ns.name}`,
-      `--leader-election-id=${configurationName}`,
-      `--metrics-bind-address=127.0.0.1:${metricsPort}`,
-      `--health-probe-bind-address=127.0.0.1:${await freePort()}`,
-      '--webhook-host=127.0.0.1',
-      `--webhook-port=${webhookPort}`,
-      `--webhook-url-base=https://127.0.0.1:${webhookPort}`,
-      `--webhook-configuration-name=${configurationName}`,
-      `--webhook-secret-name=${configurationName}-certs`,
-    ];
-    const loaded = loadConfig({ argv: args, env: {}, knownControllers: [] });
-    if (loaded.kind !== 'config') throw new Error('unexpected help');
-    await installWebhookConfigurations(
-      (a, input) => kubectl(a, input),
-      urlModeConfigurations(loaded.config, { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns.name } } }),
-    );
-    manager = spawnManager(args);
+    manager = await startUrlModeManager(ns.name, 'obs-test');
+    metricsPort = manager.metricsPort;
     // Applied through the webhooks once the manager injected their caBundle.
     const apply = (manifest: object) =>
       eventually('applied through the webhooks', async () => {
@@ -77,11 +52,7 @@ describe('observability: dashboard and alerts against a running manager', () => 
   }, 120_000);
 
   afterAll(async () => {
-    if (manager?.child.exitCode === null) {
-      manager.child.kill('SIGTERM');
-      await manager.exited;
-    }
-    await kubectl(['delete', 'mutatingwebhookconfiguration,validatingwebhookconfiguration', configurationName, '--ignore-not-found']).catch(() => undefined);
+    await manager?.stop();
     await ns?.remove();
   });
 

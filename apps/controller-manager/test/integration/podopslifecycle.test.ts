@@ -2,20 +2,16 @@
 // controller only) serves /mutate-pod and /validate-pod in URL mode, scoped to the test
 // namespace. The test plays the operating controllers (through the SDK) and a cooperation
 // controller that holds a prot. finalizer while the pod is online.
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { createTestNamespace, eventually, freePort, getJson, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
+import { createTestNamespace, eventually, getJson, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
 import { KubeClient, loadKubeConfig } from '@cloneset-suite/kube-runtime';
 import { OpsLifecycleClient, allowOps, type OperationAdapter, type Pod } from '@cloneset-suite/podopslifecycle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load.ts';
-import { installCrds, installWebhookConfigurations, urlModeConfigurations } from '../../src/local-install.ts';
-import { spawnManager, type ManagerProcess } from '../support/process.ts';
+import { installCrds } from '../../src/local-install.ts';
+import { startUrlModeManager } from '../support/url-mode-manager.ts';
 
 const PROT = 'prot.podopslifecycle.kusionstack.io/test-traffic';
 const CONTROL = { 'kusionstack.io/control': 'true' };
-const suffix = randomBytes(3).toString('hex');
-const configurationName = `pol-test-${suffix}`;
 const lifecycleKeys = (pod: Pod | undefined): string[] =>
   Object.keys(pod?.metadata?.labels ?? {}).filter((k) => /(^|\.)podopslifecycle\.kusionstack\.io\//.test(k) && !k.startsWith('podopslifecycle.kusionstack.io/'));
 const condition = (pod: Pod | undefined, type: string): string | undefined => pod?.status?.conditions?.find((c) => c.type === type)?.status;
@@ -26,7 +22,7 @@ interface Events {
 
 describe('PodOpsLifecycle on a cluster', () => {
   let ns: { name: string; remove: () => Promise<void> };
-  let manager: ManagerProcess;
+  let stopManager: (() => Promise<void>) | undefined;
   let client: KubeClient;
   let ops: OpsLifecycleClient;
   let metricsPort: number;
@@ -93,29 +89,9 @@ describe('PodOpsLifecycle on a cluster', () => {
   beforeAll(async () => {
     await installCrds((a, input) => kubectl(a, input), path.join(repoRoot, 'crds'));
     ns = await createTestNamespace('pol');
-    const webhookPort = await freePort();
-    metricsPort = await freePort();
-    const args = [
-      `--kubeconfig=${testKubeconfigPath()}`,
-      `--namespace=${ns.name}`,
-      '--controllers=podopslifecycle',
-      '--leader-elect=false',
-      `--metrics-bind-address=127.0.0.1:${metricsPort}`,
-      `--health-probe-bind-address=127.0.0.1:${await freePort()}`,
-      '--webhook-host=127.0.0.1',
-      `--webhook-port=${webhookPort}`,
-      `--webhook-url-base=https://127.0.0.1:${webhookPort}`,
-      `--webhook-configuration-name=${configurationName}`,
-      `--webhook-secret-name=${configurationName}-certs`,
-      `--leader-election-namespace=${ns.name}`,
-    ];
-    const loaded = loadConfig({ argv: args, env: {}, knownControllers: ['podopslifecycle'] });
-    if (loaded.kind !== 'config') throw new Error('unexpected help');
-    await installWebhookConfigurations(
-      (a, input) => kubectl(a, input),
-      urlModeConfigurations(loaded.config, { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns.name } } }),
-    );
-    manager = spawnManager(args);
+    const started = await startUrlModeManager(ns.name, 'pol-test', ['--controllers=podopslifecycle', '--leader-elect=false']);
+    stopManager = started.stop;
+    metricsPort = started.metricsPort;
     // Ready once the caBundle is injected: a controlled pod is admitted through both webhooks.
     await eventually('the pod webhooks answer', async () => {
       await kubectl(['apply', '--dry-run=server', '-n', ns.name, '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'probe', labels: CONTROL }, spec: { containers: [{ name: 'c', image: 'x' }] } }));
@@ -129,11 +105,7 @@ describe('PodOpsLifecycle on a cluster', () => {
 
   afterAll(async () => {
     for (const stop of stopCooperation) stop();
-    if (manager?.child.exitCode === null) {
-      manager.child.kill('SIGTERM');
-      await manager.exited;
-    }
-    await kubectl(['delete', 'mutatingwebhookconfiguration,validatingwebhookconfiguration', configurationName, '--ignore-not-found']).catch(() => undefined);
+    await stopManager?.();
     if (ns) {
       // Protection finalizers would hold the namespace's pods forever.
       const pods = await getJson<{ items: Pod[] }>(['pods', '-n', ns.name]).catch(() => undefined);

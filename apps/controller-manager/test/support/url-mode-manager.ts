@@ -1,0 +1,57 @@
+// The manager process for a cluster suite: watching only the suite's namespace, serving its
+// webhooks in URL mode on free local ports, with webhook configurations (own names) that only
+// that namespace's objects reach, so suites sharing the cluster never call it.
+import { randomBytes } from 'node:crypto';
+import { freePort, kubectl, testKubeconfigPath } from '@cloneset-suite/local-cluster';
+import { loadConfig } from '../../src/config/load.ts';
+import { controllerNames } from '../../src/controllers/registry.ts';
+import { installWebhookConfigurations, urlModeConfigurations } from '../../src/local-install.ts';
+import { spawnManager, type ManagerProcess } from './process.ts';
+
+export interface UrlModeManager {
+  process: ManagerProcess;
+  metricsPort: number;
+  /** Name of the webhook configurations, the certificate Secret's prefix and the lease. */
+  configurationName: string;
+  /** SIGTERM, wait for the exit, delete the webhook configurations. */
+  stop: () => Promise<void>;
+}
+
+export async function startUrlModeManager(namespace: string, prefix: string, extraArgs: readonly string[] = []): Promise<UrlModeManager> {
+  const configurationName = `${prefix}-${randomBytes(3).toString('hex')}`;
+  const webhookPort = await freePort();
+  const metricsPort = await freePort();
+  const args = [
+    `--kubeconfig=${testKubeconfigPath()}`,
+    `--namespace=${namespace}`,
+    `--leader-election-namespace=${namespace}`,
+    `--leader-election-id=${configurationName}`,
+    `--metrics-bind-address=127.0.0.1:${metricsPort}`,
+    `--health-probe-bind-address=127.0.0.1:${await freePort()}`,
+    '--webhook-host=127.0.0.1',
+    `--webhook-port=${webhookPort}`,
+    `--webhook-url-base=https://127.0.0.1:${webhookPort}`,
+    `--webhook-configuration-name=${configurationName}`,
+    `--webhook-secret-name=${configurationName}-certs`,
+    ...extraArgs,
+  ];
+  const loaded = loadConfig({ argv: args, env: {}, knownControllers: controllerNames() });
+  if (loaded.kind !== 'config') throw new Error('unexpected help');
+  await installWebhookConfigurations(
+    (a, input) => kubectl(a, input),
+    urlModeConfigurations(loaded.config, { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } } }),
+  );
+  const process = spawnManager(args);
+  return {
+    process,
+    metricsPort,
+    configurationName,
+    stop: async () => {
+      if (process.child.exitCode === null) {
+        process.child.kill('SIGTERM');
+        await process.exited;
+      }
+      await kubectl(['delete', 'mutatingwebhookconfiguration,validatingwebhookconfiguration', configurationName, '--ignore-not-found']).catch(() => undefined);
+    },
+  };
+}
