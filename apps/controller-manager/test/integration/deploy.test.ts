@@ -8,6 +8,8 @@ import { parseAllDocuments } from 'yaml';
 import { kubectl, repoRoot } from '@cloneset-suite/local-cluster';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deployPermissions } from '../../src/deploy/render.ts';
+import { ALERT_RULES } from '../../src/observability/alerts.ts';
+import { grafanaDashboard } from '../../src/observability/dashboard.ts';
 import { flattenRules, type PolicyRule } from '../../src/rbac.ts';
 
 const NAMESPACE = 'cloneset-suite-system';
@@ -49,5 +51,20 @@ describe('deploy/ manifests', () => {
     expect(flattenRules(objects.find((o) => o.kind === 'Role')!.rules!)).toEqual(flattenRules(declared.namespaced));
     const out = await serverDryRun(rendered);
     expect(out.trim().split('\n')).toHaveLength(objects.length);
+  }, 600_000);
+
+  it('Helm chart: the dashboard ConfigMap carries the Grafana sidecar label; the PrometheusRule renders where its kind is served', () => {
+    const render = (...extra: string[]) =>
+      parseAllDocuments(execFileSync(helmBinary(), ['template', 'cloneset-suite', path.join(repoRoot, 'deploy/helm/cloneset-suite'), '--namespace', NAMESPACE, ...extra], { encoding: 'utf8' }))
+        .map((d) => d.toJS() as { kind: string; metadata: { name: string; labels?: Record<string, string> }; data?: Record<string, string>; spec?: { groups: { rules: unknown[] }[] } })
+        .filter((o) => o);
+    const plain = render();
+    const dashboard = plain.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'cloneset-suite-grafana-dashboard')!;
+    expect(dashboard.metadata.labels?.grafana_dashboard).toBe('1');
+    expect(JSON.parse(dashboard.data!['cloneset-suite.json']!)).toEqual(grafanaDashboard());
+    expect(plain.some((o) => o.kind === 'PrometheusRule')).toBe(false);
+    const withOperator = render('--api-versions', 'monitoring.coreos.com/v1/PrometheusRule');
+    expect(withOperator.find((o) => o.kind === 'PrometheusRule')!.spec!.groups[0]!.rules).toEqual(ALERT_RULES);
+    expect(render('--set', 'grafanaDashboard.enabled=false').some((o) => o.kind === 'ConfigMap' && o.metadata.name === 'cloneset-suite-grafana-dashboard')).toBe(false);
   }, 600_000);
 });
