@@ -86,7 +86,10 @@ export class Controller {
       ...(options.rateLimiter ? { rateLimiter: options.rateLimiter } : {}),
       ...(options.metrics ? { metrics: options.metrics } : {}),
     });
-    if (options.metrics) initControllerSeries(options.metrics, options.name);
+    if (options.metrics) {
+      initControllerSeries(options.metrics, options.name);
+      options.metrics.maxConcurrentReconciles.set({ controller: options.name }, this.concurrency);
+    }
   }
 
   /**
@@ -142,7 +145,6 @@ export class Controller {
       }
       if (stop.aborted) return;
       this.logger.info({ workers: this.concurrency }, 'starting workers');
-      this.metrics?.maxConcurrentReconciles.set({ controller: this.name }, this.concurrency);
       await this.runWorkers(stop);
     } finally {
       signal?.removeEventListener('abort', onAbort);

@@ -136,6 +136,8 @@ describe('Controller', () => {
       'workqueue_depth{name="demo",controller="demo"} 0',
       'workqueue_work_duration_seconds_count{name="demo",controller="demo"} 0',
       'controller_expectations_expired_total{controller="demo"} 0',
+      'controller_runtime_max_concurrent_reconciles{controller="demo"} 1',
+      'controller_runtime_active_workers{controller="demo"} 0',
     ]) {
       expect(text).toContain(line);
     }
