@@ -3,9 +3,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { admissionWebhooks, webhookConfigurations, FEATURE_GATE_DEFAULTS } from '@cloneset-suite/controller-manager';
+import { admissionWebhooks, webhookConfigurations, FEATURE_GATE_DEFAULTS, NO_POD_CACHE } from '@cloneset-suite/controller-manager';
 import { eventually, freePort, getJson, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
-import type { KubeClient } from '@cloneset-suite/kube-runtime';
 
 const mainEntry = path.join(repoRoot, 'apps', 'controller-manager', 'src', 'main.ts');
 
@@ -21,7 +20,7 @@ export async function startWebhookServer(namespace: string): Promise<WebhookServ
   const name = `bench-${randomBytes(3).toString('hex')}`;
   const [webhookPort, probePort] = [await freePort(), await freePort()];
   const urlBase = `https://127.0.0.1:${webhookPort}`;
-  const hooks = admissionWebhooks({ client: undefined as unknown as KubeClient, featureGates: { ...FEATURE_GATE_DEFAULTS }, transitionRuleWebhookAllowedPrefixes: [] });
+  const hooks = admissionWebhooks({ pods: NO_POD_CACHE, featureGates: { ...FEATURE_GATE_DEFAULTS }, transitionRuleWebhookAllowedPrefixes: [] });
   const configs = webhookConfigurations(hooks, {
     name,
     target: { urlBase },

@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { DestinationStream } from 'pino';
-import { Manager, createLogger, loadKubeConfig, type Logger } from '@cloneset-suite/kube-runtime';
+import { Manager, Resources, createLogger, loadKubeConfig, type Logger } from '@cloneset-suite/kube-runtime';
 import { concurrencyFor, enabledControllers } from './config/controllers-flag.ts';
 import type { ManagerConfig } from './config/flags.ts';
 import { formatBindAddress } from './config/values.ts';
@@ -21,6 +21,7 @@ import { createWebhookMetrics, initWebhookSeries } from './server/webhook-metric
 import { certificatesRunnable, webhookServerRunnable } from './server/webhook-runnables.ts';
 import { WebhookServer } from './server/webhook-server.ts';
 import { admissionWebhooks } from './webhooks/index.ts';
+import { podCacheFromInformer } from './webhooks/pod-cache.ts';
 
 export interface StartOptions {
   controllers?: readonly ControllerRegistration[];
@@ -111,7 +112,8 @@ export function startManager(config: ManagerConfig, options: StartOptions = {}):
   let webhookServer: WebhookServer | undefined;
   if (config.webhookPort > 0) {
     const webhooks = admissionWebhooks({
-      client: manager.client,
+      // The controllers' own pod informer (same scope), which every replica runs.
+      pods: podCacheFromInformer(manager.informers.informerFor(Resources.pods, namespace ? { namespace } : {})),
       featureGates: config.featureGates,
       transitionRuleWebhookAllowedPrefixes: config.transitionRuleWebhookAllowedPrefixes,
     });

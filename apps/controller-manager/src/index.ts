@@ -11,6 +11,7 @@ export type { FeatureGates, FeatureGateName } from './config/feature-gates.ts';
 export { CONTROLLERS, controllerNames } from './controllers/registry.ts';
 export type { ControllerRegistration, ControllerDeps } from './controllers/registry.ts';
 export { admissionWebhooks } from './webhooks/index.ts';
+export { NO_POD_CACHE } from './webhooks/pod-cache.ts';
 export { webhookConfigurations } from './webhooks/configurations.ts';
 export type { WebhookConfiguration, ClientTarget } from './webhooks/configurations.ts';
 export type { AdmissionWebhook } from './webhooks/types.ts';

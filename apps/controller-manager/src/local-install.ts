@@ -6,7 +6,7 @@ import { stringify } from 'yaml';
 import { admissionWebhooks } from './webhooks/index.ts';
 import { webhookConfigurations, type WebhookConfiguration } from './webhooks/configurations.ts';
 import type { ManagerConfig } from './config/flags.ts';
-import type { KubeClient } from '@cloneset-suite/kube-runtime';
+import { NO_POD_CACHE } from './webhooks/pod-cache.ts';
 import type { LabelSelectorSpec } from './webhooks/types.ts';
 
 export type Kubectl = (args: readonly string[], input?: string) => Promise<string>;
@@ -15,7 +15,7 @@ export type Kubectl = (args: readonly string[], input?: string) => Promise<strin
 export function urlModeConfigurations(config: ManagerConfig, extra: { namespaceSelector?: LabelSelectorSpec } = {}): WebhookConfiguration[] {
   if (!config.webhookUrlBase) throw new Error('URL mode needs --webhook-url-base');
   // The handlers are built only to read their routing; no call reaches the client.
-  const hooks = admissionWebhooks({ client: undefined as unknown as KubeClient, featureGates: config.featureGates, transitionRuleWebhookAllowedPrefixes: [] });
+  const hooks = admissionWebhooks({ pods: NO_POD_CACHE, featureGates: config.featureGates, transitionRuleWebhookAllowedPrefixes: [] });
   return webhookConfigurations(hooks, {
     name: config.webhookConfigurationName,
     target: { urlBase: config.webhookUrlBase },

@@ -31,8 +31,8 @@ export function managerPermissions(n: PermissionNames): Permissions {
         verbs: ['get', 'patch'],
         resourceNames: [n.webhookConfigurationName],
       },
-      // webhooks/cloneset.ts: look up pods newly listed in podsToDelete.
-      { apiGroups: [''], resources: ['pods'], verbs: ['get'] },
+      // webhooks/pod-cache.ts: the pod cache podsToDelete entries are looked up in.
+      { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch'] },
     ],
     namespaced: [
       // kube-runtime LeaderElector: create the Lease once, then read and replace it.

@@ -21,6 +21,7 @@ export { renderCrdFiles, renderYaml, type GeneratedFile } from './crd/generate.t
 
 export * from './cloneset/defaults.ts';
 export * from './cloneset/validation.ts';
+export * from './cloneset/admission-limits.ts';
 export { defaultPodTemplate, defaultPodTemplateInPlace, defaultPodSpec, defaultPersistentVolumeClaimInPlace } from './cloneset/pod-defaults.ts';
 export { validateCloneSetTemplate } from './cloneset/template-validation.ts';
 export * from './transition-rule/defaults.ts';

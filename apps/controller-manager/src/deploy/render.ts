@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
-import type { KubeClient } from '@cloneset-suite/kube-runtime';
+import { NO_POD_CACHE } from '../webhooks/pod-cache.ts';
 import { defaultConfig } from '../config/flags.ts';
 import { CONTROLLERS, type ControllerRegistration } from '../controllers/registry.ts';
 import { prometheusRule } from '../observability/alerts.ts';
@@ -80,7 +80,7 @@ export function rbacObjects(o: RbacOptions = {}): object[] {
 
 export function serviceModeWebhookConfigurations(namespace = DEPLOY_NAMESPACE): object[] {
   const c = defaultConfig();
-  const hooks = admissionWebhooks({ client: undefined as unknown as KubeClient, featureGates: c.featureGates, transitionRuleWebhookAllowedPrefixes: [] });
+  const hooks = admissionWebhooks({ pods: NO_POD_CACHE, featureGates: c.featureGates, transitionRuleWebhookAllowedPrefixes: [] });
   return webhookConfigurations(hooks, {
     name: c.webhookConfigurationName,
     target: { service: { name: c.webhookServiceName, namespace, port: 443 } },

@@ -1,6 +1,7 @@
 // What a webhook handler is: where it is served, what the apiserver should send it (used to
 // build the webhook configurations) and the function that answers.
-import type { KubeClient, Logger } from '@cloneset-suite/kube-runtime';
+import type { PodLookup } from '@cloneset-suite/api-types';
+import type { Logger } from '@cloneset-suite/kube-runtime';
 import type { FeatureGates } from '../config/feature-gates.ts';
 import type { AdmissionRequest, AdmissionResponse, Operation } from './admission-review.ts';
 
@@ -37,9 +38,16 @@ export interface AdmissionWebhook {
   handle(request: AdmissionRequest, ctx: AdmissionContext): Promise<AdmissionResponse>;
 }
 
+/** The pods the podsToDelete rule may look at: the manager's cache, never an API call per name. */
+export interface PodCache {
+  /** False until the cache has listed pods once: until then no lookup can be answered. */
+  hasSynced(): boolean;
+  get(namespace: string, name: string): PodLookup | undefined;
+}
+
 /** What the handlers may use; built once per process. */
 export interface WebhookDeps {
-  client: KubeClient;
+  pods: PodCache;
   featureGates: FeatureGates;
   /** --transition-rule-webhook-allowed-prefixes; empty allows any URL. */
   transitionRuleWebhookAllowedPrefixes: readonly string[];

@@ -48,3 +48,25 @@ export function sampleCloneSet(): Record<string, unknown> {
     },
   };
 }
+
+/** kubectl scale of CloneSet "sample": an UPDATE of clonesets/scale carrying an autoscaling/v1 Scale. */
+export function scaleRequest(replicas: unknown, oldReplicas: number): AdmissionRequest {
+  const scale = (n: unknown): Record<string, unknown> => ({
+    apiVersion: 'autoscaling/v1',
+    kind: 'Scale',
+    metadata: { name: 'sample', namespace: 'default' },
+    spec: { replicas: n },
+    status: { replicas: oldReplicas },
+  });
+  return {
+    uid: 'uid-4',
+    kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
+    resource: { group: 'apps.kruise.io', version: 'v1alpha1', resource: 'clonesets' },
+    subResource: 'scale',
+    namespace: 'default',
+    name: 'sample',
+    operation: 'UPDATE',
+    object: scale(replicas),
+    oldObject: scale(oldReplicas),
+  };
+}

@@ -1,31 +1,18 @@
 import { defaultCloneSet, type CloneSet } from '@cloneset-suite/api-types';
-import { NotFoundError, silentLogger, type KubeClient } from '@cloneset-suite/kube-runtime';
+import { silentLogger } from '@cloneset-suite/kube-runtime';
 import { describe, expect, it } from 'vitest';
 import { FEATURE_GATE_DEFAULTS } from '../../src/config/feature-gates.ts';
 import { parseAdmissionReview, BadAdmissionReview } from '../../src/webhooks/admission-review.ts';
 import { cloneSetDefaulter, cloneSetValidator } from '../../src/webhooks/cloneset.ts';
 import { admissionWebhooks } from '../../src/webhooks/index.ts';
+import { NO_POD_CACHE } from '../../src/webhooks/pod-cache.ts';
 import { podTransitionRuleDefaulter, podTransitionRuleValidator } from '../../src/webhooks/podtransitionrule.ts';
 import type { WebhookDeps } from '../../src/webhooks/types.ts';
 import { applyJsonPatch } from '../support/apply-patch.ts';
 import { cloneSetRequest, ptrRequest, sampleCloneSet } from '../support/reviews.ts';
 
-/** A client whose only resource is a pod table; records the names looked up. */
-function fakeClient(pods: Record<string, unknown>, lookups: string[] = []): KubeClient {
-  return {
-    resource: () => ({
-      get: (_ns: string, name: string) => {
-        lookups.push(name);
-        const pod = pods[name];
-        if (!pod) return Promise.reject(new NotFoundError(404, 'NotFound', `pods "${name}" not found`, undefined, 'GET'));
-        return Promise.resolve(pod);
-      },
-    }),
-  } as unknown as KubeClient;
-}
-
 function deps(overrides: Partial<WebhookDeps> = {}): WebhookDeps {
-  return { client: fakeClient({}), featureGates: { ...FEATURE_GATE_DEFAULTS }, transitionRuleWebhookAllowedPrefixes: [], ...overrides };
+  return { pods: NO_POD_CACHE, featureGates: { ...FEATURE_GATE_DEFAULTS }, transitionRuleWebhookAllowedPrefixes: [], ...overrides };
 }
 
 const ctx = { signal: new AbortController().signal, logger: silentLogger() };
@@ -88,28 +75,6 @@ describe('CloneSet validating webhook', () => {
     expect((await cloneSetValidator(deps()).handle(cloneSetRequest('UPDATE', imageOnly, old), ctx)).allowed).toBe(true);
   });
 
-  it('looks up only the pods newly added to podsToDelete', async () => {
-    const old = defaultCloneSet(sampleCloneSet() as unknown as CloneSet);
-    old.spec.scaleStrategy = { podsToDelete: ['kept'] };
-    const next = structuredClone(old);
-    next.spec.scaleStrategy = { podsToDelete: ['kept', 'mine', 'foreign', 'missing'] };
-    const lookups: string[] = [];
-    const client = fakeClient(
-      {
-        mine: { metadata: { name: 'mine', ownerReferences: [{ uid: 'cs-uid', controller: true }] } },
-        foreign: { metadata: { name: 'foreign', ownerReferences: [{ uid: 'other', controller: true }] } },
-      },
-      lookups,
-    );
-    const res = await cloneSetValidator(deps({ client })).handle(cloneSetRequest('UPDATE', next, old), ctx);
-    expect(lookups.sort()).toEqual(['foreign', 'mine', 'missing']);
-    expect(res.status?.code).toBe(422);
-    const fields = res.status?.details?.causes?.map((c) => c.message).join('\n') ?? '';
-    expect(fields).toMatch(/foreign/);
-    expect(fields).toMatch(/missing/);
-    expect(fields).not.toMatch(/"mine"/);
-  });
-
   it('guards deletion only under ResourcesDeletionProtection, with 403', async () => {
     const cs = defaultCloneSet(sampleCloneSet() as unknown as CloneSet);
     cs.metadata = { ...cs.metadata, labels: { 'policy.kruise.io/delete-protection': 'Always' } };
@@ -164,6 +129,7 @@ describe('AdmissionReview envelope', () => {
     expect(hooks.map((h) => h.path)).toEqual([
       '/mutate-apps-kruise-io-v1alpha1-cloneset',
       '/validate-apps-kruise-io-v1alpha1-cloneset',
+      '/validate-apps-kruise-io-v1alpha1-cloneset-scale',
       '/mutate-podtransitionrule',
       '/validate-podtransitionrule',
       '/mutate-pod',

@@ -8,7 +8,7 @@ import { deployPermissions, renderDeployFiles, repoRoot } from '../../src/deploy
 import { flattenRules, type PolicyRule } from '../../src/rbac.ts';
 import { admissionWebhooks } from '../../src/webhooks/index.ts';
 import { FEATURE_GATE_DEFAULTS } from '../../src/config/feature-gates.ts';
-import type { KubeClient } from '@cloneset-suite/kube-runtime';
+import { NO_POD_CACHE } from '../../src/webhooks/pod-cache.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- YAML documents probed field by field
 type Obj = Record<string, any>;
@@ -60,7 +60,7 @@ describe('deploy/', () => {
   });
 
   it('configures every registered webhook through the Service, side-effect free, with a timeout and failure policy', () => {
-    const hooks = admissionWebhooks({ client: undefined as unknown as KubeClient, featureGates: { ...FEATURE_GATE_DEFAULTS }, transitionRuleWebhookAllowedPrefixes: [] });
+    const hooks = admissionWebhooks({ pods: NO_POD_CACHE, featureGates: { ...FEATURE_GATE_DEFAULTS }, transitionRuleWebhookAllowedPrefixes: [] });
     const entries = docs('webhooks.yaml').flatMap((c) => c.webhooks as Obj[]);
     expect(entries.map((w) => String(w.clientConfig.service.path)).sort()).toEqual(hooks.map((h) => h.path).sort());
     for (const w of entries) {
@@ -70,6 +70,32 @@ describe('deploy/', () => {
       expect(w.admissionReviewVersions).toEqual(['v1']);
       expect(w.clientConfig.service).toMatchObject({ name: 'cloneset-suite-webhook', namespace: 'cloneset-suite-system', port: 443 });
     }
+  });
+
+  it('keeps one webhook server through voluntary disruptions and admits only the served ports (issue #15 item 8)', () => {
+    const k = docs('kustomization.yaml')[0]!;
+    expect(k.resources).toEqual(expect.arrayContaining(['poddisruptionbudget.yaml', 'networkpolicy.yaml']));
+    const podLabels = docs('deployment.yaml')[0]!.spec.template.metadata.labels as Record<string, string>;
+    const pdb = docs('poddisruptionbudget.yaml')[0]!;
+    expect(pdb).toMatchObject({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', spec: { minAvailable: 1, selector: { matchLabels: podLabels } } });
+    const np = docs('networkpolicy.yaml')[0]!;
+    expect(np).toMatchObject({ apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', spec: { podSelector: { matchLabels: podLabels }, policyTypes: ['Ingress'] } });
+    const ports = (np.spec.ingress as Obj[]).flatMap((r) => (r.ports as Obj[]).map((p) => String(p.port))).sort();
+    expect(ports).toEqual(['health', 'metrics', 'webhook']);
+    const metricsRule = (np.spec.ingress as Obj[]).find((r) => (r.ports as Obj[]).some((p) => p.port === 'metrics'))!;
+    expect(metricsRule.from).toBeDefined();
+    const helm = (f: string): string => readFileSync(path.join(repoRoot, 'deploy/helm/cloneset-suite/templates', f), 'utf8');
+    expect(helm('poddisruptionbudget.yaml')).toMatch(/kind: PodDisruptionBudget/);
+    expect(helm('networkpolicy.yaml')).toMatch(/kind: NetworkPolicy/);
+  });
+
+  it('binds the webhook server to the pod IP, not every interface (issue #15 item 8)', () => {
+    const container = docs('deployment.yaml')[0]!.spec.template.spec.containers[0] as Obj;
+    expect(container.args).toContain('--webhook-host=$(POD_IP)');
+    expect(container.env).toContainEqual({ name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } });
+    const helm = readFileSync(path.join(repoRoot, 'deploy/helm/cloneset-suite/templates/deployment.yaml'), 'utf8');
+    expect(helm).toContain('--webhook-host=$(POD_IP)');
+    expect(helm).toContain('fieldPath: status.podIP');
   });
 
   it('lists every base file in the kustomization', () => {

@@ -1,6 +1,6 @@
 // The PodOpsLifecycle pod webhooks as the apiserver calls them: controlled pods only, dry runs
 // untouched, JSON patches that yield mutatePod's result, §1.8 denials as 422 naming the label.
-import { silentLogger, type KubeClient } from '@cloneset-suite/kube-runtime';
+import { silentLogger } from '@cloneset-suite/kube-runtime';
 import { describe, expect, it } from 'vitest';
 import { FEATURE_GATE_DEFAULTS } from '../../src/config/feature-gates.ts';
 import { admissionWebhooks } from '../../src/webhooks/index.ts';
@@ -10,9 +10,12 @@ import type { WebhookDeps } from '../../src/webhooks/types.ts';
 import { applyJsonPatch } from '../support/apply-patch.ts';
 import { podRequest } from '../support/reviews.ts';
 
-// The pod webhooks must never call the API: a client that throws proves it.
+// The pod webhooks never look a pod up: a cache that throws proves it.
+const noLookup = (): never => {
+  throw new Error('no pod lookup expected');
+};
 const deps: WebhookDeps = {
-  client: new Proxy({}, { get: () => { throw new Error('no API call allowed'); } }) as KubeClient,
+  pods: { hasSynced: noLookup, get: noLookup },
   featureGates: { ...FEATURE_GATE_DEFAULTS },
   transitionRuleWebhookAllowedPrefixes: [],
 };

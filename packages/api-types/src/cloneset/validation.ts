@@ -8,6 +8,7 @@ import { DELETE_PROTECTION_POLICIES, KRUISE_LABELS } from '../keys/kruise.ts';
 import type { IntOrString } from '../meta.ts';
 import { dns1123SubdomainErrors } from '../names.ts';
 import { isEmptyLabelSelector, labelSelectorMatches, validateLabelSelector } from '../selector.ts';
+import { podsToDeleteLimitErrors, replicasLimitErrors } from './admission-limits.ts';
 import { lifecycleHookErrors, nameLengthErrors, volumeClaimTemplateErrors } from './apiserver-rules.ts';
 import { selectorConflictsWithControllerLabels } from './selector-stability.ts';
 import { validateCloneSetTemplate } from './template-validation.ts';
@@ -223,6 +224,7 @@ export function validateCloneSet(cs: CloneSet, old?: CloneSet, options: CloneSet
   if (spec.replicas !== undefined && spec.replicas !== null && (!Number.isInteger(spec.replicas) || spec.replicas < 0)) {
     errs.push(fieldError.invalid(path.child('replicas').toString(), spec.replicas, 'replicas cannot be negative'));
   }
+  errs.push(...replicasLimitErrors(path.child('replicas').toString(), spec.replicas, old?.spec?.replicas));
 
   const selector = spec.selector as CloneSetSpec['selector'] | undefined;
   if (selector === undefined || selector === null) errs.push(fieldError.required(path.child('selector').toString()));
@@ -269,7 +271,9 @@ export function validateCloneSet(cs: CloneSet, old?: CloneSet, options: CloneSet
 
   if (spec.scaleStrategy) {
     intOrIntPercent(spec.scaleStrategy.maxUnavailable, path.child('scaleStrategy').child('maxUnavailable'), errs);
-    validatePodsToDelete(cs, old, options, errs);
+    const limitErrs = podsToDeleteLimitErrors(path.child('scaleStrategy').child('podsToDelete').toString(), spec.scaleStrategy.podsToDelete);
+    if (limitErrs.length > 0) errs.push(...limitErrs);
+    else validatePodsToDelete(cs, old, options, errs);
   }
   validateUpdateStrategy(spec.updateStrategy ?? {}, replicas, path.child('updateStrategy'), errs);
 
