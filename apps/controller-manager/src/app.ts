@@ -68,6 +68,7 @@ export function startManager(config: ManagerConfig, options: StartOptions = {}):
     logger,
     userAgent: 'cloneset-suite-controller-manager',
     gracefulShutdownTimeoutMs: config.gracefulShutdownTimeoutMs,
+    reconcileTimeoutMs: config.reconcileTimeoutMs,
     ...(config.leaderElect
       ? {
           leaderElection: {

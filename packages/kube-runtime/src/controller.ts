@@ -1,6 +1,7 @@
 // A controller: event sources map objects to keys, a WorkQueue dedupes them, at most
-// maxConcurrentReconciles reconciles run at once (p-queue), and the result decides what happens
-// next: done (forget backoff), requeue after a delay, or retry with backoff on error.
+// maxConcurrentReconciles reconciles run at once (p-queue), each within a deadline, and the
+// result decides what happens next: done (forget backoff), requeue after a delay, or retry with
+// backoff on error.
 import { randomUUID } from 'node:crypto';
 import PQueue from 'p-queue';
 import { TooManyRequestsError } from './client/errors.ts';
@@ -27,7 +28,7 @@ export interface ReconcileContext {
   readonly reconcileID: string;
   /** Carries controller, key and reconcileID on every line. */
   readonly logger: Logger;
-  /** Aborted when the controller stops (shutdown, lost lease): stop writing and return. */
+  /** Aborted when the controller stops (shutdown, lost lease) or the reconcile's deadline passes: stop writing and return. */
   readonly signal: AbortSignal;
   /** How many times this key failed in a row before this attempt. */
   readonly retries: number;
@@ -46,10 +47,29 @@ export class TerminalError extends Error {
 /** Maps an object (and its event) to the keys to reconcile; undefined or [] means none. */
 export type MapObjectToKeys<T> = (obj: DeepReadonly<T>) => Iterable<string> | string | undefined;
 
+/** Workers per controller unless told otherwise (kruise runs 3): one slow key cannot stall the rest. */
+export const DEFAULT_MAX_CONCURRENT_RECONCILES = 3;
+
+/**
+ * How long one reconcile may run before its signal aborts (requests in flight are cancelled and
+ * the key is retried with backoff): a pass blocked by slow API calls gives its worker back.
+ */
+export const DEFAULT_RECONCILE_TIMEOUT_MS = 60_000;
+
+class ReconcileTimeoutError extends Error {
+  constructor(timeoutMs: number) {
+    super(`reconcile exceeded its ${timeoutMs}ms deadline`);
+    this.name = 'ReconcileTimeoutError';
+  }
+}
+
 export interface ControllerOptions {
   name: string;
   reconcile: Reconciler;
+  /** Default DEFAULT_MAX_CONCURRENT_RECONCILES. */
   maxConcurrentReconciles?: number;
+  /** Deadline of one reconcile in ms (default DEFAULT_RECONCILE_TIMEOUT_MS; 0: none). */
+  reconcileTimeoutMs?: number;
   rateLimiter?: RateLimiter<string>;
   clock?: Clock;
   logger?: Logger;
@@ -63,6 +83,7 @@ export class Controller {
   readonly queue: WorkQueue<string>;
   private readonly reconciler: Reconciler;
   private readonly concurrency: number;
+  private readonly reconcileTimeoutMs: number;
   private readonly clock: Clock;
   private readonly logger: Logger;
   private readonly metrics: RuntimeMetrics | undefined;
@@ -75,7 +96,8 @@ export class Controller {
   constructor(options: ControllerOptions) {
     this.name = options.name;
     this.reconciler = options.reconcile;
-    this.concurrency = Math.max(1, options.maxConcurrentReconciles ?? 1);
+    this.concurrency = Math.max(1, options.maxConcurrentReconciles ?? DEFAULT_MAX_CONCURRENT_RECONCILES);
+    this.reconcileTimeoutMs = Math.max(0, options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS);
     this.clock = options.clock ?? realClock;
     this.logger = (options.logger ?? silentLogger()).child({ controller: options.name });
     this.metrics = options.metrics;
@@ -184,6 +206,8 @@ export class Controller {
     const started = this.clock.now();
     this.metrics?.activeWorkers.inc(labels);
     let result: 'success' | 'error' | 'requeue' | 'requeue_after' | undefined = 'success';
+    const deadline = new AbortController();
+    const timer = this.reconcileTimeoutMs > 0 ? this.clock.setTimer(() => deadline.abort(new ReconcileTimeoutError(this.reconcileTimeoutMs)), this.reconcileTimeoutMs) : undefined;
     try {
       let ns: string | undefined;
       let name: string;
@@ -198,7 +222,7 @@ export class Controller {
         name,
         reconcileID,
         logger,
-        signal: stop,
+        signal: AbortSignal.any([stop, deadline.signal]),
         retries: this.queue.numRequeues(key),
       };
       const res = await this.reconciler(key, ctx);
@@ -212,7 +236,9 @@ export class Controller {
       } else {
         this.queue.forget(key);
       }
-    } catch (err) {
+    } catch (thrown) {
+      // Whatever the reconciler threw once its deadline passed, the deadline is why.
+      const err: unknown = deadline.signal.aborted ? deadline.signal.reason : thrown;
       if (stop.aborted) {
         // Shutting down: requests were cancelled on purpose; the next leader picks the key up.
         logger.debug({ err }, 'reconcile interrupted by shutdown');
@@ -220,6 +246,7 @@ export class Controller {
         return;
       }
       result = 'error';
+      if (deadline.signal.aborted) this.metrics?.reconcileTimeouts.inc(labels);
       this.metrics?.reconcileErrors.inc(labels);
       if (!(err instanceof Error)) this.metrics?.reconcilePanics.inc(labels);
       if (err instanceof TerminalError) {
@@ -232,6 +259,7 @@ export class Controller {
         this.queue.addRateLimited(key, retryAfterMs);
       }
     } finally {
+      timer?.cancel();
       if (result) this.metrics?.reconcileTotal.inc({ controller: this.name, result });
       this.metrics?.reconcileTime.observe(labels, (this.clock.now() - started) / 1000);
       this.metrics?.activeWorkers.dec(labels);

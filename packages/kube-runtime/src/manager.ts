@@ -43,6 +43,8 @@ export interface ManagerOptions {
   logger?: Logger;
   clock?: Clock;
   defaultResyncMs?: number;
+  /** Deadline of one reconcile for controllers that set none (default: the Controller's). */
+  reconcileTimeoutMs?: number;
   /** How long in-flight leader work (reconciles) may take to finish at shutdown (default 30 s). */
   gracefulShutdownTimeoutMs?: number;
   leaderElection?: LeaderElectionConfig;
@@ -95,7 +97,14 @@ export class Manager {
 
   /** A controller sharing the manager's clock, logger and metrics, run while leading. */
   addController(options: Omit<ControllerOptions, 'clock' | 'logger' | 'metrics'>): Controller {
-    const c = new Controller({ ...options, clock: this.clock, logger: this.logger, metrics: this.metrics });
+    const deadline = this.options.reconcileTimeoutMs;
+    const c = new Controller({
+      ...(deadline !== undefined ? { reconcileTimeoutMs: deadline } : {}),
+      ...options,
+      clock: this.clock,
+      logger: this.logger,
+      metrics: this.metrics,
+    });
     this.add({ name: c.name, needLeaderElection: true, start: (signal) => c.start(signal) });
     return c;
   }

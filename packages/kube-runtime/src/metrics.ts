@@ -16,6 +16,7 @@ export interface RuntimeMetrics {
   readonly reconcileErrors: Counter<'controller'>;
   readonly reconcilePanics: Counter<'controller'>;
   readonly reconcileTime: Histogram<'controller'>;
+  readonly reconcileTimeouts: Counter<'controller'>;
   readonly maxConcurrentReconciles: Gauge<'controller'>;
   readonly activeWorkers: Gauge<'controller'>;
   readonly workqueueDepth: Gauge<'name' | 'controller'>;
@@ -32,6 +33,8 @@ export interface RuntimeMetrics {
   readonly expectationsExpired: Counter<'controller'>;
   readonly informerRelists: Counter<'resource'>;
   readonly eventsAggregated: Counter<'reason'>;
+  readonly eventsDropped: Counter<'reason'>;
+  readonly informerWatchSilence: Gauge<'resource'>;
 }
 
 /** Registers every runtime metric on `registry` (a fresh one by default). Call once per registry. */
@@ -62,6 +65,12 @@ export function createMetrics(registry: Registry = new Registry()): RuntimeMetri
       help: 'Length of time per reconciliation per controller',
       labelNames: ['controller'],
       buckets: reconcileBuckets,
+      registers,
+    }),
+    reconcileTimeouts: new Counter({
+      name: 'controller_runtime_reconcile_timeouts_total',
+      help: 'Reconciles whose signal was aborted at the reconcile deadline (counted as errors too)',
+      labelNames: ['controller'],
       registers,
     }),
     maxConcurrentReconciles: new Gauge({
@@ -162,6 +171,18 @@ export function createMetrics(registry: Registry = new Registry()): RuntimeMetri
       name: 'event_recorder_aggregated_total',
       help: 'Repeated events folded into an existing Event series instead of a new write',
       labelNames: ['reason'],
+      registers,
+    }),
+    eventsDropped: new Counter({
+      name: 'event_recorder_dropped_total',
+      help: 'Events not written because the recorder queue was full (the apiserver is slow or down)',
+      labelNames: ['reason'],
+      registers,
+    }),
+    informerWatchSilence: new Gauge({
+      name: 'informer_watch_silence_seconds',
+      help: 'Seconds since the informer last saw a watch event or bookmark (or since its watch broke); readyz fails past the staleness threshold',
+      labelNames: ['resource'],
       registers,
     }),
   };

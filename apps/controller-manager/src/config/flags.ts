@@ -52,6 +52,7 @@ export interface ManagerConfig {
   webhookMaxBodyBytes: number;
   featureGates: FeatureGates;
   maxConcurrentReconciles: ConcurrencyConfig;
+  reconcileTimeoutMs: number;
   kubeApiQps: number;
   kubeApiBurst: number;
   kubeApiRequestTimeoutMs: number;
@@ -113,7 +114,8 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'webhook-request-timeout', key: 'webhookRequestTimeoutMs', type: 'duration', defaultText: '8s', help: 'Time limit of one admission request; keep it below the configurations\' timeoutSeconds.', parse: parseDuration },
   { name: 'webhook-max-body-size', key: 'webhookMaxBodyBytes', type: 'bytes', defaultText: '6Mi', help: 'Largest AdmissionReview accepted.', parse: parseByteSize },
   { name: 'feature-gates', key: 'featureGates', type: 'mapStringBool', defaultText: '', help: `Feature gates as A=true,B=false. Known: ${FEATURE_GATE_NAMES.map((n) => `${n}=${FEATURE_GATE_DEFAULTS[n]}`).join(', ')}.`, parse: parseFeatureGates },
-  { name: 'max-concurrent-reconciles', key: 'maxConcurrentReconciles', type: 'string', defaultText: '1', help: 'Reconciles run at once per controller: N for every controller, name=N for one (e.g. 2,cloneset=8).', parse: (r, ctx) => parseMaxConcurrentReconciles(r, ctx.knownControllers) },
+  { name: 'max-concurrent-reconciles', key: 'maxConcurrentReconciles', type: 'string', defaultText: '3', help: 'Reconciles run at once per controller: N for every controller, name=N for one (e.g. 2,cloneset=8). Several, so one slow object cannot stall the others.', parse: (r, ctx) => parseMaxConcurrentReconciles(r, ctx.knownControllers) },
+  { name: 'reconcile-timeout', key: 'reconcileTimeoutMs', type: 'duration', defaultText: '60s', help: 'Deadline of one reconcile: its API calls are cancelled and the object is retried with backoff. 0: none.', parse: parseDuration },
   { name: 'kube-api-qps', key: 'kubeApiQps', type: 'float', defaultText: '50', help: 'Sustained requests per second to the apiserver.', parse: parsePositiveNumber },
   { name: 'kube-api-burst', key: 'kubeApiBurst', type: 'int', defaultText: '100', help: 'Burst of requests to the apiserver above the QPS.', parse: (r) => parseInteger(r, { min: 1, max: 100_000 }) },
   { name: 'kube-api-request-timeout', key: 'kubeApiRequestTimeoutMs', type: 'duration', defaultText: '60s', help: 'Longest wait for the apiserver to answer one request (for a watch, its response headers).', parse: parseDuration },
@@ -149,7 +151,8 @@ export function defaultConfig(): ManagerConfig {
     webhookRequestTimeoutMs: 8_000,
     webhookMaxBodyBytes: 6 * 1024 * 1024,
     featureGates: { ...FEATURE_GATE_DEFAULTS },
-    maxConcurrentReconciles: { default: 1, perController: {} },
+    maxConcurrentReconciles: { default: 3, perController: {} },
+    reconcileTimeoutMs: 60_000,
     kubeApiQps: 50,
     kubeApiBurst: 100,
     kubeApiRequestTimeoutMs: 60_000,

@@ -82,6 +82,13 @@ describe('flag syntax', () => {
     expect(c.maxConcurrentReconciles).toEqual({ default: 3, perController: { cloneset: 8 } });
   });
 
+  it('runs three workers per controller within a 60 s reconcile deadline by default (issue #15 item 7)', () => {
+    const c = load([]);
+    expect(c.maxConcurrentReconciles).toEqual({ default: 3, perController: {} });
+    expect(c.reconcileTimeoutMs).toBe(60_000);
+    expect(load(['--reconcile-timeout=15s']).reconcileTimeoutMs).toBe(15_000);
+  });
+
   it('returns help for --help and -h', () => {
     expect(loadConfig({ argv: ['--namespace=x', '--help'], env: {}, knownControllers: known }).kind).toBe('help');
     expect(loadConfig({ argv: ['-h'], env: {}, knownControllers: known }).kind).toBe('help');

@@ -50,4 +50,31 @@ describe('Manager', () => {
     mgr.stop();
     await expect(done).resolves.toBe('signal');
   });
+
+  it('gives its controllers the manager-wide reconcile deadline', async () => {
+    const clock = new FakeClock();
+    const transport = new FakeTransport((req) => (req.query?.watch ? { stream: new LiveStream(req.signal) } : { body: { metadata: { resourceVersion: '5' }, items: [{ metadata: { name: 'a', namespace: 'ns', resourceVersion: '1' } }] } }));
+    const mgr = new Manager({ transport, clock, qps: 0, reconcileTimeoutMs: 5_000 });
+    const aborted: number[] = [];
+    const ctl = mgr.addController({
+      name: 'slow',
+      reconcile: (_key, ctx) =>
+        new Promise((_, reject) => {
+          ctx.signal.addEventListener('abort', () => {
+            aborted.push(clock.now());
+            reject(new Error('aborted'));
+          });
+        }),
+    });
+    ctl.watches(mgr.informers.informerFor<KubeObject>(Resources.configMaps), (o) => objectKey(o));
+    const done = mgr.start();
+    await tick(clock, 200);
+    const started = clock.now();
+    expect(aborted).toEqual([]);
+    await tick(clock, 5_000);
+    expect(aborted).toHaveLength(1);
+    expect(aborted[0]! - started).toBeLessThanOrEqual(5_000);
+    mgr.stop();
+    await expect(done).resolves.toBe('signal');
+  });
 });

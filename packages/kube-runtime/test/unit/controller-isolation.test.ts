@@ -1,0 +1,92 @@
+// Issue #15 item 7: one slow key must not stall the others. Several workers by default, and a
+// deadline on each reconcile (its signal aborts; the key is retried with backoff).
+import { describe, expect, it } from 'vitest';
+import { Controller, DEFAULT_MAX_CONCURRENT_RECONCILES, type ReconcileContext } from '../../src/controller.ts';
+import { createMetrics } from '../../src/metrics.ts';
+import { FakeClock, flushMicrotasks, sleep } from '../../src/util/clock.ts';
+import { FakeSource } from '../support/fake-source.ts';
+
+interface Obj {
+  metadata: { name: string; namespace: string };
+}
+const obj = (name: string): Obj => ({ metadata: { name, namespace: 'ns' } });
+
+async function settle(clock: FakeClock, ms = 0): Promise<void> {
+  await clock.advance(ms);
+  await new Promise((r) => setImmediate(r));
+  await flushMicrotasks();
+}
+
+/** "ns/slow" waits 5 minutes for its (signal-aware) API calls; every other key takes 10 ms. */
+function setup(options: { maxConcurrentReconciles?: number; reconcileTimeoutMs?: number } = {}) {
+  const clock = new FakeClock();
+  const metrics = createMetrics();
+  const finished = new Map<string, number>();
+  const aborted: string[] = [];
+  const source = new FakeSource<Obj>();
+  const reconcile = async (key: string, ctx: ReconcileContext): Promise<void> => {
+    try {
+      await sleep(clock, key === 'ns/slow' ? 300_000 : 10, ctx.signal);
+      finished.set(key, clock.now());
+    } catch (err) {
+      aborted.push(key);
+      throw err;
+    }
+  };
+  const controller = new Controller({ name: 'demo', reconcile, clock, metrics, ...options });
+  controller.watches(source, (o) => `${o.metadata.namespace}/${o.metadata.name}`);
+  return { clock, metrics, source, controller, finished, aborted };
+}
+
+describe('Controller isolation between keys', () => {
+  it('runs several workers by default, as kruise does', () => {
+    expect(DEFAULT_MAX_CONCURRENT_RECONCILES).toBe(3);
+  });
+
+  it('a slow key does not delay a healthy one beyond its own latency (default options)', async () => {
+    const { clock, source, controller, finished } = setup();
+    const stop = new AbortController();
+    const run = controller.start(stop.signal);
+    await settle(clock);
+    source.add(obj('slow'));
+    await settle(clock, 1);
+    const healthyQueuedAt = clock.now();
+    source.add(obj('healthy'));
+    await settle(clock, 50);
+    expect(finished.get('ns/healthy')).toBe(healthyQueuedAt + 10);
+    expect(finished.has('ns/slow')).toBe(false);
+    stop.abort();
+    await settle(clock);
+    await run;
+  });
+
+  it('aborts a reconcile at its deadline and retries the key with backoff', async () => {
+    const { clock, metrics, source, controller, aborted } = setup({ reconcileTimeoutMs: 30_000 });
+    const stop = new AbortController();
+    const run = controller.start(stop.signal);
+    await settle(clock);
+    source.add(obj('slow'));
+    await settle(clock, 29_999);
+    expect(aborted).toEqual([]);
+    await settle(clock, 1);
+    expect(aborted).toEqual(['ns/slow']);
+    expect((await metrics.reconcileTotal.get()).values.find((v) => v.labels.result === 'error')?.value).toBe(1);
+    expect(controller.queue.numRequeues('ns/slow')).toBe(1);
+    stop.abort();
+    await settle(clock);
+    await run;
+  });
+
+  it('has a deadline by default', async () => {
+    const { clock, source, controller, aborted } = setup();
+    const stop = new AbortController();
+    const run = controller.start(stop.signal);
+    await settle(clock);
+    source.add(obj('slow'));
+    await settle(clock, 120_000);
+    expect(aborted).toContain('ns/slow');
+    stop.abort();
+    await settle(clock);
+    await run;
+  });
+});
