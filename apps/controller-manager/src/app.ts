@@ -148,6 +148,8 @@ export function startManager(config: ManagerConfig, options: StartOptions = {}):
       readyz: {
         ping: () => true,
         'informer-sync': () => manager.hasSynced(),
+        // A watch silent past the staleness threshold (dead or disconnected): controllers wait.
+        'cache-fresh': () => manager.staleCaches().length === 0,
         ...(server ? { 'webhook-certificates': () => server.isReady() } : {}),
         'shutting-down': () => !manager.isShuttingDown(),
       },

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import PQueue from 'p-queue';
 import { TooManyRequestsError } from './client/errors.ts';
 import type { ResourceEventHandler, EventSource } from './informer/types.ts';
+import { DEFAULT_CACHE_STALE_AFTER_MS } from './informer/staleness.ts';
 import { splitKey } from './keys.ts';
 import { silentLogger, type Logger } from './logger.ts';
 import { initControllerSeries, type RuntimeMetrics } from './metrics.ts';
@@ -56,6 +57,9 @@ export const DEFAULT_MAX_CONCURRENT_RECONCILES = 3;
  */
 export const DEFAULT_RECONCILE_TIMEOUT_MS = 60_000;
 
+/** How soon a key skipped for a stale cache is looked at again. */
+const STALE_CACHE_RECHECK_MS = 5_000;
+
 class ReconcileTimeoutError extends Error {
   constructor(timeoutMs: number) {
     super(`reconcile exceeded its ${timeoutMs}ms deadline`);
@@ -70,6 +74,8 @@ export interface ControllerOptions {
   maxConcurrentReconciles?: number;
   /** Deadline of one reconcile in ms (default DEFAULT_RECONCILE_TIMEOUT_MS; 0: none). */
   reconcileTimeoutMs?: number;
+  /** A source silent longer than this is stale: keys wait instead of being reconciled (default 2 min). */
+  cacheStaleAfterMs?: number;
   rateLimiter?: RateLimiter<string>;
   clock?: Clock;
   logger?: Logger;
@@ -84,6 +90,7 @@ export class Controller {
   private readonly reconciler: Reconciler;
   private readonly concurrency: number;
   private readonly reconcileTimeoutMs: number;
+  private readonly cacheStaleAfterMs: number;
   private readonly clock: Clock;
   private readonly logger: Logger;
   private readonly metrics: RuntimeMetrics | undefined;
@@ -98,6 +105,7 @@ export class Controller {
     this.reconciler = options.reconcile;
     this.concurrency = Math.max(1, options.maxConcurrentReconciles ?? DEFAULT_MAX_CONCURRENT_RECONCILES);
     this.reconcileTimeoutMs = Math.max(0, options.reconcileTimeoutMs ?? DEFAULT_RECONCILE_TIMEOUT_MS);
+    this.cacheStaleAfterMs = options.cacheStaleAfterMs ?? DEFAULT_CACHE_STALE_AFTER_MS;
     this.clock = options.clock ?? realClock;
     this.logger = (options.logger ?? silentLogger()).child({ controller: options.name });
     this.metrics = options.metrics;
@@ -199,7 +207,23 @@ export class Controller {
     await this.queue.shutDownWithDrain();
   }
 
+  /** The longest silence among this controller's sources, when it is past the threshold. */
+  private staleSourceSilenceMs(): number | undefined {
+    let longest = 0;
+    for (const s of this.sources) longest = Math.max(longest, s.silentForMs?.() ?? 0);
+    return longest > this.cacheStaleAfterMs ? longest : undefined;
+  }
+
   private async processItem(key: string, stop: AbortSignal): Promise<void> {
+    const silentMs = this.staleSourceSilenceMs();
+    if (silentMs !== undefined) {
+      // Planning from a frozen cache would repeat creates and deletes the cache never showed.
+      this.logger.debug({ key, silentMs, staleAfterMs: this.cacheStaleAfterMs }, 'cache stale: not reconciling; checking again shortly');
+      this.queue.forget(key);
+      this.queue.addAfter(key, STALE_CACHE_RECHECK_MS);
+      this.queue.done(key);
+      return;
+    }
     const reconcileID = randomUUID();
     const logger = this.logger.child({ key, reconcileID });
     const labels = { controller: this.name };

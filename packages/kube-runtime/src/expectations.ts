@@ -4,6 +4,9 @@
 import type { RuntimeMetrics } from './metrics.ts';
 import { realClock, type Clock, type TimerHandle } from './util/clock.ts';
 
+/** How long an expectation waits for the cache to show its effect (controller-runtime's 5 minutes). */
+export const EXPECTATION_TIMEOUT_MS = 5 * 60_000;
+
 export type ExpectationAction = 'create' | 'delete';
 
 export interface ExpectationsOptions {
@@ -35,7 +38,7 @@ export class ScaleExpectations {
 
   constructor(options: ExpectationsOptions) {
     this.controller = options.controller;
-    this.timeoutMs = options.timeoutMs ?? 5 * 60_000;
+    this.timeoutMs = options.timeoutMs ?? EXPECTATION_TIMEOUT_MS;
     this.clock = options.clock ?? realClock;
     this.metrics = options.metrics;
     this.onExpired = options.onExpired;
@@ -125,7 +128,7 @@ export class ResourceVersionExpectations {
   private readonly clock: Clock;
 
   constructor(options: { timeoutMs?: number; clock?: Clock } = {}) {
-    this.timeoutMs = options.timeoutMs ?? 5 * 60_000;
+    this.timeoutMs = options.timeoutMs ?? EXPECTATION_TIMEOUT_MS;
     this.clock = options.clock ?? realClock;
   }
 

@@ -13,6 +13,7 @@ import { Controller, type ControllerOptions } from './controller.ts';
 import { EventRecorder } from './events.ts';
 import { ScaleExpectations } from './expectations.ts';
 import { InformerFactory } from './informer/factory.ts';
+import { DEFAULT_CACHE_STALE_AFTER_MS, recordCacheSilence, staleCaches, type StaleCache } from './informer/staleness.ts';
 import { LeaderElector, type LeaderElectionOptions } from './leader-election.ts';
 import { silentLogger, type Logger } from './logger.ts';
 import { createMetrics, type RuntimeMetrics } from './metrics.ts';
@@ -43,6 +44,8 @@ export interface ManagerOptions {
   logger?: Logger;
   clock?: Clock;
   defaultResyncMs?: number;
+  /** A cache silent this long is stale: readiness fails and controllers do not act (default 2 min). */
+  cacheStaleAfterMs?: number;
   /** Deadline of one reconcile for controllers that set none (default: the Controller's). */
   reconcileTimeoutMs?: number;
   /** How long in-flight leader work (reconciles) may take to finish at shutdown (default 30 s). */
@@ -57,6 +60,8 @@ export type StopReason = 'signal' | 'lost-leadership' | 'failed';
 const STEP_FLOOR_MS = 1_000;
 const LEASE_RELEASE_MAX_MS = 5_000;
 const INFORMERS_STOP_MS = 2_000;
+/** How often the cache-silence gauge is brought up to date between scrapes. */
+const SILENCE_GAUGE_REFRESH_MS = 5_000;
 
 export class Manager {
   readonly client: KubeClient;
@@ -100,6 +105,7 @@ export class Manager {
     const deadline = this.options.reconcileTimeoutMs;
     const c = new Controller({
       ...(deadline !== undefined ? { reconcileTimeoutMs: deadline } : {}),
+      cacheStaleAfterMs: this.cacheStaleAfterMs(),
       ...options,
       clock: this.clock,
       logger: this.logger,
@@ -141,6 +147,17 @@ export class Manager {
     return this.synced;
   }
 
+  /** The caches silent past the staleness threshold (a readiness check); updates the silence gauge. */
+  staleCaches(): StaleCache[] {
+    const informers = this.informers.all();
+    recordCacheSilence(this.metrics.informerWatchSilence, informers);
+    return staleCaches(informers, this.cacheStaleAfterMs());
+  }
+
+  private cacheStaleAfterMs(): number {
+    return this.options.cacheStaleAfterMs ?? DEFAULT_CACHE_STALE_AFTER_MS;
+  }
+
   /** True from the first moment of the shutdown (readiness turns false). */
   isShuttingDown(): boolean {
     return this.shuttingDown;
@@ -161,6 +178,7 @@ export class Manager {
 
     const informersStop = new AbortController();
     this.informers.start(informersStop.signal);
+    this.refreshSilenceGauge(informersStop.signal);
     this.informers.waitForCacheSync(informersStop.signal).then(
       () => {
         this.synced = true;
@@ -183,6 +201,12 @@ export class Manager {
     signal?.removeEventListener('abort', onAbort);
     await this.shutDown({ leaderStop, leading, electionStop, election, standbyStop, standby, informersStop });
     return this.stopReason;
+  }
+
+  private refreshSilenceGauge(signal: AbortSignal): void {
+    if (signal.aborted) return;
+    recordCacheSilence(this.metrics.informerWatchSilence, this.informers.all());
+    this.clock.setTimer(() => this.refreshSilenceGauge(signal), SILENCE_GAUGE_REFRESH_MS, { unref: true });
   }
 
   private requestStop(reason: StopReason): void {

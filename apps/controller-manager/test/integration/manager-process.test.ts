@@ -129,6 +129,7 @@ describe('controller-manager process', () => {
     expect((await httpText(`http://127.0.0.1:${ports.probes}/healthz`)).body).toBe('ok');
     const verbose = await httpText(`http://127.0.0.1:${ports.probes}/readyz?verbose`);
     expect(verbose.body).toContain('[+]informer-sync ok');
+    expect(verbose.body).toContain('[+]cache-fresh ok');
     expect(verbose.body).toContain('[+]webhook-certificates ok');
   });
 

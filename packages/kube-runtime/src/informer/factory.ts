@@ -67,6 +67,11 @@ export class InformerFactory {
     return informer;
   }
 
+  /** Every informer created so far. */
+  all(): SharedIndexInformer<KubeObject>[] {
+    return [...this.informers.values()];
+  }
+
   /** Starts every informer (and any created later) until the signal aborts. */
   start(signal: AbortSignal): void {
     if (this.signal) return;

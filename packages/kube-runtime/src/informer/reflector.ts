@@ -49,6 +49,8 @@ export class Reflector<T extends KubeObject> {
   private readonly backoff: Backoff;
   private readonly random: () => number;
   private resourceVersion: string | undefined;
+  /** When the apiserver last proved the cache current: a list, a watch event or a bookmark. */
+  private lastHeardAt: number | undefined;
 
   constructor(options: ReflectorOptions<T>) {
     this.o = options;
@@ -60,9 +62,15 @@ export class Reflector<T extends KubeObject> {
     return this.resourceVersion;
   }
 
+  /** ms since the last list, watch event or bookmark (since run() began before any). */
+  silentForMs(): number {
+    return this.lastHeardAt === undefined ? 0 : Math.max(0, this.o.clock.now() - this.lastHeardAt);
+  }
+
   /** Runs until the signal aborts; never rejects for API or network errors. */
   async run(signal: AbortSignal): Promise<void> {
     const resource = this.o.client.gvr.resource;
+    this.lastHeardAt ??= this.o.clock.now();
     while (!signal.aborted) {
       try {
         if (this.resourceVersion === undefined) await this.list(signal);
@@ -105,6 +113,7 @@ export class Reflector<T extends KubeObject> {
       rv,
     );
     this.resourceVersion = rv;
+    this.lastHeardAt = this.o.clock.now();
   }
 
   /** One watch request; resolves true when it delivered anything, false on a silent clean close. */
@@ -138,6 +147,7 @@ export class Reflector<T extends KubeObject> {
       for await (const event of events) {
         arm();
         progressed = true;
+        this.lastHeardAt = this.o.clock.now();
         switch (event.type) {
           case 'ERROR':
             throw errorFromStatus(event.object, `WATCH ${this.o.client.gvr.resource}`);

@@ -33,6 +33,9 @@ export interface InformerOptions<T extends KubeObject> {
 
 export class SharedIndexInformer<T extends KubeObject> implements EventSource<T>, ReflectorStore<T> {
   readonly indexer: Indexer<T>;
+  /** Plural resource name, for metrics and reports. */
+  readonly resource: string;
+  readonly namespace: string | undefined;
   private readonly handlers = new Set<ResourceEventHandler<T>>();
   private readonly reflector: Reflector<T>;
   private readonly clock: Clock;
@@ -50,6 +53,8 @@ export class SharedIndexInformer<T extends KubeObject> implements EventSource<T>
     this.resyncPeriodMs = options.resyncPeriodMs ?? 0;
     this.transform = options.transform ?? stripManagedFields;
     this.indexer = new Indexer<T>(options.indexers);
+    this.resource = options.client.gvr.resource;
+    this.namespace = options.namespace;
     this.reflector = new Reflector<T>({
       client: options.client,
       store: this,
@@ -98,6 +103,11 @@ export class SharedIndexInformer<T extends KubeObject> implements EventSource<T>
 
   lastSyncResourceVersion(): string | undefined {
     return this.reflector.lastSyncResourceVersion();
+  }
+
+  /** ms since the last list, watch event or bookmark: how far behind the cache may be. */
+  silentForMs(): number {
+    return this.reflector.silentForMs();
   }
 
   /** Runs list/watch until the signal aborts. Idempotent: a second call returns the same run. */

@@ -16,4 +16,6 @@ export interface ResourceEventHandler<T> {
 export interface EventSource<T> {
   addEventHandler(handler: ResourceEventHandler<T>): () => void;
   hasSynced(): boolean;
+  /** ms since the source last heard from the apiserver; a controller does not act on a stale source. */
+  silentForMs?(): number;
 }
