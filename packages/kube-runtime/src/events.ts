@@ -1,7 +1,8 @@
 // An events.k8s.io/v1 recorder with client-side aggregation: the first occurrence of an event
 // creates an Event; repeats within the aggregation window only bump a local counter, flushed as
 // one `series` patch per flush interval. A reconcile loop retrying every few ms therefore writes
-// once per interval, not once per retry. Recording never throws and never blocks the caller.
+// once per interval, not once per retry. Recording never throws and never blocks the caller, and
+// the queue of writes is bounded: while the apiserver is slow, what does not fit is dropped.
 import { randomBytes } from 'node:crypto';
 import type { KubeClient } from './client/client.ts';
 import { isNotFound } from './client/errors.ts';
@@ -51,6 +52,8 @@ export interface EventRecorderOptions {
   flushIntervalMs?: number;
   /** Cap on distinct events tracked; the oldest are forgotten beyond it. */
   maxTracked?: number;
+  /** Cap on writes waiting for the apiserver (default DEFAULT_MAX_QUEUED_EVENT_WRITES); beyond it events are dropped. */
+  maxQueuedWrites?: number;
   clock?: Clock;
   logger?: Logger;
   metrics?: RuntimeMetrics;
@@ -68,6 +71,9 @@ interface Tracked {
 
 const NOTE_MAX = 1024;
 
+/** As client-go's event broadcaster, which drops beyond a queue of 1000. */
+export const DEFAULT_MAX_QUEUED_EVENT_WRITES = 1000;
+
 export class EventRecorder {
   private readonly o: EventRecorderOptions;
   private readonly events: ResourceClient<EventsV1Event>;
@@ -79,6 +85,8 @@ export class EventRecorder {
   private readonly maxTracked: number;
   private flushTimer: TimerHandle | undefined;
   private pending: Promise<void> = Promise.resolve();
+  private queued = 0;
+  private readonly maxQueued: number;
   private stopped = false;
 
   constructor(options: EventRecorderOptions) {
@@ -89,6 +97,12 @@ export class EventRecorder {
     this.windowMs = options.aggregationWindowMs ?? 10 * 60_000;
     this.flushMs = options.flushIntervalMs ?? 30_000;
     this.maxTracked = options.maxTracked ?? 4096;
+    this.maxQueued = Math.max(1, options.maxQueuedWrites ?? DEFAULT_MAX_QUEUED_EVENT_WRITES);
+  }
+
+  /** Writes waiting for (or in flight to) the apiserver. */
+  queuedWrites(): number {
+    return this.queued;
   }
 
   /** Records an event about `regarding`. Fire and forget. */
@@ -111,6 +125,11 @@ export class EventRecorder {
       t.lastSeen = now;
       this.o.metrics?.eventsAggregated.inc({ reason });
       this.scheduleFlush();
+      return;
+    }
+    if (this.queued >= this.maxQueued) {
+      // Not tracked either: the next occurrence, once writes drain, creates the Event.
+      this.o.metrics?.eventsDropped.inc({ reason });
       return;
     }
     this.evictIfFull();
@@ -147,6 +166,7 @@ export class EventRecorder {
     this.flushTimer = undefined;
     for (const [key, t] of this.tracked) {
       if (t.count === t.flushedCount || !t.name || t.creating) continue;
+      if (this.queued >= this.maxQueued) break; // the counts stay; a later flush writes them
       const count = t.count;
       const name = t.name;
       this.enqueue(async () => {
@@ -180,7 +200,9 @@ export class EventRecorder {
 
   // Writes go one at a time: events are best-effort and must not compete with reconcile writes.
   private enqueue(write: () => Promise<void>): void {
-    this.pending = this.pending.then(write, write);
+    this.queued++;
+    const run = (): Promise<void> => write().finally(() => this.queued--);
+    this.pending = this.pending.then(run, run);
   }
 
   private evictIfFull(): void {
