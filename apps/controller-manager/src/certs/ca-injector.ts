@@ -1,6 +1,8 @@
 // Keeps clientConfig.caBundle of every webhook in the named Mutating- and
-// ValidatingWebhookConfiguration equal to the trusted CA set. A missing configuration is not an
+// ValidatingWebhookConfiguration trusting our CA set (merged with the still-valid CAs already
+// there, so an older read never undoes a newer rotation). A missing configuration is not an
 // error (it may be installed later); writes are JSON patches guarded by the read resourceVersion.
+import { mergeCaBundles } from './ca-bundle-merge.ts';
 import { isConflict, isInvalid, isNotFound, jsonPatch, type GroupVersionResource, type KubeClient, type KubeObject, type Logger } from '@cloneset-suite/kube-runtime';
 
 export const WebhookConfigurationResources = {
@@ -24,9 +26,10 @@ interface Configuration extends KubeObject {
   webhooks?: { name: string; clientConfig?: { caBundle?: string } }[];
 }
 
-/** Injects `caBundlePem`; resolves to the number of configurations it changed. */
-export async function injectCaBundle(client: KubeClient, name: string, caBundlePem: string, logger: Logger): Promise<number> {
-  const caBundle = Buffer.from(caBundlePem).toString('base64');
+const decode = (b64: string | undefined): string => Buffer.from(b64 ?? '', 'base64').toString('utf8');
+
+/** Injects `caBundlePem` (merged with what each webhook trusts); resolves to the number of configurations it changed. */
+export async function injectCaBundle(client: KubeClient, name: string, caBundlePem: string, logger: Logger, now: Date = new Date()): Promise<number> {
   let changed = 0;
   for (const gvr of Object.values(WebhookConfigurationResources)) {
     const api = client.resource<Configuration>(gvr);
@@ -41,9 +44,10 @@ export async function injectCaBundle(client: KubeClient, name: string, caBundleP
         }
         throw err;
       }
-      const ops = (current.webhooks ?? []).flatMap((w, i) =>
-        w.clientConfig?.caBundle === caBundle ? [] : [{ op: 'add' as const, path: `/webhooks/${i}/clientConfig/caBundle`, value: caBundle }],
-      );
+      const ops = (current.webhooks ?? []).flatMap((w, i) => {
+        const caBundle = Buffer.from(mergeCaBundles(caBundlePem, decode(w.clientConfig?.caBundle), now)).toString('base64');
+        return w.clientConfig?.caBundle === caBundle ? [] : [{ op: 'add' as const, path: `/webhooks/${i}/clientConfig/caBundle`, value: caBundle }];
+      });
       if (ops.length === 0) break;
       try {
         await api.patch(undefined, name, jsonPatch(ops, { resourceVersion: current.metadata?.resourceVersion ?? '' }));

@@ -38,8 +38,9 @@ export async function syncCertificates(o: SelfManagedOptions, signal?: AbortSign
       }
       o.logger.info({ secret: `${o.namespace}/${o.secretName}`, reason: plan.reason, hosts: o.hosts }, 'issued webhook certificates');
     }
+    // The apiserver must trust the issuing CA before anyone is served its certificate.
+    await injectCaBundle(o.client, o.configurationName, plan.bundle.caBundle, o.logger, now());
     await o.onCertificate({ cert: plan.bundle.tlsCert, key: plan.bundle.tlsKey });
-    await injectCaBundle(o.client, o.configurationName, plan.bundle.caBundle, o.logger);
     return nextRenewal(plan.bundle);
   }
   throw new Error(`could not settle the certificates in Secret ${o.namespace}/${o.secretName} (writes kept conflicting)`);

@@ -1,0 +1,98 @@
+// Issue #15 item 10: after a CA rotation, no replica serves a certificate the apiserver does not
+// trust yet, and no replica replaces a newer caBundle with the one from an older read.
+import { NotFoundError, silentLogger, type KubeClient, type KubeObject } from '@cloneset-suite/kube-runtime';
+import { describe, expect, it } from 'vitest';
+import { planBundle } from '../../src/certs/bundle.ts';
+import { mergeCaBundles } from '../../src/certs/ca-bundle-merge.ts';
+import { injectCaBundle } from '../../src/certs/ca-injector.ts';
+import { syncCertificates } from '../../src/certs/self-managed.ts';
+import { splitPemBundle, X509Certificate } from '../../src/certs/x509.ts';
+
+const DAY = 86_400_000;
+const hosts = ['127.0.0.1'];
+const at = (ms: number): Date => new Date(Date.UTC(2030, 0, 1) + ms);
+const first = await planBundle(undefined, { hosts, servingValidityMs: 30 * DAY, now: at(0) });
+const rotated = await planBundle(first.bundle, { hosts, servingValidityMs: 30 * DAY, now: at(250 * DAY) });
+const b64 = (pem: string): string => Buffer.from(pem).toString('base64');
+const fingerprints = (pem: string): string[] => splitPemBundle(pem).map((p) => new X509Certificate(p).fingerprint256).sort();
+
+/** An apiserver holding one Secret and the two webhook configurations; logs every write in order. */
+function fakeApi(initialCaBundle: string) {
+  const log: string[] = [];
+  const objects = new Map<string, KubeObject & Record<string, unknown>>();
+  for (const kind of ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations']) {
+    objects.set(`${kind}/cfg`, { metadata: { name: 'cfg', resourceVersion: '1' }, webhooks: [{ name: 'a', clientConfig: { caBundle: b64(initialCaBundle) } }] });
+  }
+  const client = {
+    resource: (gvr: { resource: string }) => ({
+      get: (_ns: string | undefined, name: string) => {
+        const o = objects.get(`${gvr.resource}/${name}`);
+        return o ? Promise.resolve(structuredClone(o)) : Promise.reject(new NotFoundError(404, 'NotFound', 'not found', undefined, 'GET'));
+      },
+      create: (o: KubeObject) => {
+        objects.set(`${gvr.resource}/${o.metadata?.name}`, { ...o, metadata: { ...o.metadata, resourceVersion: '1' } });
+        log.push(`create ${gvr.resource}`);
+        return Promise.resolve(o);
+      },
+      replace: (o: KubeObject) => {
+        objects.set(`${gvr.resource}/${o.metadata?.name}`, o);
+        log.push(`replace ${gvr.resource}`);
+        return Promise.resolve(o);
+      },
+      patch: (_ns: string | undefined, name: string, patch: { body: { op: string; path: string; value?: string }[] }) => {
+        const body = patch.body;
+        const o = objects.get(`${gvr.resource}/${name}`)!;
+        for (const op of body.filter((x) => x.op === 'add')) {
+          const i = Number(op.path.split('/')[2]);
+          (o.webhooks as { clientConfig: { caBundle?: string } }[])[i]!.clientConfig.caBundle = op.value;
+        }
+        log.push(`patch ${gvr.resource}`);
+        return Promise.resolve(o);
+      },
+    }),
+  } as unknown as KubeClient;
+  const caBundleOf = (kind: string): string => Buffer.from(((objects.get(`${kind}/cfg`)!.webhooks as { clientConfig: { caBundle: string } }[])[0]!.clientConfig.caBundle), 'base64').toString();
+  return { client, log, caBundleOf };
+}
+
+describe('caBundle injection after a CA rotation', () => {
+  it('never drops a still-valid CA that another replica injected from a newer read', () => {
+    const merged = mergeCaBundles(first.bundle.caBundle, rotated.bundle.caBundle, at(250 * DAY));
+    expect(fingerprints(merged)).toEqual(fingerprints(rotated.bundle.caBundle));
+  });
+
+  it('drops expired CAs and anything that is not a CA', () => {
+    const merged = mergeCaBundles(rotated.bundle.caBundle, `${first.bundle.tlsCert}garbage`, at(250 * DAY));
+    expect(fingerprints(merged)).toEqual(fingerprints(rotated.bundle.caBundle));
+    expect(fingerprints(mergeCaBundles(rotated.bundle.caCert, first.bundle.caBundle, at(400 * DAY)))).toEqual(fingerprints(rotated.bundle.caCert));
+  });
+
+  it('an older replica injecting after a newer one leaves the newer CA in place', async () => {
+    const api = fakeApi(rotated.bundle.caBundle);
+    await injectCaBundle(api.client, 'cfg', first.bundle.caBundle, silentLogger(), at(250 * DAY));
+    expect(fingerprints(api.caBundleOf('validatingwebhookconfigurations'))).toEqual(fingerprints(rotated.bundle.caBundle));
+  });
+
+  it('serves the rotated certificate only after its CA is in both configurations', async () => {
+    const api = fakeApi(first.bundle.caBundle);
+    await syncCertificates({
+      client: api.client,
+      namespace: 'system',
+      secretName: 'certs',
+      configurationName: 'cfg',
+      hosts,
+      servingValidityMs: 30 * DAY,
+      logger: silentLogger(),
+      now: () => at(250 * DAY),
+      onCertificate: (c) => {
+        api.log.push('serve');
+        const issuer = new X509Certificate(c.cert).issuer;
+        for (const kind of ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations']) {
+          expect(splitPemBundle(api.caBundleOf(kind)).some((pem) => new X509Certificate(pem).subject === issuer)).toBe(true);
+        }
+        return Promise.resolve();
+      },
+    });
+    expect(api.log.indexOf('serve')).toBeGreaterThan(api.log.lastIndexOf('patch validatingwebhookconfigurations'));
+  });
+});
