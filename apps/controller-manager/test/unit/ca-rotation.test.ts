@@ -34,7 +34,7 @@ function fakeApi(initialCaBundle: string) {
         log.push(`create ${gvr.resource}`);
         return Promise.resolve(o);
       },
-      replace: (o: KubeObject) => {
+      replace: (o: KubeObject & Record<string, unknown>) => {
         objects.set(`${gvr.resource}/${o.metadata?.name}`, o);
         log.push(`replace ${gvr.resource}`);
         return Promise.resolve(o);
