@@ -1,8 +1,9 @@
 // Keeps clientConfig.caBundle of every webhook in the named Mutating- and
-// ValidatingWebhookConfiguration trusting our CA set (merged with the still-valid CAs already
-// there, so an older read never undoes a newer rotation). A missing configuration is not an
+// ValidatingWebhookConfiguration equal to the trusted CA set. A missing configuration is not an
 // error (it may be installed later); writes are JSON patches guarded by the read resourceVersion.
-import { mergeCaBundles } from './ca-bundle-merge.ts';
+// A bundle older than the one injected (a replica acting on an older read of the Secret) is not
+// written unless the caller says its read is current: it would undo a newer rotation.
+import { isOlderCaBundle } from './ca-bundle-age.ts';
 import { isConflict, isInvalid, isNotFound, jsonPatch, type GroupVersionResource, type KubeClient, type KubeObject, type Logger } from '@cloneset-suite/kube-runtime';
 
 export const WebhookConfigurationResources = {
@@ -28,9 +29,23 @@ interface Configuration extends KubeObject {
 
 const decode = (b64: string | undefined): string => Buffer.from(b64 ?? '', 'base64').toString('utf8');
 
-/** Injects `caBundlePem` (merged with what each webhook trusts); resolves to the number of configurations it changed. */
-export async function injectCaBundle(client: KubeClient, name: string, caBundlePem: string, logger: Logger, now: Date = new Date()): Promise<number> {
+export interface InjectResult {
+  /** Configurations written. */
+  changed: number;
+  /** A configuration already trusts a newer CA than ours; nothing older was written over it. */
+  newerPresent: boolean;
+}
+
+export interface InjectOptions {
+  /** Write even over a newer bundle (the caller re-read the Secret and it still holds ours). */
+  overwriteNewer?: boolean;
+}
+
+/** Injects `caBundlePem` into every webhook of both configurations. */
+export async function injectCaBundle(client: KubeClient, name: string, caBundlePem: string, logger: Logger, options: InjectOptions = {}): Promise<InjectResult> {
+  const caBundle = Buffer.from(caBundlePem).toString('base64');
   let changed = 0;
+  let newerPresent = false;
   for (const gvr of Object.values(WebhookConfigurationResources)) {
     const api = client.resource<Configuration>(gvr);
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -44,10 +59,14 @@ export async function injectCaBundle(client: KubeClient, name: string, caBundleP
         }
         throw err;
       }
-      const ops = (current.webhooks ?? []).flatMap((w, i) => {
-        const caBundle = Buffer.from(mergeCaBundles(caBundlePem, decode(w.clientConfig?.caBundle), now)).toString('base64');
-        return w.clientConfig?.caBundle === caBundle ? [] : [{ op: 'add' as const, path: `/webhooks/${i}/clientConfig/caBundle`, value: caBundle }];
-      });
+      if (!options.overwriteNewer && (current.webhooks ?? []).some((w) => isOlderCaBundle(caBundlePem, decode(w.clientConfig?.caBundle)))) {
+        logger.info({ kind: gvr.kind, name }, 'the configuration trusts a newer CA than our read of the Secret; not overwriting it');
+        newerPresent = true;
+        break;
+      }
+      const ops = (current.webhooks ?? []).flatMap((w, i) =>
+        w.clientConfig?.caBundle === caBundle ? [] : [{ op: 'add' as const, path: `/webhooks/${i}/clientConfig/caBundle`, value: caBundle }],
+      );
       if (ops.length === 0) break;
       try {
         await api.patch(undefined, name, jsonPatch(ops, { resourceVersion: current.metadata?.resourceVersion ?? '' }));
@@ -61,5 +80,5 @@ export async function injectCaBundle(client: KubeClient, name: string, caBundleP
       }
     }
   }
-  return changed;
+  return { changed, newerPresent };
 }

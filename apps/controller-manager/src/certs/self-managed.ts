@@ -28,8 +28,12 @@ export interface SelfManagedOptions {
 export async function syncCertificates(o: SelfManagedOptions, signal?: AbortSignal): Promise<Date> {
   const store = new SecretStore(o.client, o.namespace, o.secretName);
   const now = o.now ?? (() => new Date());
+  let previousRead: string | undefined;
   for (let attempt = 0; attempt < 4; attempt++) {
     const stored = await store.read(signal);
+    // Read twice at the same version: the Secret is the truth even if a configuration trusts a newer CA.
+    const readIsCurrent = stored.resourceVersion !== undefined && stored.resourceVersion === previousRead;
+    previousRead = stored.resourceVersion;
     const plan = await planBundle(stored.bundle, { hosts: o.hosts, servingValidityMs: o.servingValidityMs, now: now() });
     if (plan.changed) {
       if (!(await store.write(plan.bundle, stored.resourceVersion))) {
@@ -38,8 +42,10 @@ export async function syncCertificates(o: SelfManagedOptions, signal?: AbortSign
       }
       o.logger.info({ secret: `${o.namespace}/${o.secretName}`, reason: plan.reason, hosts: o.hosts }, 'issued webhook certificates');
     }
-    // The apiserver must trust the issuing CA before anyone is served its certificate.
-    await injectCaBundle(o.client, o.configurationName, plan.bundle.caBundle, o.logger, now());
+    // The apiserver must trust the issuing CA before anyone is served its certificate, and an
+    // older read of the Secret must not replace a newer caBundle: read again first.
+    const injected = await injectCaBundle(o.client, o.configurationName, plan.bundle.caBundle, o.logger, { overwriteNewer: readIsCurrent });
+    if (injected.newerPresent) continue;
     await o.onCertificate({ cert: plan.bundle.tlsCert, key: plan.bundle.tlsKey });
     return nextRenewal(plan.bundle);
   }

@@ -231,6 +231,22 @@ describe('controller-manager process', () => {
     expectRefusal(err, 'spec.scaleStrategy.podsToDelete[0]', 'no-such-pod');
   });
 
+  it('accepts a podsToDelete entry naming one of its own pods, answered from the pod cache', async () => {
+    const pods = await getJson<{ items: { metadata: { name: string } }[] }>(['pods', '-n', ns.name, '-l', 'app=sample']);
+    const victim = pods?.items[0]?.metadata.name ?? '';
+    const dryRun = await kubectl(['patch', 'clone', 'sample', '-n', ns.name, '--dry-run=server', '--type=merge', '-p', JSON.stringify({ spec: { scaleStrategy: { podsToDelete: [victim] } } })]);
+    expect(dryRun).toContain('patched');
+  });
+
+  it('refuses kubectl scale beyond the replicas bound through clonesets/scale, naming spec.replicas', async () => {
+    const err = await kubectl(['scale', 'clone', 'sample', '-n', ns.name, '--replicas=2147483647']).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expectRefusal(err, 'spec.replicas', 'less than or equal to 100000');
+    await kubectl(['scale', 'clone', 'sample', '-n', ns.name, '--replicas=2', '--dry-run=server']);
+  });
+
   it('defaults PodTransitionRules and refuses webhook URLs outside the allow-list', async () => {
     const rule = (name: string, url: string): string =>
       [

@@ -3,7 +3,7 @@
 import { NotFoundError, silentLogger, type KubeClient, type KubeObject } from '@cloneset-suite/kube-runtime';
 import { describe, expect, it } from 'vitest';
 import { planBundle } from '../../src/certs/bundle.ts';
-import { mergeCaBundles } from '../../src/certs/ca-bundle-merge.ts';
+import { isOlderCaBundle } from '../../src/certs/ca-bundle-age.ts';
 import { injectCaBundle } from '../../src/certs/ca-injector.ts';
 import { syncCertificates } from '../../src/certs/self-managed.ts';
 import { splitPemBundle, X509Certificate } from '../../src/certs/x509.ts';
@@ -56,21 +56,45 @@ function fakeApi(initialCaBundle: string) {
 }
 
 describe('caBundle injection after a CA rotation', () => {
-  it('never drops a still-valid CA that another replica injected from a newer read', () => {
-    const merged = mergeCaBundles(first.bundle.caBundle, rotated.bundle.caBundle, at(250 * DAY));
-    expect(fingerprints(merged)).toEqual(fingerprints(rotated.bundle.caBundle));
+  it('orders bundles by their most recently issued CA', () => {
+    expect(isOlderCaBundle(first.bundle.caBundle, rotated.bundle.caBundle)).toBe(true);
+    expect(isOlderCaBundle(rotated.bundle.caBundle, first.bundle.caBundle)).toBe(false);
+    expect(isOlderCaBundle(rotated.bundle.caBundle, rotated.bundle.caBundle)).toBe(false);
+    expect(isOlderCaBundle(first.bundle.caBundle, 'garbage')).toBe(false);
   });
 
-  it('drops expired CAs and anything that is not a CA', () => {
-    const merged = mergeCaBundles(rotated.bundle.caBundle, `${first.bundle.tlsCert}garbage`, at(250 * DAY));
-    expect(fingerprints(merged)).toEqual(fingerprints(rotated.bundle.caBundle));
-    expect(fingerprints(mergeCaBundles(rotated.bundle.caCert, first.bundle.caBundle, at(400 * DAY)))).toEqual(fingerprints(rotated.bundle.caCert));
-  });
-
-  it('an older replica injecting after a newer one leaves the newer CA in place', async () => {
+  it('an older replica injecting after a newer one leaves the newer caBundle in place', async () => {
     const api = fakeApi(rotated.bundle.caBundle);
-    await injectCaBundle(api.client, 'cfg', first.bundle.caBundle, silentLogger(), at(250 * DAY));
+    const res = await injectCaBundle(api.client, 'cfg', first.bundle.caBundle, silentLogger());
+    expect(res).toEqual({ changed: 0, newerPresent: true });
     expect(fingerprints(api.caBundleOf('validatingwebhookconfigurations'))).toEqual(fingerprints(rotated.bundle.caBundle));
+    expect(fingerprints(api.caBundleOf('mutatingwebhookconfigurations'))).toEqual(fingerprints(rotated.bundle.caBundle));
+  });
+
+  it('a Secret read twice at the same version is the truth, even over a newer caBundle', async () => {
+    const api = fakeApi(rotated.bundle.caBundle);
+    const served: string[] = [];
+    // The Secret holds the older (still valid, not yet due) bundle: restored from a backup.
+    await api.client.resource({ resource: 'secrets' } as never).create({
+      metadata: { name: 'certs', namespace: 'system' },
+      data: { 'ca.crt': b64(first.bundle.caCert), 'ca.key': b64(first.bundle.caKey), 'tls.crt': b64(first.bundle.tlsCert), 'tls.key': b64(first.bundle.tlsKey), 'ca-bundle.crt': b64(first.bundle.caBundle) },
+    } as KubeObject);
+    await syncCertificates({
+      client: api.client,
+      namespace: 'system',
+      secretName: 'certs',
+      configurationName: 'cfg',
+      hosts,
+      servingValidityMs: 30 * DAY,
+      logger: silentLogger(),
+      now: () => at(DAY),
+      onCertificate: (c) => {
+        served.push(c.cert);
+        return Promise.resolve();
+      },
+    });
+    expect(served).toEqual([first.bundle.tlsCert]);
+    expect(fingerprints(api.caBundleOf('validatingwebhookconfigurations'))).toEqual(fingerprints(first.bundle.caBundle));
   });
 
   it('serves the rotated certificate only after its CA is in both configurations', async () => {
