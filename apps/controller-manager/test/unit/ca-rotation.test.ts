@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { planBundle } from '../../src/certs/bundle.ts';
 import { isOlderCaBundle } from '../../src/certs/ca-bundle-age.ts';
 import { injectCaBundle } from '../../src/certs/ca-injector.ts';
-import { syncCertificates } from '../../src/certs/self-managed.ts';
+import { syncCertificates, type SelfManagedOptions } from '../../src/certs/self-managed.ts';
 import { splitPemBundle, X509Certificate } from '../../src/certs/x509.ts';
 
 const DAY = 86_400_000;
@@ -55,6 +55,10 @@ function fakeApi(initialCaBundle: string) {
   return { client, log, caBundleOf };
 }
 
+function syncOptions(client: KubeClient, now: Date, onCertificate: SelfManagedOptions['onCertificate']): SelfManagedOptions {
+  return { client, namespace: 'system', secretName: 'certs', configurationName: 'cfg', hosts, servingValidityMs: 30 * DAY, logger: silentLogger(), now: () => now, onCertificate };
+}
+
 describe('caBundle injection after a CA rotation', () => {
   it('orders bundles by their most recently issued CA', () => {
     expect(isOlderCaBundle(first.bundle.caBundle, rotated.bundle.caBundle)).toBe(true);
@@ -79,44 +83,28 @@ describe('caBundle injection after a CA rotation', () => {
       metadata: { name: 'certs', namespace: 'system' },
       data: { 'ca.crt': b64(first.bundle.caCert), 'ca.key': b64(first.bundle.caKey), 'tls.crt': b64(first.bundle.tlsCert), 'tls.key': b64(first.bundle.tlsKey), 'ca-bundle.crt': b64(first.bundle.caBundle) },
     } as KubeObject);
-    await syncCertificates({
-      client: api.client,
-      namespace: 'system',
-      secretName: 'certs',
-      configurationName: 'cfg',
-      hosts,
-      servingValidityMs: 30 * DAY,
-      logger: silentLogger(),
-      now: () => at(DAY),
-      onCertificate: (c) => {
+    await syncCertificates(
+      syncOptions(api.client, at(DAY), (c) => {
         served.push(c.cert);
         return Promise.resolve();
-      },
-    });
+      }),
+    );
     expect(served).toEqual([first.bundle.tlsCert]);
     expect(fingerprints(api.caBundleOf('validatingwebhookconfigurations'))).toEqual(fingerprints(first.bundle.caBundle));
   });
 
   it('serves the rotated certificate only after its CA is in both configurations', async () => {
     const api = fakeApi(first.bundle.caBundle);
-    await syncCertificates({
-      client: api.client,
-      namespace: 'system',
-      secretName: 'certs',
-      configurationName: 'cfg',
-      hosts,
-      servingValidityMs: 30 * DAY,
-      logger: silentLogger(),
-      now: () => at(250 * DAY),
-      onCertificate: (c) => {
+    await syncCertificates(
+      syncOptions(api.client, at(250 * DAY), (c) => {
         api.log.push('serve');
         const issuer = new X509Certificate(c.cert).issuer;
         for (const kind of ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations']) {
           expect(splitPemBundle(api.caBundleOf(kind)).some((pem) => new X509Certificate(pem).subject === issuer)).toBe(true);
         }
         return Promise.resolve();
-      },
-    });
+      }),
+    );
     expect(api.log.indexOf('serve')).toBeGreaterThan(api.log.lastIndexOf('patch validatingwebhookconfigurations'));
   });
 });
