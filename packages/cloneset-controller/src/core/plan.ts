@@ -136,8 +136,20 @@ export interface EventAction {
   message: string;
 }
 
+/**
+ * A PodOpsLifecycle write on a controlled pod (id `cloneset`, decisions.md): begin when the
+ * CloneSet chooses the pod, finish when its in-place update is complete, undo when it leaves
+ * the plan before `operate`. The shell writes the SDK's label patch.
+ */
+export interface OperationAction {
+  kind: 'beginOperation' | 'finishOperation' | 'undoOperation';
+  name: string;
+  type: string;
+}
+
 export type PlanAction =
   | CreatePodAction
+  | OperationAction
   | DeletePodAction
   | DeletePvcAction
   | ReownPvcAction
@@ -183,6 +195,11 @@ export interface Plan {
   waits: PlanWait[];
   /** The diff numbers the step decided from (§5), for the debug log. */
   diffs?: Diffs;
+  /**
+   * Pods the step chose for its PodOpsLifecycle operation type (scale-in or update), whether it
+   * begins, waits or acts on them; absent when the step did not get as far as choosing.
+   */
+  chosen?: ReadonlySet<string>;
 }
 
 export function emptyPlan(): Plan {

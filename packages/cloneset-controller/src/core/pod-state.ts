@@ -1,6 +1,8 @@
 // Pod predicates of spec §2: active, claimed, update-ready, ready, available,
 // lifecycle state, revision match, instance id, specified-delete.
 import type { V1Pod, V1PodCondition } from '@kubernetes/client-node';
+import { KUSION_CONTROL_LABEL, POL_LABELS } from '@cloneset-suite/api-types';
+import { readLifecycle } from '@cloneset-suite/podopslifecycle';
 import {
   INPLACE_UPDATE_READY,
   INSTANCE_ID_LABEL,
@@ -72,9 +74,27 @@ export function isReady(pod: V1Pod, nowMs: number): boolean {
   return isUpdateReady(pod, 0, nowMs) && isLifecycleServing(pod);
 }
 
-/** available of §2: update-ready for more than minReadySeconds and serving. */
+/** Scope of PodOpsLifecycle (decisions.md choice 1). Anything else behaves as under OpenKruise. */
+export function isControlled(pod: V1Pod): boolean {
+  return podLabels(pod)[KUSION_CONTROL_LABEL] === 'true';
+}
+
+/**
+ * decisions.md "CloneSet meets PodOpsLifecycle": a controlled pod serves only while it is
+ * `service-available` and in no PodOpsLifecycle operation (of any id).
+ */
+export function isServingUnderOpsLifecycle(pod: V1Pod): boolean {
+  if (!isControlled(pod)) return true;
+  const labels = podLabels(pod);
+  return labels[POL_LABELS.serviceAvailable] !== undefined && readLifecycle(labels).ids.length === 0;
+}
+
+/**
+ * available of §2: update-ready for more than minReadySeconds and serving; for a controlled
+ * pod also serving under PodOpsLifecycle (maxUnavailable, availableReplicas).
+ */
 export function isAvailable(pod: V1Pod, minReadySeconds: number, nowMs: number): boolean {
-  return isUpdateReady(pod, minReadySeconds, nowMs) && isLifecycleServing(pod);
+  return isUpdateReady(pod, minReadySeconds, nowMs) && isLifecycleServing(pod) && isServingUnderOpsLifecycle(pod);
 }
 
 export function isPreparingDelete(pod: V1Pod): boolean {

@@ -6,6 +6,7 @@ import { planImagePreDownload } from './image-predownload.ts';
 import type { FeatureGates } from './keys.ts';
 import type { Diffs } from './diff.ts';
 import { failureCondition, inStep, minRequeue, type PlannedAction, type PlanError, type PlanStep, type PlanWait } from './plan.ts';
+import { planUndos, type CloneSetOperationType, type WantedPods } from './ops-lifecycle.ts';
 import { classifyPods, podName } from './pod-state.ts';
 import { computeRevisions, planHistoryTruncation, type RevisionsResult } from './revisions.ts';
 import { planPodsToDeleteCleanup, planPvcCleanup, planScale } from './scale-plan.ts';
@@ -98,14 +99,20 @@ export function planReconcile(input: ReconcileInput): ReconcilePlan {
     result.stepsRun.scale = true;
     if (scale.diffs) result.diffs.scale = scale.diffs;
     result.requeueAfterMs = minRequeue(result.requeueAfterMs, scale.requeueAfterMs);
+    const wanted: Record<CloneSetOperationType, WantedPods> = { 'scale-in': scale.chosen, update: undefined };
     if (!scale.modified) {
       const update = planUpdate(ctx);
+      wanted.update = update.chosen;
       actions.push(...inStep('update', update.actions));
       result.errors.push(...update.errors);
       result.waits.push(...update.waits);
       result.stepsRun.update = true;
       if (update.diffs) result.diffs.update = update.diffs;
       result.requeueAfterMs = minRequeue(result.requeueAfterMs, update.requeueAfterMs);
+    }
+    const undone = new Set(actions.flatMap((a) => (a.kind === 'undoOperation' ? [a.name] : [])));
+    for (const undo of planUndos(ctx.pods, wanted)) {
+      if (!undone.has(undo.name)) actions.push({ ...undo, step: undo.type === 'update' ? 'update' : 'scale' });
     }
     actions.push(...inStep('cleanup', planPodsToDeleteCleanup(ctx)));
   }

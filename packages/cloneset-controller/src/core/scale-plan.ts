@@ -1,6 +1,7 @@
 // The Scale step (spec §6.5): cancel PreparingDelete, scale-out, finish pre-deletes,
 // specified deletes, scale-in; the first path that writes ends the step.
 import type { V1Pod } from '@kubernetes/client-node';
+import { POL_OPERATION_TYPES } from '@cloneset-suite/api-types';
 import { isNewForScale, revisionNameOf, scaleDiffs, type PlanContext } from './context.ts';
 import type { Diffs } from './diff.ts';
 import { allocateInstanceIds, slowStartBatches } from './instance-ids.ts';
@@ -10,7 +11,8 @@ import { buildPod } from './new-pod.ts';
 import { POD_TYPE, ownerRefTo } from './owner-ref.ts';
 import { initialGateConditions, setPodConditions } from './pod-conditions.ts';
 import { emptyPlan, type DeleteReason, type Plan, type PlanAction } from './plan.ts';
-import { instanceIdOf, isPreparingDelete, isReady, isSpecifiedDelete, podName } from './pod-state.ts';
+import { cloneSetOperation, inOperationFirst, isOperateGranted, throughLifecycle } from './ops-lifecycle.ts';
+import { instanceIdOf, isControlled, isPreparingDelete, isReady, isSpecifiedDelete, podName } from './pod-state.ts';
 import { templateOfRevision } from './revisions.ts';
 import { sortForScaleIn } from './scale-in-order.ts';
 
@@ -18,11 +20,16 @@ import { sortForScaleIn } from './scale-in-order.ts';
 export const ID_WAIT_REQUEUE_MS = 1_000;
 
 /**
- * "Delete" of §6.5: a pod hooked by preDelete goes to PreparingDelete (and, with
- * markPodNotReady, gets the preDeleteHook not-ready key first); otherwise it is
- * deleted with every owned PVC of its instance id.
+ * "Delete" of §6.5: a controlled pod first goes through the `scale-in` lifecycle operation
+ * (begin, then wait for operate); then a pod hooked by preDelete goes to PreparingDelete (and,
+ * with markPodNotReady, gets the preDeleteHook not-ready key first); otherwise it is deleted
+ * with every owned PVC of its instance id.
  */
 export function deleteOrHold(ctx: PlanContext, pod: V1Pod, reason: DeleteReason): PlanAction[] {
+  return throughLifecycle(pod, POL_OPERATION_TYPES.scaleIn, kruiseDeleteOrHold(ctx, pod, reason));
+}
+
+function kruiseDeleteOrHold(ctx: PlanContext, pod: V1Pod, reason: DeleteReason): PlanAction[] {
   const hook = ctx.cs.spec.lifecycle?.preDelete;
   if (hook && isHooked(pod, hook) && !isPreparingDelete(pod)) {
     const out: PlanAction[] = [];
@@ -110,15 +117,19 @@ function scaleOut(ctx: PlanContext, d: Diffs, plan: Plan): void {
 
 /** Pods to scale in (§6.6): old first per scaleDownNumOld, sorted, then the ready budget. */
 export function chooseScaleIn(ctx: PlanContext, d: Diffs): V1Pod[] {
+  // Pods already in the CloneSet's scale-in operation go first, so a choice is kept (§3).
   const order = (ps: V1Pod[], n: number) =>
     ps.length <= n
       ? ps
-      : sortForScaleIn(ps, {
-          minReadySeconds: ctx.minReadySeconds,
-          nowMs: ctx.nowMs,
-          template: ctx.cs.spec.template,
-          ...(ctx.nodeLabels ? { nodeLabels: ctx.nodeLabels } : {}),
-        }).slice(0, n);
+      : inOperationFirst(
+          sortForScaleIn(ps, {
+            minReadySeconds: ctx.minReadySeconds,
+            nowMs: ctx.nowMs,
+            template: ctx.cs.spec.template,
+            ...(ctx.nodeLabels ? { nodeLabels: ctx.nodeLabels } : {}),
+          }),
+          POL_OPERATION_TYPES.scaleIn,
+        ).slice(0, n);
   const olds = ctx.pods.filter((p) => !isNewForScale(ctx, p));
   const news = ctx.pods.filter((p) => isNewForScale(ctx, p));
   const total = d.scaleDownNum;
@@ -156,11 +167,18 @@ export function planScale(ctx: PlanContext): Plan {
     return plan;
   }
 
-  // 3. Finish pre-deletes whose hook was released.
+  // 3. Finish pre-deletes whose hook was released, and controlled pods whose scale-in was
+  // granted (deleted even when the count no longer asks for it, as Kuperator does).
   const hook = ctx.cs.spec.lifecycle?.preDelete;
+  const chosen = new Set<string>();
   for (const pod of ctx.pods) {
     if (isPreparingDelete(pod) && !isHooked(pod, hook)) plan.actions.push(...deleteOrHold(ctx, pod, 'PreDeleteHookReleased'));
+    else if (!isPreparingDelete(pod) && isGrantedScaleIn(pod)) {
+      chosen.add(podName(pod));
+      plan.actions.push(...deleteOrHold(ctx, pod, 'ScaleIn'));
+    }
   }
+  plan.chosen = chosen;
   if (plan.actions.length > 0) {
     plan.modified = true;
     return plan;
@@ -174,6 +192,7 @@ export function planScale(ctx: PlanContext): Plan {
       if (limit <= 0) continue;
       limit--;
     }
+    chosen.add(podName(pod));
     plan.actions.push(...deleteOrHold(ctx, pod, 'SpecifiedDelete'));
   }
   if (plan.actions.length > 0) {
@@ -183,10 +202,17 @@ export function planScale(ctx: PlanContext): Plan {
 
   // 5. Scale-in, never while a specified or pre-deleting pod exists.
   if (d.scaleDownNum > 0 && specified.length === 0 && !ctx.pods.some(isPreparingDelete)) {
-    for (const pod of chooseScaleIn(ctx, d)) plan.actions.push(...deleteOrHold(ctx, pod, 'ScaleIn'));
+    for (const pod of chooseScaleIn(ctx, d)) {
+      chosen.add(podName(pod));
+      plan.actions.push(...deleteOrHold(ctx, pod, 'ScaleIn'));
+    }
     plan.modified = plan.actions.length > 0;
   }
   return plan;
+}
+
+function isGrantedScaleIn(pod: V1Pod): boolean {
+  return isControlled(pod) && cloneSetOperation(pod) === POL_OPERATION_TYPES.scaleIn && isOperateGranted(pod);
 }
 
 /** §3 step 13: keep only names of claimed active pods in podsToDelete. */

@@ -2,6 +2,7 @@
 // maxUnavailable walk, then per pod an in-place update (with lifecycle pre-steps)
 // or a recreate mark.
 import type { V1Pod } from '@kubernetes/client-node';
+import { POL_OPERATION_TYPES } from '@cloneset-suite/api-types';
 import { findRevision, isUpdatedPod, revisionNameOf, updateDiffs, type PlanContext } from './context.ts';
 import { revisionInPlaceDiff } from './inplace.ts';
 import { graceAnnotationKey, newUpdateState, stateJson } from './inplace-state.ts';
@@ -18,7 +19,8 @@ import {
 import { hasReadinessGate, isHooked, kruisePodReadyChange, statePatch } from './lifecycle.ts';
 import { setPodConditions } from './pod-conditions.ts';
 import { emptyPlan, minRequeue, type Plan, type PlanAction, type PodConditionPatch } from './plan.ts';
-import { isAvailable, isPodAtRevision, isPreparingDelete, lifecycleState, podLabels, podName, podRevision } from './pod-state.ts';
+import { isAvailable, isControlled, isPodAtRevision, isPreparingDelete, lifecycleState, podLabels, podName, podRevision } from './pod-state.ts';
+import { cloneSetOperation, inOperationFirst, isOperateGranted, throughLifecycle } from './ops-lifecycle.ts';
 import { planRefresh } from './refresh.ts';
 import { revisionLabels } from './revisions.ts';
 import { rfc3339 } from './time.ts';
@@ -52,11 +54,15 @@ export function limitByMaxUnavailable(
   return chosen;
 }
 
-/** Candidates for this pass (§8.4): wrong revision, not pre-deleting, no pending grace (unless Updated). */
+/**
+ * Candidates for this pass (§8.4): wrong revision, not pre-deleting, no pending grace (unless
+ * Updated), not in the CloneSet's scale-in operation.
+ */
 export function updateCandidates(ctx: PlanContext, updateNum: number): V1Pod[] {
   return ctx.pods.filter((p) => {
     if (updateNum > 0 === isUpdatedPod(ctx, p)) return false;
     if (isPreparingDelete(p)) return false;
+    if (cloneSetOperation(p) === POL_OPERATION_TYPES.scaleIn) return false;
     return graceAnnotationKey(p) === undefined || lifecycleState(p) === LifecycleState.Updated;
   });
 }
@@ -132,12 +138,33 @@ function inPlaceUpdate(ctx: PlanContext, pod: V1Pod, target: string, diff: NonNu
   return actions;
 }
 
+/**
+ * Finish (decisions.md): a controlled pod whose granted `update` operation is done, at the
+ * update revision with no in-place update running or deferred. Pods refresh writes this pass wait.
+ */
+export function planFinishes(ctx: PlanContext, busy: ReadonlySet<string>): PlanAction[] {
+  return ctx.pods
+    .filter(
+      (p) =>
+        isControlled(p) &&
+        cloneSetOperation(p) === POL_OPERATION_TYPES.update &&
+        isOperateGranted(p) &&
+        !busy.has(podName(p)) &&
+        isUpdatedPod(ctx, p) &&
+        lifecycleState(p) !== LifecycleState.Updating &&
+        graceAnnotationKey(p) === undefined,
+    )
+    .map((p) => ({ kind: 'finishOperation', name: podName(p), type: POL_OPERATION_TYPES.update }));
+}
+
 export function planUpdate(ctx: PlanContext): Plan {
   const refresh = planRefresh(ctx);
-  const plan: Plan = { ...emptyPlan(), actions: [...refresh.actions] };
+  const refreshed = new Set(refresh.actions.map((a) => ('name' in a ? a.name : '')));
+  const plan: Plan = { ...emptyPlan(), actions: [...refresh.actions, ...planFinishes(ctx, refreshed)] };
   if (refresh.requeueAfterMs !== undefined) plan.requeueAfterMs = refresh.requeueAfterMs;
   const done = () => ({ ...plan, modified: plan.actions.length > 0 });
   if (refresh.stop) return done();
+  plan.chosen = new Set();
   if (ctx.updateType === 'OnDelete' || ctx.cs.spec.updateStrategy?.paused) return done();
 
   const d = updateDiffs(ctx);
@@ -145,11 +172,13 @@ export function planUpdate(ctx: PlanContext): Plan {
   if (d.updateNum === 0) return done();
   const target = d.updateNum > 0 ? ctx.updateRevision : ctx.currentRevision;
   const targetName = revisionNameOf(target);
-  const ordered = sortForUpdate(updateCandidates(ctx, d.updateNum), ctx.cs.spec.updateStrategy, ctx.pods).slice(
-    0,
-    Math.abs(d.updateNum),
-  );
+  // Pods already in the CloneSet's update operation go first, so a choice is kept (§3).
+  const ordered = inOperationFirst(
+    sortForUpdate(updateCandidates(ctx, d.updateNum), ctx.cs.spec.updateStrategy, ctx.pods),
+    POL_OPERATION_TYPES.update,
+  ).slice(0, Math.abs(d.updateNum));
   const chosen = limitByMaxUnavailable(ctx, ordered, targetName, d.updateMaxUnavailable);
+  plan.chosen = new Set(chosen.map(podName));
 
   const inPlaceType = ctx.updateType === 'InPlaceIfPossible' || ctx.updateType === 'InPlaceOnly';
   for (const pod of chosen) {
@@ -162,7 +191,7 @@ export function planUpdate(ctx: PlanContext): Plan {
           })
         : undefined;
     if (diff) {
-      plan.actions.push(...inPlaceUpdate(ctx, pod, targetName, diff));
+      plan.actions.push(...throughLifecycle(pod, POL_OPERATION_TYPES.update, inPlaceUpdate(ctx, pod, targetName, diff)));
       const grace = ctx.cs.spec.updateStrategy?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0;
       if (grace > 0) plan.requeueAfterMs = minRequeue(plan.requeueAfterMs, grace * 1000);
     } else if (ctx.updateType === 'InPlaceOnly') {
@@ -173,7 +202,7 @@ export function planUpdate(ctx: PlanContext): Plan {
     } else if (!Object.hasOwn(podLabels(pod), SPECIFIED_DELETE_LABEL)) {
       // Recreate (§8.8): mark now; the next Scale pass deletes it as a specified delete.
       const what = `pod ${podName(pod)} specified-delete for update(revision ${targetName})`;
-      plan.actions.push({
+      plan.actions.push(...throughLifecycle(pod, POL_OPERATION_TYPES.update, [{
         kind: 'patchPod',
         name: podName(pod),
         reason: 'RecreateUpdate',
@@ -182,7 +211,7 @@ export function planUpdate(ctx: PlanContext): Plan {
           success: { type: 'Normal', reason: 'SuccessfulUpdatePodReCreate', message: `successfully patch ${what}` },
           failure: { type: 'Warning', reason: 'FailedUpdatePodReCreate', message: `failed to patch ${what}` },
         },
-      });
+      }]));
     }
   }
   return done();

@@ -22,6 +22,7 @@ import type { CreatePodAction, InPlaceUpdateAction, PlanAction, PlannedAction } 
 import type { ActionFailure } from '../core/reconcile-plan.ts';
 import type { CloneSetLike } from '../core/types.ts';
 import { deleteImagePullJobs, imagePullJobResource, type ImagePullJobSupport } from './image-pull-jobs.ts';
+import { writeOperation } from './operation-writes.ts';
 import { cloneSetResource, podResource, pvcResource, revisionResource } from './resources.ts';
 
 export interface ExecutionContext {
@@ -60,6 +61,9 @@ const POD_WRITE_CONCURRENCY = 16;
 function podOf(action: PlanAction): string | undefined {
   switch (action.kind) {
     case 'deletePod':
+    case 'beginOperation':
+    case 'finishOperation':
+    case 'undoOperation':
     case 'patchPod':
     case 'setPodConditions':
     case 'inPlaceUpdate':
@@ -295,6 +299,14 @@ async function executeOne(action: PlannedOther, ctx: ExecutionContext, state: Pl
         throw err;
       }
       ctx.recorder.event(ctx.cs, 'Normal', 'SuccessfulUpdatePodInPlace', 'Update', `successfully update pod ${action.name} in-place(revision ${action.revision})`);
+      return;
+    }
+    case 'beginOperation':
+    case 'finishOperation':
+    case 'undoOperation': {
+      const cached = ctx.podsByName.get(action.name);
+      const pod = state.written.has(action.name) ? await pods.get(ns, action.name, write) : cached;
+      podWrite(ctx, state, action.name, await writeOperation(action, pod as KubeObject | undefined, pods, ns, ctx));
       return;
     }
     case 'releasePod': {
