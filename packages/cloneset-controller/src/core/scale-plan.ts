@@ -175,7 +175,7 @@ export function planScale(ctx: PlanContext): Plan {
     if (isPreparingDelete(pod) && !isHooked(pod, hook)) plan.actions.push(...deleteOrHold(ctx, pod, 'PreDeleteHookReleased'));
     else if (!isPreparingDelete(pod) && isGrantedScaleIn(pod)) {
       chosen.add(podName(pod));
-      plan.actions.push(...deleteOrHold(ctx, pod, 'ScaleIn'));
+      plan.actions.push(...deleteOrHold(ctx, pod, isSpecifiedDelete(pod, ctx.podsToDelete) ? 'SpecifiedDelete' : 'ScaleIn'));
     }
   }
   plan.chosen = chosen;
