@@ -11,7 +11,7 @@ const files = readdirSync(dir).filter((f) => f.endsWith('.yaml'));
 
 describe('examples/', () => {
   it('has the seed samples', () => {
-    expect(files.sort()).toEqual(['cloneset-lifecycle.yaml', 'cloneset-partition.yaml', 'cloneset-pvc.yaml', 'cloneset.yaml', 'podopslifecycle-pod.yaml', 'podtransitionrule.yaml']);
+    expect(files.sort()).toEqual(['cloneset-lifecycle.yaml', 'cloneset-partition.yaml', 'cloneset-podopslifecycle.yaml', 'cloneset-pvc.yaml', 'cloneset.yaml', 'podopslifecycle-pod.yaml', 'podtransitionrule.yaml']);
   });
 
   it.each(files)('%s passes the admission defaulting and validation', (file) => {

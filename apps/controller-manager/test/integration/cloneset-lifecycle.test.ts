@@ -1,0 +1,284 @@
+// CloneSet meets PodOpsLifecycle and PodTransitionRule on the local cluster: the
+// controller-manager process (cloneset, podopslifecycle and podtransitionrule controllers) serves
+// the pod webhooks in URL mode, scoped to the test namespace. The test plays a cooperation
+// controller that holds a prot. finalizer while a pod is online, and watches every pod version.
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { createTestNamespace, eventually, freePort, getJson, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
+import { KubeClient, loadKubeConfig } from '@cloneset-suite/kube-runtime';
+import type { Pod } from '@cloneset-suite/podopslifecycle';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.ts';
+import { installCrds, installWebhookConfigurations, urlModeConfigurations } from '../../src/local-install.ts';
+import { PodHistory } from '../support/pod-history.ts';
+import { spawnManager, type ManagerProcess } from '../support/process.ts';
+
+const PROT = 'prot.podopslifecycle.kusionstack.io/test-traffic';
+const CONTROL = 'kusionstack.io/control';
+const SERVICE_AVAILABLE = 'podopslifecycle.kusionstack.io/service-available';
+const PHASE = 'podopslifecycle.cloneset-suite.io/phase';
+const suffix = randomBytes(3).toString('hex');
+const configurationName = `cs-pol-test-${suffix}`;
+const CONTROLLERS = ['cloneset', 'podopslifecycle', 'podtransitionrule'];
+
+const labelsOf = (pod: Pod | undefined): Record<string, string> => pod?.metadata?.labels ?? {};
+const condition = (pod: Pod | undefined, type: string): string | undefined => pod?.status?.conditions?.find((c) => c.type === type)?.status;
+const imageOf = (pod: Pod | undefined): string | undefined => pod?.spec?.containers?.[0]?.image;
+const lifecycleKeys = (pod: Pod | undefined): string[] =>
+  Object.keys(labelsOf(pod)).filter((k) => /\.podopslifecycle\.kusionstack\.io\//.test(k));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Events {
+  items: { reason: string; note?: string; regarding: { name: string } }[];
+}
+interface CloneSetStatus {
+  status?: { replicas?: number; availableReplicas?: number; updatedReplicas?: number; updatedReadyReplicas?: number; observedGeneration?: number };
+  metadata?: { generation?: number };
+}
+
+describe('CloneSet through PodOpsLifecycle and PodTransitionRule on a cluster', () => {
+  let ns: { name: string; remove: () => Promise<void> };
+  let manager: ManagerProcess;
+  let client: KubeClient;
+  let history: PodHistory;
+  let stopCooperation = false;
+
+  const pods = async (app: string): Promise<Pod[]> =>
+    (await getJson<{ items: Pod[] }>(['pods', '-n', ns.name, '-l', `app=${app}`]))?.items.filter((p) => !p.metadata?.deletionTimestamp) ?? [];
+
+  /** A CloneSet whose pods opt in to PodOpsLifecycle and expect the cooperation finalizer. */
+  async function applyCloneSet(name: string, replicas: number, image: string, opts: { controlled?: boolean; maxUnavailable?: string | number } = {}): Promise<void> {
+    const controlled = opts.controlled ?? true;
+    await kubectl(['apply', '-n', ns.name, '-f', '-'], JSON.stringify({
+      apiVersion: 'apps.kruise.io/v1alpha1',
+      kind: 'CloneSet',
+      metadata: { name },
+      spec: {
+        replicas,
+        selector: { matchLabels: { app: name } },
+        template: {
+          metadata: {
+            labels: { app: name, ...(controlled ? { [CONTROL]: 'true' } : {}) },
+            ...(controlled ? { annotations: { 'pod.kusionstack.io/available-conditions': JSON.stringify({ expectedFinalizers: { [`Service/${ns.name}/${name}`]: PROT } }) } } : {}),
+          },
+          spec: { containers: [{ name: 'main', image }] },
+        },
+        updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: opts.maxUnavailable ?? 1 },
+      },
+    }));
+  }
+
+  const setImage = (name: string, image: string) =>
+    kubectl(['patch', 'clone', name, '-n', ns.name, '--type=json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }])]);
+
+  /** Every pod of the CloneSet at `image`, service-available, out of every operation, and the status says so. */
+  const settled = (name: string, replicas: number, image: string, timeoutMs = 120_000): Promise<Pod[]> =>
+    eventually(`${name}: ${replicas} pods at ${image}, service-available`, async () => {
+      const ps = await pods(name);
+      const ok = ps.length === replicas && ps.every((p) => imageOf(p) === image && labelsOf(p)[SERVICE_AVAILABLE] !== undefined && lifecycleKeys(p).length === 0);
+      const cs = await getJson<CloneSetStatus>(['clone', name, '-n', ns.name]);
+      const statusOk = cs?.status?.observedGeneration === cs?.metadata?.generation && cs?.status?.availableReplicas === replicas && cs?.status?.updatedReadyReplicas === replicas;
+      return ok && statusOk ? ps : undefined;
+    }, { timeoutMs, intervalMs: 300 });
+
+  /**
+   * A cooperation controller in the spirit of ResourceConsist (§4) for every controlled pod:
+   * the prot. finalizer on while the pod is Ready and service-ready, off otherwise.
+   */
+  function cooperate(): void {
+    void (async () => {
+      while (!stopCooperation) {
+        const all = (await getJson<{ items: Pod[] }>(['pods', '-n', ns.name, '-l', `${CONTROL}=true`]).catch(() => undefined))?.items ?? [];
+        await Promise.all(all.map(async (pod) => {
+          const online = condition(pod, 'Ready') === 'True' && condition(pod, 'pod.kusionstack.io/service-ready') === 'True' && !pod.metadata?.deletionTimestamp;
+          const finalizers = pod.metadata?.finalizers ?? [];
+          const want = online ? [...new Set([...finalizers, PROT])] : finalizers.filter((f) => f !== PROT);
+          if (want.length === finalizers.length) return;
+          await kubectl(['patch', 'pod', pod.metadata!.name!, '-n', ns.name, '--type=json', '-p', JSON.stringify([
+            { op: 'test', path: '/metadata/resourceVersion', value: pod.metadata?.resourceVersion },
+            { op: 'add', path: '/metadata/finalizers', value: want },
+          ])]).catch(() => undefined);
+        }));
+        await sleep(150);
+      }
+    })();
+  }
+
+  const eventsFor = async (pod: string): Promise<Set<string>> =>
+    new Set((await getJson<Events>(['events.v1.events.k8s.io', '-n', ns.name, '--field-selector', `regarding.name=${pod}`]))?.items.map((e) => e.reason));
+
+  beforeAll(async () => {
+    await installCrds((a, input) => kubectl(a, input), path.join(repoRoot, 'crds'));
+    ns = await createTestNamespace('cspol');
+    const webhookPort = await freePort();
+    const args = [
+      `--kubeconfig=${testKubeconfigPath()}`,
+      `--namespace=${ns.name}`,
+      `--controllers=${CONTROLLERS.join(',')}`,
+      '--leader-elect=false',
+      `--metrics-bind-address=127.0.0.1:${await freePort()}`,
+      `--health-probe-bind-address=127.0.0.1:${await freePort()}`,
+      '--webhook-host=127.0.0.1',
+      `--webhook-port=${webhookPort}`,
+      `--webhook-url-base=https://127.0.0.1:${webhookPort}`,
+      `--webhook-configuration-name=${configurationName}`,
+      `--webhook-secret-name=${configurationName}-certs`,
+      `--leader-election-namespace=${ns.name}`,
+    ];
+    const loaded = loadConfig({ argv: args, env: {}, knownControllers: CONTROLLERS });
+    if (loaded.kind !== 'config') throw new Error('unexpected help');
+    await installWebhookConfigurations(
+      (a, input) => kubectl(a, input),
+      urlModeConfigurations(loaded.config, { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns.name } } }),
+    );
+    manager = spawnManager(args);
+    await eventually('the pod webhooks answer', async () => {
+      await kubectl(['apply', '--dry-run=server', '-n', ns.name, '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'probe', labels: { [CONTROL]: 'true' } }, spec: { containers: [{ name: 'c', image: 'x' }] } }));
+      return true;
+    }, { timeoutMs: 60_000 });
+    client = new KubeClient({ kubeConfig: loadKubeConfig(testKubeconfigPath()) });
+    history = new PodHistory(client, ns.name);
+    cooperate();
+  }, 120_000);
+
+  afterAll(async () => {
+    stopCooperation = true;
+    history?.stop();
+    if (manager?.child.exitCode === null) {
+      manager.child.kill('SIGTERM');
+      await manager.exited;
+    }
+    await kubectl(['delete', 'mutatingwebhookconfiguration,validatingwebhookconfiguration', configurationName, '--ignore-not-found']).catch(() => undefined);
+    if (ns) {
+      await kubectl(['delete', 'clone,podtransitionrule', '--all', '-n', ns.name, '--wait=false']).catch(() => undefined);
+      const left = await getJson<{ items: Pod[] }>(['pods', '-n', ns.name]).catch(() => undefined);
+      for (const p of left?.items ?? []) {
+        if ((p.metadata?.finalizers ?? []).length > 0) {
+          await kubectl(['patch', 'pod', p.metadata!.name!, '-n', ns.name, '--type=merge', '-p', '{"metadata":{"finalizers":null}}']).catch(() => undefined);
+        }
+      }
+      await ns.remove();
+    }
+  });
+
+  it('an in-place update runs PreCheck -> Preparing -> Operating -> update -> PostCheck -> Completing -> service-available, never under the prot. finalizer', async () => {
+    await kubectl(['create', 'service', 'clusterip', 'web', '-n', ns.name, '--tcp=80:80']);
+    await applyCloneSet('web', 2, 'nginx:1.27');
+    const before = await settled('web', 2, 'nginx:1.27');
+    expect(before.every((p) => (p.metadata?.finalizers ?? []).includes(PROT))).toBe(true);
+
+    await setImage('web', 'nginx:1.28');
+    const after = await settled('web', 2, 'nginx:1.28');
+    // Updated in place: the same pods.
+    expect(after.map((p) => p.metadata?.uid).sort()).toEqual(before.map((p) => p.metadata?.uid).sort());
+
+    const updates = history.transitions().filter(([a, b]) => labelsOf(a).app === 'web' && imageOf(a) === 'nginx:1.27' && imageOf(b) === 'nginx:1.28');
+    expect(updates).toHaveLength(2);
+    for (const [, updated] of updates) {
+      // The write that changed the image: the CloneSet held operate, traffic was off, no protection.
+      expect(updated.metadata?.finalizers ?? []).not.toContain(PROT);
+      expect(labelsOf(updated)['operate.podopslifecycle.kusionstack.io/cloneset']).toBeDefined();
+      expect(labelsOf(updated)['operation-type.podopslifecycle.kusionstack.io/cloneset']).toBe('update');
+      expect(condition(updated, 'pod.kusionstack.io/service-ready')).toBe('False');
+    }
+    for (const pod of after) {
+      const versions = history.versions.get(pod.metadata!.uid!) ?? [];
+      // Preparing: the service-ready condition went False while the pod was still at the old image.
+      expect(versions.some((v) => labelsOf(v)[PHASE] === 'Preparing' && condition(v, 'pod.kusionstack.io/service-ready') === 'False' && imageOf(v) === 'nginx:1.27')).toBe(true);
+      const reasons = await eventually(`phase Events of ${pod.metadata?.name}`, async () => {
+        const seen = await eventsFor(pod.metadata!.name!);
+        return ['PreCheck', 'Preparing', 'Operating', 'PostCheck', 'Completing', 'ServiceAvailable'].every((r) => seen.has(r)) ? seen : undefined;
+      });
+      expect(reasons.has('Undone')).toBe(false);
+      expect(pod.metadata?.finalizers ?? []).toContain(PROT);
+    }
+  });
+
+  it('a scale-in of controlled pods deletes them only once the prot. finalizer is gone, with the preparing-to-delete hint', async () => {
+    const before = await pods('web');
+    await kubectl(['scale', 'clone', 'web', '-n', ns.name, '--replicas=1']);
+    await settled('web', 1, 'nginx:1.28');
+    const deletions = history.transitions().filter(([a, b]) => labelsOf(a).app === 'web' && !a.metadata?.deletionTimestamp && b.metadata?.deletionTimestamp);
+    expect(deletions).toHaveLength(1);
+    const [, deleted] = deletions[0]!;
+    expect(deleted.metadata?.finalizers ?? []).not.toContain(PROT);
+    expect(labelsOf(deleted)['operation-type.podopslifecycle.kusionstack.io/cloneset']).toBe('scale-in');
+    expect(labelsOf(deleted)['operate.podopslifecycle.kusionstack.io/cloneset']).toBeDefined();
+    expect(labelsOf(deleted)['podopslifecycle.kusionstack.io/preparing-to-delete']).toBeDefined();
+    expect(before.map((p) => p.metadata?.uid)).toContain(deleted.metadata?.uid);
+  });
+
+  it('an uncontrolled CloneSet in the same namespace updates and scales as under OpenKruise: no lifecycle label ever', async () => {
+    await applyCloneSet('plain', 2, 'nginx:1.27', { controlled: false });
+    await eventually('plain ready', async () => {
+      const cs = await getJson<CloneSetStatus>(['clone', 'plain', '-n', ns.name]);
+      return cs?.status?.availableReplicas === 2;
+    }, { timeoutMs: 60_000 });
+    await setImage('plain', 'nginx:1.28');
+    await eventually('plain updated', async () => {
+      const cs = await getJson<CloneSetStatus>(['clone', 'plain', '-n', ns.name]);
+      return cs?.status?.updatedReadyReplicas === 2 && cs.status.availableReplicas === 2;
+    }, { timeoutMs: 60_000 });
+    const plainVersions = [...history.versions.values()].flat().filter((p) => labelsOf(p).app === 'plain');
+    expect(plainVersions.length).toBeGreaterThan(0);
+    expect(plainVersions.flatMap((p) => Object.keys(labelsOf(p)).filter((k) => k.includes('podopslifecycle')))).toEqual([]);
+    expect(plainVersions.some((p) => (p.spec?.readinessGates ?? []).some((g) => g.conditionType === 'pod.kusionstack.io/service-ready'))).toBe(false);
+  });
+
+  it('PodTransitionRule maxUnavailableValue 50%: a rollout never has more than half of the pods unavailable', async () => {
+    await kubectl(['create', 'service', 'clusterip', 'half', '-n', ns.name, '--tcp=80:80']);
+    await kubectl(['apply', '-n', ns.name, '-f', '-'], JSON.stringify({
+      apiVersion: 'apps.kusionstack.io/v1alpha1',
+      kind: 'PodTransitionRule',
+      metadata: { name: 'half' },
+      spec: { selector: { matchLabels: { app: 'half' } }, rules: [{ name: 'maxUnavailable', availablePolicy: { maxUnavailableValue: '50%' } }] },
+    }));
+    // The CloneSet alone would take every pod down at once: only the rule holds them.
+    await applyCloneSet('half', 4, 'nginx:1.27', { maxUnavailable: '100%' });
+    await settled('half', 4, 'nginx:1.27');
+    let sampling = true;
+    let worst = 0;
+    let samples = 0;
+    const sampler = (async () => {
+      while (sampling) {
+        const ps = await pods('half');
+        const unavailable = 4 - ps.filter((p) => labelsOf(p)[SERVICE_AVAILABLE] !== undefined && condition(p, 'Ready') === 'True').length;
+        worst = Math.max(worst, unavailable);
+        samples++;
+        await sleep(100);
+      }
+    })();
+    await setImage('half', 'nginx:1.28');
+    await settled('half', 4, 'nginx:1.28', 180_000);
+    sampling = false;
+    await sampler;
+    expect(samples).toBeGreaterThan(10);
+    expect(worst).toBeLessThanOrEqual(2);
+    // The rule, not the CloneSet, limited the rollout: two pods were off service at some point.
+    expect(worst).toBe(2);
+  });
+
+  it('a labelCheck holds PreCheck until `kubectl label` adds the label', async () => {
+    await kubectl(['create', 'service', 'clusterip', 'checked', '-n', ns.name, '--tcp=80:80']);
+    await kubectl(['apply', '-n', ns.name, '-f', '-'], JSON.stringify({
+      apiVersion: 'apps.kusionstack.io/v1alpha1',
+      kind: 'PodTransitionRule',
+      metadata: { name: 'checked' },
+      spec: { selector: { matchLabels: { app: 'checked' } }, rules: [{ name: 'labelCheck', stage: 'PreCheck', labelCheck: { requires: { matchLabels: { 'app.custom/ready': 'true' } } } }] },
+    }));
+    await applyCloneSet('checked', 1, 'nginx:1.27');
+    const [pod] = await settled('checked', 1, 'nginx:1.27');
+    await setImage('checked', 'nginx:1.28');
+    await eventually('the pod waits in PreCheck', async () => labelsOf((await pods('checked'))[0])[PHASE] === 'PreCheck', { timeoutMs: 30_000 });
+    await sleep(4_000);
+    const waiting = (await pods('checked'))[0];
+    expect(labelsOf(waiting)[PHASE]).toBe('PreCheck');
+    expect(labelsOf(waiting)['pre-checked.podopslifecycle.kusionstack.io/cloneset']).toBeUndefined();
+    expect(imageOf(waiting)).toBe('nginx:1.27');
+    expect(labelsOf(waiting)[SERVICE_AVAILABLE]).toBeDefined();
+
+    await kubectl(['label', 'pod', pod!.metadata!.name!, '-n', ns.name, 'app.custom/ready=true']);
+    const [done] = await settled('checked', 1, 'nginx:1.28');
+    expect(done!.metadata?.uid).toBe(pod!.metadata?.uid);
+  });
+});
