@@ -281,4 +281,35 @@ describe('CloneSet through PodOpsLifecycle and PodTransitionRule on a cluster', 
     const [done] = await settled('checked', 1, 'nginx:1.28');
     expect(done!.metadata?.uid).toBe(pod!.metadata?.uid);
   });
+  it('the README walkthrough: examples/podtransitionrule.yaml gates examples/cloneset-podopslifecycle.yaml', async () => {
+    await kubectl(['apply', '-n', ns.name, '-f', path.join(repoRoot, 'examples/podtransitionrule.yaml'), '-f', path.join(repoRoot, 'examples/cloneset-podopslifecycle.yaml')]);
+    await settled('foo', 4, 'nginx:1.27-alpine');
+    await setImage('foo', 'nginx:1.28-alpine');
+    // Held by the labelCheck: every pod waits in PreCheck, still serving at the old image.
+    await eventually('4 pods held in PreCheck', async () => {
+      const ps = await pods('foo');
+      const ptr = await getJson<{ status?: { waitingCount?: number } }>(['ptr', 'podtransitionrule-sample', '-n', ns.name]);
+      return ps.length === 4 && ps.every((p) => labelsOf(p)[PHASE] === 'PreCheck' && imageOf(p) === 'nginx:1.27-alpine') && ptr?.status?.waitingCount === 4;
+    }, { timeoutMs: 60_000 });
+    let sampling = true;
+    let worst = 0;
+    const sampler = (async () => {
+      while (sampling) {
+        const ready = (await pods('foo')).filter((p) => condition(p, 'Ready') === 'True').length;
+        worst = Math.max(worst, 4 - ready);
+        await sleep(100);
+      }
+    })();
+    await kubectl(['label', 'pods', '-n', ns.name, '-l', 'app=foo', 'app.custom/ready=true']);
+    await settled('foo', 4, 'nginx:1.28-alpine', 180_000);
+    sampling = false;
+    await sampler;
+    expect(worst).toBeLessThanOrEqual(2);
+    // The PostCheck webhook's example URL does not answer: failurePolicy Ignore lets pods pass, with an Event.
+    const ignored = await getJson<Events>(['events.v1.events.k8s.io', '-n', ns.name, '--field-selector', 'reason=WebhookFailureIgnored']);
+    expect(ignored?.items.length).toBeGreaterThan(0);
+
+    await kubectl(['scale', 'clone', 'foo', '-n', ns.name, '--replicas=3']);
+    await settled('foo', 3, 'nginx:1.28-alpine');
+  });
 });
