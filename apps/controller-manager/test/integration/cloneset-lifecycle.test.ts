@@ -10,6 +10,7 @@ import type { Pod } from '@cloneset-suite/podopslifecycle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.ts';
 import { installCrds, installWebhookConfigurations, urlModeConfigurations } from '../../src/local-install.ts';
+import { TestWebhookServer } from '../../../../packages/transition-rule/test/support/webhook-server.ts';
 import { PodHistory } from '../support/pod-history.ts';
 import { spawnManager, type ManagerProcess } from '../support/process.ts';
 
@@ -39,6 +40,7 @@ interface CloneSetStatus {
 describe('CloneSet through PodOpsLifecycle and PodTransitionRule on a cluster', () => {
   let ns: { name: string; remove: () => Promise<void> };
   let manager: ManagerProcess;
+  let managerArgs: string[];
   let client: KubeClient;
   let history: PodHistory;
   let stopCooperation = false;
@@ -131,6 +133,7 @@ describe('CloneSet through PodOpsLifecycle and PodTransitionRule on a cluster', 
       (a, input) => kubectl(a, input),
       urlModeConfigurations(loaded.config, { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns.name } } }),
     );
+    managerArgs = args;
     manager = spawnManager(args);
     await eventually('the pod webhooks answer', async () => {
       await kubectl(['apply', '--dry-run=server', '-n', ns.name, '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'probe', labels: { [CONTROL]: 'true' } }, spec: { containers: [{ name: 'c', image: 'x' }] } }));
@@ -311,5 +314,62 @@ describe('CloneSet through PodOpsLifecycle and PodTransitionRule on a cluster', 
 
     await kubectl(['scale', 'clone', 'foo', '-n', ns.name, '--replicas=3']);
     await settled('foo', 3, 'nginx:1.28-alpine');
+  });
+  const applyRule = (name: string, rules: unknown[]) =>
+    kubectl(['apply', '-n', ns.name, '-f', '-'], JSON.stringify({
+      apiVersion: 'apps.kusionstack.io/v1alpha1',
+      kind: 'PodTransitionRule',
+      metadata: { name },
+      spec: { selector: { matchLabels: { app: name } }, rules },
+    }));
+
+  it('webhook failurePolicy: Fail holds PreCheck on a dead endpoint; switched to Ignore, the pod passes with an Event', async () => {
+    const dead = `http://127.0.0.1:${await freePort()}/gone`;
+    await kubectl(['create', 'service', 'clusterip', 'guarded', '-n', ns.name, '--tcp=80:80']);
+    await applyRule('guarded', [{ name: 'hook', stage: 'PreCheck', webhook: { clientConfig: { url: dead }, failurePolicy: 'Fail' } }]);
+    await applyCloneSet('guarded', 1, 'nginx:1.27');
+    await settled('guarded', 1, 'nginx:1.27');
+    await setImage('guarded', 'nginx:1.28');
+    await eventually('held in PreCheck', async () => labelsOf((await pods('guarded'))[0])[PHASE] === 'PreCheck', { timeoutMs: 30_000 });
+    await sleep(4_000);
+    const held = (await pods('guarded'))[0];
+    expect(labelsOf(held)[PHASE]).toBe('PreCheck');
+    expect(imageOf(held)).toBe('nginx:1.27');
+
+    await kubectl(['patch', 'ptr', 'guarded', '-n', ns.name, '--type=json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/rules/0/webhook/failurePolicy', value: 'Ignore' }])]);
+    await settled('guarded', 1, 'nginx:1.28');
+    const events = await getJson<Events>(['events.v1.events.k8s.io', '-n', ns.name, '--field-selector', 'reason=WebhookFailureIgnored']);
+    expect(events?.items.some((e) => e.regarding.name === 'guarded' || (e.note ?? '').includes('guarded'))).toBe(true);
+  });
+
+  it('a PostCheck webhook with poll lets the pod complete only once the poll answers finished; killing the manager meanwhile loses no task', async () => {
+    const server = await new TestWebhookServer().listen();
+    try {
+      await kubectl(['create', 'service', 'clusterip', 'polled', '-n', ns.name, '--tcp=80:80']);
+      await applyRule('polled', [{ name: 'hook', stage: 'PostCheck', webhook: { clientConfig: { url: server.url('/poll'), poll: { url: server.url('/result'), intervalSeconds: 1, timeoutSeconds: 600 } } } }]);
+      await applyCloneSet('polled', 1, 'nginx:1.27');
+      await settled('polled', 1, 'nginx:1.27');
+      await setImage('polled', 'nginx:1.28');
+      const taskId = await eventually('a poll task in the rule status', async () =>
+        (await getJson<{ status?: { ruleStates?: { webhookStatus?: { taskStates?: { taskId?: string }[] } }[] } }>(['ptr', 'polled', '-n', ns.name]))?.status?.ruleStates?.[0]?.webhookStatus?.taskStates?.[0]?.taskId,
+      { timeoutMs: 60_000 });
+      const inPostCheck = (await pods('polled'))[0];
+      expect(labelsOf(inPostCheck)[PHASE]).toBe('PostCheck');
+      expect(imageOf(inPostCheck)).toBe('nginx:1.28');
+
+      manager.child.kill('SIGKILL');
+      await manager.exited;
+      const pollsBefore = server.calls.filter((c) => c.query.get('task-id') === taskId).length;
+      manager = spawnManager(managerArgs);
+      await eventually('the restarted manager polls the same task', () => Promise.resolve(server.calls.filter((c) => c.query.get('task-id') === taskId).length > pollsBefore), { timeoutMs: 60_000 });
+      expect(server.callsTo('/poll')).toHaveLength(1);
+      expect(labelsOf((await pods('polled'))[0])[PHASE]).toBe('PostCheck');
+
+      server.tasks.get(taskId)!.finished = true;
+      const [done] = await settled('polled', 1, 'nginx:1.28');
+      expect(done!.metadata?.uid).toBe(inPostCheck!.metadata?.uid);
+    } finally {
+      await server.close();
+    }
   });
 });
