@@ -8,11 +8,10 @@ import { createTestNamespace, eventually, freePort, getJson, kubectl, repoRoot, 
 import { KubeClient, loadKubeConfig } from '@cloneset-suite/kube-runtime';
 import type { Pod } from '@cloneset-suite/podopslifecycle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load.ts';
-import { installCrds, installWebhookConfigurations, urlModeConfigurations } from '../../src/local-install.ts';
 import { TestWebhookServer } from '../../../../packages/transition-rule/test/support/webhook-server.ts';
 import { PodHistory } from '../support/pod-history.ts';
-import { spawnManager, type ManagerProcess } from '../support/process.ts';
+import { installSuiteCrds, startManagerWithPodWebhooks, stopManagerAndRemove, type PodWebhookManager } from '../support/pod-webhook-manager.ts';
+import { spawnManager } from '../support/process.ts';
 
 const PROT = 'prot.podopslifecycle.kusionstack.io/test-traffic';
 const CONTROL = 'kusionstack.io/control';
@@ -39,8 +38,7 @@ interface CloneSetStatus {
 
 describe('CloneSet through PodOpsLifecycle and PodTransitionRule on a cluster', () => {
   let ns: { name: string; remove: () => Promise<void> };
-  let manager: ManagerProcess;
-  let managerArgs: string[];
+  let handle: PodWebhookManager | undefined;
   let client: KubeClient;
   let history: PodHistory;
   let stopCooperation = false;
@@ -106,39 +104,36 @@ describe('CloneSet through PodOpsLifecycle and PodTransitionRule on a cluster', 
     })();
   }
 
+  /** Samples `unavailable()` every 100 ms until stop() resolves with the worst value and the sample count. */
+  function sampleWorst(unavailable: () => Promise<number>): { stop: () => Promise<{ worst: number; samples: number }> } {
+    let sampling = true;
+    let worst = 0;
+    let samples = 0;
+    const loop = (async () => {
+      while (sampling) {
+        worst = Math.max(worst, await unavailable());
+        samples++;
+        await sleep(100);
+      }
+    })();
+    return { stop: async () => ((sampling = false), await loop, { worst, samples }) };
+  }
+
+  const applyRule = (name: string, rules: unknown[]) =>
+    kubectl(['apply', '-n', ns.name, '-f', '-'], JSON.stringify({
+      apiVersion: 'apps.kusionstack.io/v1alpha1',
+      kind: 'PodTransitionRule',
+      metadata: { name },
+      spec: { selector: { matchLabels: { app: name } }, rules },
+    }));
+
   const eventsFor = async (pod: string): Promise<Set<string>> =>
     new Set((await getJson<Events>(['events.v1.events.k8s.io', '-n', ns.name, '--field-selector', `regarding.name=${pod}`]))?.items.map((e) => e.reason));
 
   beforeAll(async () => {
-    await installCrds((a, input) => kubectl(a, input), path.join(repoRoot, 'crds'));
+    await installSuiteCrds();
     ns = await createTestNamespace('cspol');
-    const webhookPort = await freePort();
-    const args = [
-      `--kubeconfig=${testKubeconfigPath()}`,
-      `--namespace=${ns.name}`,
-      `--controllers=${CONTROLLERS.join(',')}`,
-      '--leader-elect=false',
-      `--metrics-bind-address=127.0.0.1:${await freePort()}`,
-      `--health-probe-bind-address=127.0.0.1:${await freePort()}`,
-      '--webhook-host=127.0.0.1',
-      `--webhook-port=${webhookPort}`,
-      `--webhook-url-base=https://127.0.0.1:${webhookPort}`,
-      `--webhook-configuration-name=${configurationName}`,
-      `--webhook-secret-name=${configurationName}-certs`,
-      `--leader-election-namespace=${ns.name}`,
-    ];
-    const loaded = loadConfig({ argv: args, env: {}, knownControllers: CONTROLLERS });
-    if (loaded.kind !== 'config') throw new Error('unexpected help');
-    await installWebhookConfigurations(
-      (a, input) => kubectl(a, input),
-      urlModeConfigurations(loaded.config, { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns.name } } }),
-    );
-    managerArgs = args;
-    manager = spawnManager(args);
-    await eventually('the pod webhooks answer', async () => {
-      await kubectl(['apply', '--dry-run=server', '-n', ns.name, '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'probe', labels: { [CONTROL]: 'true' } }, spec: { containers: [{ name: 'c', image: 'x' }] } }));
-      return true;
-    }, { timeoutMs: 60_000 });
+    handle = await startManagerWithPodWebhooks(ns.name, CONTROLLERS, configurationName);
     client = new KubeClient({ kubeConfig: loadKubeConfig(testKubeconfigPath()) });
     history = new PodHistory(client, ns.name);
     cooperate();
@@ -147,21 +142,7 @@ describe('CloneSet through PodOpsLifecycle and PodTransitionRule on a cluster', 
   afterAll(async () => {
     stopCooperation = true;
     history?.stop();
-    if (manager?.child.exitCode === null) {
-      manager.child.kill('SIGTERM');
-      await manager.exited;
-    }
-    await kubectl(['delete', 'mutatingwebhookconfiguration,validatingwebhookconfiguration', configurationName, '--ignore-not-found']).catch(() => undefined);
-    if (ns) {
-      await kubectl(['delete', 'clone,podtransitionrule', '--all', '-n', ns.name, '--wait=false']).catch(() => undefined);
-      const left = await getJson<{ items: Pod[] }>(['pods', '-n', ns.name]).catch(() => undefined);
-      for (const p of left?.items ?? []) {
-        if ((p.metadata?.finalizers ?? []).length > 0) {
-          await kubectl(['patch', 'pod', p.metadata!.name!, '-n', ns.name, '--type=merge', '-p', '{"metadata":{"finalizers":null}}']).catch(() => undefined);
-        }
-      }
-      await ns.remove();
-    }
+    await stopManagerAndRemove(ns, handle, () => kubectl(['delete', 'clone,podtransitionrule', '--all', '-n', ns.name, '--wait=false']).then(() => undefined, () => undefined));
   });
 
   it('an in-place update runs PreCheck -> Preparing -> Operating -> update -> PostCheck -> Completing -> service-available, never under the prot. finalizer', async () => {
@@ -230,45 +211,22 @@ describe('CloneSet through PodOpsLifecycle and PodTransitionRule on a cluster', 
 
   it('PodTransitionRule maxUnavailableValue 50%: a rollout never has more than half of the pods unavailable', async () => {
     await kubectl(['create', 'service', 'clusterip', 'half', '-n', ns.name, '--tcp=80:80']);
-    await kubectl(['apply', '-n', ns.name, '-f', '-'], JSON.stringify({
-      apiVersion: 'apps.kusionstack.io/v1alpha1',
-      kind: 'PodTransitionRule',
-      metadata: { name: 'half' },
-      spec: { selector: { matchLabels: { app: 'half' } }, rules: [{ name: 'maxUnavailable', availablePolicy: { maxUnavailableValue: '50%' } }] },
-    }));
+    await applyRule('half', [{ name: 'maxUnavailable', availablePolicy: { maxUnavailableValue: '50%' } }]);
     // The CloneSet alone would take every pod down at once: only the rule holds them.
     await applyCloneSet('half', 4, 'nginx:1.27', { maxUnavailable: '100%' });
     await settled('half', 4, 'nginx:1.27');
-    let sampling = true;
-    let worst = 0;
-    let samples = 0;
-    const sampler = (async () => {
-      while (sampling) {
-        const ps = await pods('half');
-        const unavailable = 4 - ps.filter((p) => labelsOf(p)[SERVICE_AVAILABLE] !== undefined && condition(p, 'Ready') === 'True').length;
-        worst = Math.max(worst, unavailable);
-        samples++;
-        await sleep(100);
-      }
-    })();
+    const sampler = sampleWorst(async () => 4 - (await pods('half')).filter((p) => labelsOf(p)[SERVICE_AVAILABLE] !== undefined && condition(p, 'Ready') === 'True').length);
     await setImage('half', 'nginx:1.28');
     await settled('half', 4, 'nginx:1.28', 180_000);
-    sampling = false;
-    await sampler;
+    const { worst, samples } = await sampler.stop();
     expect(samples).toBeGreaterThan(10);
-    expect(worst).toBeLessThanOrEqual(2);
-    // The rule, not the CloneSet, limited the rollout: two pods were off service at some point.
+    // Never more than half; and the rule, not the CloneSet, limited the rollout: two at some point.
     expect(worst).toBe(2);
   });
 
   it('a labelCheck holds PreCheck until `kubectl label` adds the label', async () => {
     await kubectl(['create', 'service', 'clusterip', 'checked', '-n', ns.name, '--tcp=80:80']);
-    await kubectl(['apply', '-n', ns.name, '-f', '-'], JSON.stringify({
-      apiVersion: 'apps.kusionstack.io/v1alpha1',
-      kind: 'PodTransitionRule',
-      metadata: { name: 'checked' },
-      spec: { selector: { matchLabels: { app: 'checked' } }, rules: [{ name: 'labelCheck', stage: 'PreCheck', labelCheck: { requires: { matchLabels: { 'app.custom/ready': 'true' } } } }] },
-    }));
+    await applyRule('checked', [{ name: 'labelCheck', stage: 'PreCheck', labelCheck: { requires: { matchLabels: { 'app.custom/ready': 'true' } } } }]);
     await applyCloneSet('checked', 1, 'nginx:1.27');
     const [pod] = await settled('checked', 1, 'nginx:1.27');
     await setImage('checked', 'nginx:1.28');
@@ -294,19 +252,10 @@ describe('CloneSet through PodOpsLifecycle and PodTransitionRule on a cluster', 
       const ptr = await getJson<{ status?: { waitingCount?: number } }>(['ptr', 'podtransitionrule-sample', '-n', ns.name]);
       return ps.length === 4 && ps.every((p) => labelsOf(p)[PHASE] === 'PreCheck' && imageOf(p) === 'nginx:1.27-alpine') && ptr?.status?.waitingCount === 4;
     }, { timeoutMs: 60_000 });
-    let sampling = true;
-    let worst = 0;
-    const sampler = (async () => {
-      while (sampling) {
-        const ready = (await pods('foo')).filter((p) => condition(p, 'Ready') === 'True').length;
-        worst = Math.max(worst, 4 - ready);
-        await sleep(100);
-      }
-    })();
+    const sampler = sampleWorst(async () => 4 - (await pods('foo')).filter((p) => condition(p, 'Ready') === 'True').length);
     await kubectl(['label', 'pods', '-n', ns.name, '-l', 'app=foo', 'app.custom/ready=true']);
     await settled('foo', 4, 'nginx:1.28-alpine', 180_000);
-    sampling = false;
-    await sampler;
+    const { worst } = await sampler.stop();
     expect(worst).toBeLessThanOrEqual(2);
     // The PostCheck webhook's example URL does not answer: failurePolicy Ignore lets pods pass, with an Event.
     const ignored = await getJson<Events>(['events.v1.events.k8s.io', '-n', ns.name, '--field-selector', 'reason=WebhookFailureIgnored']);
@@ -315,14 +264,6 @@ describe('CloneSet through PodOpsLifecycle and PodTransitionRule on a cluster', 
     await kubectl(['scale', 'clone', 'foo', '-n', ns.name, '--replicas=3']);
     await settled('foo', 3, 'nginx:1.28-alpine');
   });
-  const applyRule = (name: string, rules: unknown[]) =>
-    kubectl(['apply', '-n', ns.name, '-f', '-'], JSON.stringify({
-      apiVersion: 'apps.kusionstack.io/v1alpha1',
-      kind: 'PodTransitionRule',
-      metadata: { name },
-      spec: { selector: { matchLabels: { app: name } }, rules },
-    }));
-
   it('webhook failurePolicy: Fail holds PreCheck on a dead endpoint; switched to Ignore, the pod passes with an Event', async () => {
     const dead = `http://127.0.0.1:${await freePort()}/gone`;
     await kubectl(['create', 'service', 'clusterip', 'guarded', '-n', ns.name, '--tcp=80:80']);
@@ -357,10 +298,11 @@ describe('CloneSet through PodOpsLifecycle and PodTransitionRule on a cluster', 
       expect(labelsOf(inPostCheck)[PHASE]).toBe('PostCheck');
       expect(imageOf(inPostCheck)).toBe('nginx:1.28');
 
-      manager.child.kill('SIGKILL');
-      await manager.exited;
+      const running = handle!;
+      running.manager.child.kill('SIGKILL');
+      await running.manager.exited;
       const pollsBefore = server.calls.filter((c) => c.query.get('task-id') === taskId).length;
-      manager = spawnManager(managerArgs);
+      running.manager = spawnManager(running.args);
       await eventually('the restarted manager polls the same task', () => Promise.resolve(server.calls.filter((c) => c.query.get('task-id') === taskId).length > pollsBefore), { timeoutMs: 60_000 });
       expect(server.callsTo('/poll')).toHaveLength(1);
       expect(labelsOf((await pods('polled'))[0])[PHASE]).toBe('PostCheck');
