@@ -192,7 +192,7 @@ describe('CloneSet through PodOpsLifecycle and PodTransitionRule on a cluster', 
     expect(before.map((p) => p.metadata?.uid)).toContain(deleted.metadata?.uid);
   });
 
-  it('an uncontrolled CloneSet in the same namespace updates and scales as under OpenKruise: no lifecycle label ever', async () => {
+  it('an uncontrolled CloneSet in the same namespace updates in place as under OpenKruise: no lifecycle label or gate ever', async () => {
     await applyCloneSet('plain', 2, 'nginx:1.27', { controlled: false });
     await eventually('plain ready', async () => {
       const cs = await getJson<CloneSetStatus>(['clone', 'plain', '-n', ns.name]);
