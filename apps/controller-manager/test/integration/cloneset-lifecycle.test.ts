@@ -242,6 +242,23 @@ describe('CloneSet through PodOpsLifecycle and PodTransitionRule on a cluster', 
     const [done] = await settled('checked', 1, 'nginx:1.28');
     expect(done!.metadata?.uid).toBe(pod!.metadata?.uid);
   });
+  it('a pod that leaves the plan before operate is undone: the rollout reverted while PreCheck holds it', async () => {
+    await kubectl(['create', 'service', 'clusterip', 'reverted', '-n', ns.name, '--tcp=80:80']);
+    await applyRule('reverted', [{ name: 'labelCheck', stage: 'PreCheck', labelCheck: { requires: { matchLabels: { 'app.custom/ready': 'true' } } } }]);
+    await applyCloneSet('reverted', 1, 'nginx:1.27');
+    const [pod] = await settled('reverted', 1, 'nginx:1.27');
+    await setImage('reverted', 'nginx:1.28');
+    await eventually('held in PreCheck', async () => labelsOf((await pods('reverted'))[0])[PHASE] === 'PreCheck', { timeoutMs: 30_000 });
+    await setImage('reverted', 'nginx:1.27');
+    const [back] = await settled('reverted', 1, 'nginx:1.27');
+    expect(back!.metadata?.uid).toBe(pod!.metadata?.uid);
+    await eventually('Undone Event', async () => (await eventsFor(pod!.metadata!.name!)).has('Undone'));
+    // Never touched: the image stayed, and no operate was ever granted to the CloneSet.
+    const versions = history.versions.get(pod!.metadata!.uid!) ?? [];
+    expect(versions.every((v) => imageOf(v) === 'nginx:1.27')).toBe(true);
+    expect(versions.some((v) => labelsOf(v)['operate.podopslifecycle.kusionstack.io/cloneset'] !== undefined)).toBe(false);
+  });
+
   it('the README walkthrough: examples/podtransitionrule.yaml gates examples/cloneset-podopslifecycle.yaml', async () => {
     await kubectl(['apply', '-n', ns.name, '-f', path.join(repoRoot, 'examples/podtransitionrule.yaml'), '-f', path.join(repoRoot, 'examples/cloneset-podopslifecycle.yaml')]);
     await settled('foo', 4, 'nginx:1.27-alpine');
