@@ -2,23 +2,20 @@
 // controller-manager process (cloneset, podopslifecycle and podtransitionrule controllers) serves
 // the pod webhooks in URL mode, scoped to the test namespace. The test plays a cooperation
 // controller that holds a prot. finalizer while a pod is online, and watches every pod version.
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { createTestNamespace, eventually, freePort, getJson, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
 import { KubeClient, loadKubeConfig } from '@cloneset-suite/kube-runtime';
 import type { Pod } from '@cloneset-suite/podopslifecycle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installCrds } from '../../src/local-install.ts';
 import { TestWebhookServer } from '../../../../packages/transition-rule/test/support/webhook-server.ts';
 import { PodHistory } from '../support/pod-history.ts';
-import { installSuiteCrds, startManagerWithPodWebhooks, stopManagerAndRemove, type PodWebhookManager } from '../support/pod-webhook-manager.ts';
-import { spawnManager } from '../support/process.ts';
+import { startUrlModeManager, type UrlModeManager } from '../support/url-mode-manager.ts';
 
 const PROT = 'prot.podopslifecycle.kusionstack.io/test-traffic';
 const CONTROL = 'kusionstack.io/control';
 const SERVICE_AVAILABLE = 'podopslifecycle.kusionstack.io/service-available';
 const PHASE = 'podopslifecycle.cloneset-suite.io/phase';
-const suffix = randomBytes(3).toString('hex');
-const configurationName = `cs-pol-test-${suffix}`;
 const CONTROLLERS = ['cloneset', 'podopslifecycle', 'podtransitionrule'];
 
 const labelsOf = (pod: Pod | undefined): Record<string, string> => pod?.metadata?.labels ?? {};
@@ -38,7 +35,7 @@ interface CloneSetStatus {
 
 describe('CloneSet through PodOpsLifecycle and PodTransitionRule on a cluster', () => {
   let ns: { name: string; remove: () => Promise<void> };
-  let handle: PodWebhookManager | undefined;
+  let manager: UrlModeManager | undefined;
   let client: KubeClient;
   let history: PodHistory;
   let stopCooperation = false;
@@ -131,9 +128,14 @@ describe('CloneSet through PodOpsLifecycle and PodTransitionRule on a cluster', 
     new Set((await getJson<Events>(['events.v1.events.k8s.io', '-n', ns.name, '--field-selector', `regarding.name=${pod}`]))?.items.map((e) => e.reason));
 
   beforeAll(async () => {
-    await installSuiteCrds();
+    await installCrds((a, input) => kubectl(a, input), path.join(repoRoot, 'crds'));
     ns = await createTestNamespace('cspol');
-    handle = await startManagerWithPodWebhooks(ns.name, CONTROLLERS, configurationName);
+    manager = await startUrlModeManager(ns.name, 'cs-pol-test', [`--controllers=${CONTROLLERS.join(',')}`, '--leader-elect=false']);
+    // Ready once the caBundle is injected: a controlled pod is admitted through both webhooks.
+    await eventually('the pod webhooks answer', async () => {
+      await kubectl(['apply', '--dry-run=server', '-n', ns.name, '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'probe', labels: { [CONTROL]: 'true' } }, spec: { containers: [{ name: 'c', image: 'x' }] } }));
+      return true;
+    }, { timeoutMs: 60_000 });
     client = new KubeClient({ kubeConfig: loadKubeConfig(testKubeconfigPath()) });
     history = new PodHistory(client, ns.name);
     cooperate();
@@ -142,7 +144,18 @@ describe('CloneSet through PodOpsLifecycle and PodTransitionRule on a cluster', 
   afterAll(async () => {
     stopCooperation = true;
     history?.stop();
-    await stopManagerAndRemove(ns, handle, () => kubectl(['delete', 'clone,podtransitionrule', '--all', '-n', ns.name, '--wait=false']).then(() => undefined, () => undefined));
+    await manager?.stop();
+    if (ns) {
+      await kubectl(['delete', 'clone,podtransitionrule', '--all', '-n', ns.name, '--wait=false']).catch(() => undefined);
+      // Protection finalizers would hold the namespace's pods forever.
+      const left = await getJson<{ items: Pod[] }>(['pods', '-n', ns.name]).catch(() => undefined);
+      for (const p of left?.items ?? []) {
+        if ((p.metadata?.finalizers ?? []).length > 0) {
+          await kubectl(['patch', 'pod', p.metadata!.name!, '-n', ns.name, '--type=merge', '-p', '{"metadata":{"finalizers":null}}']).catch(() => undefined);
+        }
+      }
+      await ns.remove();
+    }
   });
 
   it('an in-place update runs PreCheck -> Preparing -> Operating -> update -> PostCheck -> Completing -> service-available, never under the prot. finalizer', async () => {
@@ -315,11 +328,8 @@ describe('CloneSet through PodOpsLifecycle and PodTransitionRule on a cluster', 
       expect(labelsOf(inPostCheck)[PHASE]).toBe('PostCheck');
       expect(imageOf(inPostCheck)).toBe('nginx:1.28');
 
-      const running = handle!;
-      running.manager.child.kill('SIGKILL');
-      await running.manager.exited;
-      const pollsBefore = server.calls.filter((c) => c.query.get('task-id') === taskId).length;
-      running.manager = spawnManager(running.args);
+      let pollsBefore = 0;
+      await manager!.restart(() => (pollsBefore = server.calls.filter((c) => c.query.get('task-id') === taskId).length));
       await eventually('the restarted manager polls the same task', () => Promise.resolve(server.calls.filter((c) => c.query.get('task-id') === taskId).length > pollsBefore), { timeoutMs: 60_000 });
       expect(server.callsTo('/poll')).toHaveLength(1);
       expect(labelsOf((await pods('polled'))[0])[PHASE]).toBe('PostCheck');

@@ -9,12 +9,15 @@ import { installWebhookConfigurations, urlModeConfigurations } from '../../src/l
 import { spawnManager, type ManagerProcess } from './process.ts';
 
 export interface UrlModeManager {
-  process: ManagerProcess;
+  /** The running process (a new one after restart()). */
+  readonly process: ManagerProcess;
   metricsPort: number;
   /** Name of the webhook configurations, the certificate Secret's prefix and the lease. */
   configurationName: string;
   /** SIGTERM, wait for the exit, delete the webhook configurations. */
   stop: () => Promise<void>;
+  /** SIGKILL (a crash), wait for the exit, run `whileDown`, start a new process with the same flags. */
+  restart: (whileDown?: () => void) => Promise<void>;
 }
 
 export async function startUrlModeManager(namespace: string, prefix: string, extraArgs: readonly string[] = []): Promise<UrlModeManager> {
@@ -41,17 +44,27 @@ export async function startUrlModeManager(namespace: string, prefix: string, ext
     (a, input) => kubectl(a, input),
     urlModeConfigurations(loaded.config, { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } } }),
   );
-  const process = spawnManager(args);
+  let current = spawnManager(args);
   return {
-    process,
+    get process() {
+      return current;
+    },
     metricsPort,
     configurationName,
     stop: async () => {
-      if (process.child.exitCode === null) {
-        process.child.kill('SIGTERM');
-        await process.exited;
+      if (current.child.exitCode === null) {
+        current.child.kill('SIGTERM');
+        await current.exited;
       }
       await kubectl(['delete', 'mutatingwebhookconfiguration,validatingwebhookconfiguration', configurationName, '--ignore-not-found']).catch(() => undefined);
+    },
+    restart: async (whileDown) => {
+      if (current.child.exitCode === null) {
+        current.child.kill('SIGKILL');
+        await current.exited;
+      }
+      whileDown?.();
+      current = spawnManager(args);
     },
   };
 }
