@@ -122,7 +122,7 @@ describe('resource client against kube-apiserver', () => {
     expect(st.spec?.replicas).toBe(2);
   });
 
-  it('reuses pooled HTTP/1.1 connections: 20 sequential requests after a burst open none', async () => {
+  it('reuses pooled HTTP/1.1 connections: 20 sequential requests after a burst open almost none', async () => {
     const own = newClient();
     const ownCms = own.resource<ConfigMap>(Resources.configMaps);
     const protocols: unknown[] = [];
@@ -145,7 +145,9 @@ describe('resource client against kube-apiserver', () => {
     // client-node alone builds a new pool (and TLS handshake) per request: 41 connections.
     expect(counted.afterBurst).toBeGreaterThan(0);
     expect(counted.afterBurst).toBeLessThanOrEqual(21); // the watch + at most one per concurrent request
-    expect(protocols.length).toBe(counted.afterBurst); // the sequential requests reuse pooled connections
+    // The sequential requests reuse pooled connections (a socket the server closed meanwhile may
+    // be replaced: allow two); client-node alone would open 20 more.
+    expect(protocols.length - counted.afterBurst).toBeLessThanOrEqual(2);
     // HTTP/2 is refused on purpose (transport.ts): undici 8's h2 client can crash the process.
     expect(protocols.every((p) => p !== 'h2')).toBe(true);
   });
