@@ -75,8 +75,11 @@ export class ManagerReplica {
     return this.log;
   }
 
-  /** Starts the process; resolves once /readyz answers 200 (caches synced, certificates loaded). */
-  async start(timeoutMs = 120_000): Promise<void> {
+  /**
+   * Starts the process; resolves once `probe` answers 200: /readyz (caches synced, certificates
+   * loaded), or /healthz for a standby replica whose caches start only when it leads.
+   */
+  async start(timeoutMs = 120_000, probe: 'readyz' | 'healthz' = 'readyz'): Promise<void> {
     if (this.pid !== undefined) throw new Error('already running');
     const child = spawn(process.execPath, [mainEntry, ...this.args()], { cwd: repoRoot, env: this.o.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
@@ -91,13 +94,13 @@ export class ManagerReplica {
         resolve();
       }),
     );
-    await this.ready(timeoutMs);
+    await this.ready(timeoutMs, probe);
   }
 
-  async ready(timeoutMs = 120_000): Promise<void> {
-    await eventually('the controller-manager /readyz', async () => {
+  async ready(timeoutMs = 120_000, probe: 'readyz' | 'healthz' = 'readyz'): Promise<void> {
+    await eventually(`the controller-manager /${probe}`, async () => {
       if (!this.alive) throw new Error(`exited with ${this.child?.exitCode ?? this.child?.signalCode}`);
-      return (await fetch(`http://127.0.0.1:${this.probesPort}/readyz`).catch(() => undefined))?.status === 200;
+      return (await fetch(`http://127.0.0.1:${this.probesPort}/${probe}`).catch(() => undefined))?.status === 200;
     }, { timeoutMs, intervalMs: 100 }).catch((err: unknown) => {
       throw new Error(`${(err as Error).message}\n--- controller-manager output (tail) ---\n${this.log.slice(-4000)}`, { cause: err });
     });
