@@ -101,7 +101,7 @@ describe(`manager crash during rollouts (seed ${seed}, ${KILLS} kills per strate
     expect(claims).toEqual([]);
     expect(changed).toEqual([]);
     if (strategy === 'ReCreate') sabotageTarget = { sampler, name };
-  });
+  }, long ? 1_800_000 : 600_000);
 
   it('the sampler catches too many pods unavailable and a PVC deleted under its live pod (the guarantees broken on purpose)', async () => {
     expect(sabotageTarget).toBeDefined();

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Resources, type KubeObject } from '@cloneset-suite/kube-runtime';
 import { createTestNamespace, eventually, freePort } from '@cloneset-suite/local-cluster';
 import { observerClient } from './chaos/cluster-client.ts';
-import { installForNamespace, ManagerReplica, waitForAdmission } from './chaos/manager-process.ts';
+import { breaking, installForNamespace, ManagerReplica, waitForAdmission } from './chaos/manager-process.ts';
 import { applyObject, chaosCloneSet, setImage, waitForRollout } from './chaos/rollout.ts';
 import { startTcpFront, type TcpFront } from './chaos/tcp-front.ts';
 
@@ -45,7 +45,7 @@ describe('leader failover', () => {
     front = await startTcpFront(frontPort, [a, b]);
     replicas = [
       await ManagerReplica.create({ namespace: ns.name, name: leaseName, webhookUrlPort: frontPort, webhookPort: a }),
-      await ManagerReplica.create({ namespace: ns.name, name: leaseName, webhookUrlPort: frontPort, webhookPort: b }),
+      await ManagerReplica.create({ namespace: ns.name, name: leaseName, webhookUrlPort: frontPort, webhookPort: b, ...(breaking('two-leaders') ? { extraArgs: ['--leader-elect=false'] } : {}) }),
     ];
     await replicas[0]!.start();
     await eventually('replica 0 leading', async () => (await holder()) !== '', { timeoutMs: 30_000 });

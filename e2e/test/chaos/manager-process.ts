@@ -7,6 +7,13 @@ import path from 'node:path';
 import { eventually, freePort, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
 import { installCrds, installWebhookConfigurations, loadConfig, urlModeConfigurations } from '@cloneset-suite/controller-manager';
 
+/**
+ * CHAOS_BREAK=<name> breaks one guarantee on purpose, to show the scenario checking it fails:
+ * admission (no validating webhook), two-leaders (the standby runs without leader election),
+ * lost-delete (the fault proxy answers pod deletes with success without forwarding them).
+ */
+export const breaking = (name: 'admission' | 'two-leaders' | 'lost-delete'): boolean => process.env.CHAOS_BREAK === name;
+
 const mainEntry = path.join(repoRoot, 'apps/controller-manager/src/main.ts');
 const run = (args: readonly string[], input?: string): Promise<string> => kubectl(args, input);
 
@@ -133,7 +140,9 @@ export async function installForNamespace(namespace: string, name: string, port:
     knownControllers: [],
   });
   if (loaded.kind !== 'config') throw new Error('unexpected help');
-  await installWebhookConfigurations(run, urlModeConfigurations(loaded.config, { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } } }));
+  const configs = urlModeConfigurations(loaded.config, { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } } });
+  // CHAOS_BREAK=admission: no validating webhook, to see the hostile-input scenario fail.
+  await installWebhookConfigurations(run, breaking('admission') ? configs.filter((c) => c.kind !== 'ValidatingWebhookConfiguration') : configs);
   return async () => void (await kubectl(['delete', 'mutatingwebhookconfiguration,validatingwebhookconfiguration', name, '--ignore-not-found']).catch(() => undefined));
 }
 
