@@ -69,6 +69,9 @@ describe('leader failover', () => {
 
     await setImage(ns.name, name, 'nginx:2.0');
     await sleep(1_500);
+    // Before any failover, the Lease holder is the only writer.
+    const writersBefore = new Set((await client.resource<EventV1>(Resources.events).list({ namespace: ns.name })).items.filter((e) => e.reportingController === 'cloneset-controller').map((e) => e.reportingInstance));
+    expect([...writersBefore]).toEqual([first]);
     const leader = replicas.find((r) => r.output().includes(first)) ?? replicas[0]!;
     const killedAt = Date.now();
     await leader.kill();
