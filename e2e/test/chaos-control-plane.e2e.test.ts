@@ -6,10 +6,10 @@
 // old revision left), and back off while faulted (requests counted at the proxy: no hot loop).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergePatch } from '@cloneset-suite/kube-runtime';
-import { createTestNamespace, freePort, restartComponent, usingExternalCluster } from '@cloneset-suite/local-cluster';
+import { restartComponent, usingExternalCluster } from '@cloneset-suite/local-cluster';
 import { cloneSetsOf, observerClient } from './chaos/cluster-client.ts';
 import { startFaultProxy, type FaultProxy } from './chaos/fault-proxy.ts';
-import { breaking, installForNamespace, ManagerReplica, waitForAdmission } from './chaos/manager-process.ts';
+import { breaking, startChaosEnvironment, type ChaosEnvironment, type ManagerReplica } from './chaos/manager-process.ts';
 import { applyObject, chaosCloneSet, setImage, waitForRollout } from './chaos/rollout.ts';
 import { InvariantSampler } from './chaos/sampler.ts';
 
@@ -18,27 +18,21 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 const FAULT_MS = 8_000;
 
 describe('control-plane faults', () => {
-  let ns: { name: string; remove: () => Promise<void> };
+  let env: ChaosEnvironment;
+  let ns: { name: string };
   let manager: ManagerReplica;
   let proxy: FaultProxy;
-  let uninstall: () => Promise<void>;
 
   beforeAll(async () => {
-    ns = await createTestNamespace('chaos-cp');
     proxy = await startFaultProxy({ swallowPodDeletes: breaking('lost-delete') });
-    const port = await freePort();
-    const name = `chaos-cp-${ns.name.slice(-6)}`;
-    uninstall = await installForNamespace(ns.name, name, port);
-    manager = await ManagerReplica.create({ namespace: ns.name, name, webhookUrlPort: port, kubeconfig: proxy.kubeconfig });
-    await manager.start();
-    await waitForAdmission(ns.name);
+    env = await startChaosEnvironment('chaos-cp', { kubeconfig: proxy.kubeconfig });
+    ({ manager } = env);
+    ns = { name: env.namespace };
   });
 
   afterAll(async () => {
-    await manager?.stop();
+    await env?.teardown();
     await proxy?.close();
-    await uninstall?.();
-    await ns?.remove();
   });
 
   it('converges after watch expiry, 429s, 503s and an apiserver restart, backing off meanwhile', async () => {

@@ -6,11 +6,10 @@
 // no writes. `npm test`: 5 kills per strategy on 20 pods; `npm run test:chaos`: 50 per strategy
 // (100 in all) on 100 pods. CHAOS_SEED=<n> replays a run.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestNamespace, freePort } from '@cloneset-suite/local-cluster';
 import { checkSettledClaims, INSTANCE_ID_LABEL } from '../src/chaos/invariants.ts';
 import { chaosLong, chaosSeed, killSchedule, seededRandom } from '../src/chaos/seeded.ts';
 import { cloneSetsOf, observerClient, podsOf, pvcsOf } from './chaos/cluster-client.ts';
-import { installForNamespace, ManagerReplica, waitForAdmission } from './chaos/manager-process.ts';
+import { startChaosEnvironment, type ChaosEnvironment, type ManagerReplica } from './chaos/manager-process.ts';
 import { applyObject, changedBetween, chaosCloneSet, PVC_TEMPLATE, rolloutComplete, setImage, waitForRollout, writeFingerprint, type ChaosCloneSet } from './chaos/rollout.ts';
 import { InvariantSampler, takeSnapshot } from './chaos/sampler.ts';
 
@@ -22,25 +21,19 @@ const client = observerClient();
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 describe(`manager crash during rollouts (seed ${seed}, ${KILLS} kills per strategy, ${REPLICAS} pods)`, () => {
-  let ns: { name: string; remove: () => Promise<void> };
+  let env: ChaosEnvironment;
+  let ns: { name: string };
   let manager: ManagerReplica;
-  let uninstall: () => Promise<void>;
 
   beforeAll(async () => {
     console.log(`[chaos-crash] seed ${seed} (replay with CHAOS_SEED=${seed})`);
-    ns = await createTestNamespace('chaos-crash');
-    const port = await freePort();
-    const name = `chaos-crash-${ns.name.slice(-6)}`;
-    uninstall = await installForNamespace(ns.name, name, port);
-    manager = await ManagerReplica.create({ namespace: ns.name, name, webhookUrlPort: port });
-    await manager.start();
-    await waitForAdmission(ns.name);
+    env = await startChaosEnvironment('chaos-crash');
+    ({ manager } = env);
+    ns = { name: env.namespace };
   });
 
   afterAll(async () => {
-    await manager?.stop();
-    await uninstall?.();
-    await ns?.remove();
+    await env?.teardown();
   });
 
   const scenarios: [ChaosCloneSet['strategy'], number, number][] = [

@@ -10,12 +10,12 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, mergePatch } from '@cloneset-suite/kube-runtime';
-import { createTestNamespace, eventually, freePort, getJson } from '@cloneset-suite/local-cluster';
+import { eventually, getJson } from '@cloneset-suite/local-cluster';
 import { hostileCloneSet, validCloneSet, type HostileCase } from '../src/chaos/hostile-manifests.ts';
 import { sumSamples } from '../src/chaos/metrics.ts';
 import { chaosLong, chaosSeed } from '../src/chaos/seeded.ts';
 import { cloneSetsOf, observerClient, type CloneSetObject } from './chaos/cluster-client.ts';
-import { installForNamespace, ManagerReplica, waitForAdmission } from './chaos/manager-process.ts';
+import { startChaosEnvironment, type ChaosEnvironment, type ManagerReplica } from './chaos/manager-process.ts';
 
 const RUNS = chaosLong() ? 1000 : 200;
 const seed = chaosSeed();
@@ -23,27 +23,21 @@ const client = observerClient();
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 describe(`hostile and broken CloneSet input (seed ${seed}, ${RUNS} cases)`, () => {
-  let ns: { name: string; remove: () => Promise<void> };
+  let env: ChaosEnvironment;
+  let ns: { name: string };
   let manager: ManagerReplica;
-  let uninstall: () => Promise<void>;
   const accepted = new Map<string, HostileCase>();
   const outcomes = { refused: 0, accepted: 0 };
 
   beforeAll(async () => {
     console.log(`[chaos-hostile] seed ${seed} (replay with CHAOS_SEED=${seed})`);
-    ns = await createTestNamespace('chaos-hostile');
-    const port = await freePort();
-    const name = `chaos-hostile-${ns.name.slice(-6)}`;
-    uninstall = await installForNamespace(ns.name, name, port);
-    manager = await ManagerReplica.create({ namespace: ns.name, name, webhookUrlPort: port });
-    await manager.start();
-    await waitForAdmission(ns.name);
+    env = await startChaosEnvironment('chaos-hostile');
+    ({ manager } = env);
+    ns = { name: env.namespace };
   });
 
   afterAll(async () => {
-    await manager?.stop();
-    await uninstall?.();
-    await ns?.remove();
+    await env?.teardown();
   });
 
   it(`refuses each generated manifest naming the field, or accepts it only when its pods are what is broken`, async () => {

@@ -4,7 +4,7 @@
 // scoped to the test namespace, so a dead manager refuses nothing outside it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { eventually, freePort, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
+import { createTestNamespace, eventually, freePort, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
 import { installCrds, installWebhookConfigurations, loadConfig, urlModeConfigurations } from '@cloneset-suite/controller-manager';
 
 /**
@@ -152,4 +152,30 @@ export async function waitForAdmission(namespace: string): Promise<void> {
     await kubectl(['apply', '--dry-run=server', '-n', namespace, '-f', path.join(repoRoot, 'examples/cloneset.yaml')]);
     return true;
   }, { timeoutMs: 60_000, intervalMs: 500 });
+}
+
+export interface ChaosEnvironment {
+  namespace: string;
+  manager: ManagerReplica;
+  teardown(): Promise<void>;
+}
+
+/** A fresh namespace, its webhook configurations and one ready manager replica watching it. */
+export async function startChaosEnvironment(prefix: string, replica: Partial<Omit<ReplicaOptions, 'namespace' | 'name' | 'webhookUrlPort'>> = {}): Promise<ChaosEnvironment> {
+  const ns = await createTestNamespace(prefix);
+  const port = await freePort();
+  const name = `${prefix}-${ns.name.slice(-6)}`;
+  const uninstall = await installForNamespace(ns.name, name, port);
+  const manager = await ManagerReplica.create({ ...replica, namespace: ns.name, name, webhookUrlPort: port });
+  await manager.start();
+  await waitForAdmission(ns.name);
+  return {
+    namespace: ns.name,
+    manager,
+    teardown: async () => {
+      await manager.stop();
+      await uninstall();
+      await ns.remove();
+    },
+  };
 }
