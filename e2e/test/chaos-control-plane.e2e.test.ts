@@ -67,13 +67,21 @@ describe('control-plane faults', () => {
     // 4. The apiserver itself goes away mid-rollout (local cluster only: the test restarts its process).
     await setImage(ns.name, name, 'nginx:3.0');
     if (!usingExternalCluster()) await restartComponent('kube-apiserver');
+    // Unable to renew its Lease while the apiserver is away, the manager exits on purpose (as
+    // controller-runtime does) for its supervisor to start it again: play the supervisor.
+    await sleep(5_000);
+    const exitedWithApiserver = manager.pid === undefined;
+    if (exitedWithApiserver) await manager.start();
 
-    await waitForRollout(client, ns.name, name, 240_000);
+    await waitForRollout(client, ns.name, name, 240_000).catch((err: unknown) => {
+      const complaints = manager.output().split('\n').filter((l) => /"level":"(warn|error|fatal)"/.test(l)).slice(-20);
+      throw new Error(`${(err as Error).message}\nproxy: ${JSON.stringify(Object.fromEntries(proxy.counts().requests))}\nmanager warnings:\n${complaints.join('\n')}`, { cause: err });
+    });
     await sampler.stop();
     const counts = proxy.counts();
     console.log(
       `[chaos-control-plane] relists during ${FAULT_MS} ms of expired watches: ${relists}; requests in ${FAULT_MS} ms of 429: ${windows[429]}, of 503: ${windows[503]}; ` +
-        `faulted answers ${counts.faulted}; duplicate pod creates ${counts.duplicateCreates}; requests by kind: ${JSON.stringify(Object.fromEntries(counts.requests))}; sampler: ${sampler.summary()}`,
+        `faulted answers ${counts.faulted}; manager exited with the apiserver restart: ${exitedWithApiserver}; duplicate pod creates ${counts.duplicateCreates}; requests by kind: ${JSON.stringify(Object.fromEntries(counts.requests))}; sampler: ${sampler.summary()}`,
     );
     expect(relists).toBeGreaterThan(0);
     // Backoff, not a hot loop: at most a few requests per second while every answer is an error
@@ -83,7 +91,7 @@ describe('control-plane faults', () => {
     expect(counts.duplicateCreates).toBe(0);
     expect(sampler.violations).toEqual([]);
     expect((await cloneSetsOf(client).get(ns.name, name)).spec.replicas).toBe(12);
-    expect(manager.starts).toBe(1);
+    expect(manager.starts).toBe(exitedWithApiserver ? 2 : 1);
     expect(manager.pid).toBeDefined();
   }, 600_000);
 });

@@ -51,6 +51,9 @@ export async function startFaultProxy(options: { swallowPodDeletes?: boolean } =
   let fault: Fault = { kind: 'none' };
   const counts: ProxyCounts = { requests: new Map(), faulted: 0, duplicateCreates: 0 };
   let nonWatch = 0;
+  const expiredLine = JSON.stringify({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 410, reason: 'Expired', message: 'too old resource version (injected)' } }) + '\n';
+  /** Open watch streams, so turning expiry on ends the running watches too, not only new ones. */
+  const openWatches = new Set<() => void>();
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? '/', 'http://proxy');
@@ -71,7 +74,7 @@ export async function startFaultProxy(options: { swallowPodDeletes?: boolean } =
     if (fault.kind === 'expire-watches' && kind === 'watch') {
       counts.faulted++;
       res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 410, reason: 'Expired', message: 'too old resource version (injected)' } }) + '\n');
+      res.end(expiredLine);
       req.resume();
       return;
     }
@@ -87,6 +90,16 @@ export async function startFaultProxy(options: { swallowPodDeletes?: boolean } =
       if (kind === 'create' && upRes.statusCode === 409 && /\/pods$/.test(url.pathname)) counts.duplicateCreates++;
       res.writeHead(upRes.statusCode ?? 502, upRes.headers);
       upRes.pipe(res);
+      if (kind === 'watch' && upRes.statusCode === 200) {
+        const expire = (): void => {
+          upRes.unpipe(res);
+          upRes.destroy();
+          counts.faulted++;
+          res.end(expiredLine);
+        };
+        openWatches.add(expire);
+        res.on('close', () => openWatches.delete(expire));
+      }
     });
     up.on('error', () => {
       if (!res.headersSent) res.writeHead(502);
@@ -116,7 +129,10 @@ export async function startFaultProxy(options: { swallowPodDeletes?: boolean } =
   return {
     port,
     kubeconfig,
-    setFault: (f) => void (fault = f),
+    setFault: (f) => {
+      fault = f;
+      if (f.kind === 'expire-watches') for (const expire of [...openWatches]) expire();
+    },
     counts: () => counts,
     nonWatchRequests: () => nonWatch,
     close: () => {
