@@ -84,10 +84,11 @@ describe('control-plane faults', () => {
         `faulted answers ${counts.faulted}; manager exited with the apiserver restart: ${exitedWithApiserver}; duplicate pod creates ${counts.duplicateCreates}; requests by kind: ${JSON.stringify(Object.fromEntries(counts.requests))}; sampler: ${sampler.summary()}`,
     );
     expect(relists).toBeGreaterThan(0);
-    // Backoff, not a hot loop: at most a few requests per second while every answer is an error
-    // (the client's own limit is 50 per second).
-    expect(windows[429]).toBeLessThanOrEqual((FAULT_MS / 1000) * 5);
-    expect(windows[503]).toBeLessThanOrEqual((FAULT_MS / 1000) * 5);
+    // Backoff, not a hot loop: every informer, controller and the Event recorder retry, but in all
+    // under 15 requests per second while every answer is an error (a loop would run at the
+    // client's own limit, 50 per second; runs measured 17 to 78 requests in 8 s).
+    expect(windows[429]).toBeLessThanOrEqual((FAULT_MS / 1000) * 15);
+    expect(windows[503]).toBeLessThanOrEqual((FAULT_MS / 1000) * 15);
     expect(counts.duplicateCreates).toBe(0);
     expect(sampler.violations).toEqual([]);
     expect((await cloneSetsOf(client).get(ns.name, name)).spec.replicas).toBe(12);
