@@ -17,3 +17,5 @@ export type { WebhookConfiguration, ClientTarget } from './webhooks/configuratio
 export type { AdmissionWebhook } from './webhooks/types.ts';
 export { managerPermissions, flattenRules } from './rbac.ts';
 export type { PolicyRule, Permissions } from './rbac.ts';
+export { installCrds, installWebhookConfigurations, urlModeConfigurations } from './local-install.ts';
+export type { Kubectl } from './local-install.ts';

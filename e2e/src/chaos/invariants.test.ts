@@ -1,0 +1,87 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { checkSettledClaims, checkSnapshot, emptyHistory, type Limits, type PodView, type PvcView, type Snapshot } from './invariants.ts';
+
+const CS = 'cs-uid';
+const limits: Limits = { cloneSetUid: CS, replicas: 3, maxSurge: 1, maxUnavailable: 1, checkAvailability: true, withPvcs: true };
+const pod = (id: string, o: Partial<PodView> = {}): PodView => ({ name: `web-${id}`, uid: `pod-${id}`, instanceId: id, ready: true, terminating: false, ...o });
+const pvc = (id: string, o: Partial<PvcView> = {}): PvcView => ({ name: `data-web-${id}`, uid: `pvc-${id}`, instanceId: id, ownerUids: [CS], terminating: false, ...o });
+const healthy: Snapshot = { pods: ['a', 'b', 'c'].map((id) => pod(id)), pvcs: ['a', 'b', 'c'].map((id) => pvc(id)) };
+const kinds = (history: ReturnType<typeof emptyHistory>, snap: Snapshot, l: Limits = limits): string[] =>
+  checkSnapshot(history, snap, l).violations.map((v) => v.invariant);
+const after = (first: Snapshot): ReturnType<typeof emptyHistory> => checkSnapshot(emptyHistory(), first, limits).history;
+
+describe('checkSnapshot', () => {
+  it.each<[string, Snapshot, string[]]>([
+    ['a healthy set', healthy, []],
+    ['one surge pod not ready yet', { ...healthy, pods: [...healthy.pods, pod('d', { ready: false })], pvcs: [...healthy.pvcs, pvc('d')] }, []],
+    ['two surge pods', { ...healthy, pods: [...healthy.pods, pod('d'), pod('e')], pvcs: [...healthy.pvcs, pvc('d'), pvc('e')] }, ['surge']],
+    ['terminating pods do not count against the surge', { ...healthy, pods: [...healthy.pods, pod('d'), pod('e', { terminating: true })], pvcs: [...healthy.pvcs, pvc('d'), pvc('e')] }, []],
+    ['two unavailable of maxUnavailable 1', { ...healthy, pods: [pod('a'), pod('b', { ready: false }), pod('c', { ready: false })] }, ['unavailable']],
+    ['a terminating ready pod is unavailable', { ...healthy, pods: [pod('a'), pod('b', { ready: false }), pod('c', { terminating: true })] }, ['unavailable']],
+    ['one id on two pods', { ...healthy, pods: [pod('a'), pod('b'), pod('b', { name: 'web-x', uid: 'other' })] }, ['instance-id']],
+    ['a pod without an id', { ...healthy, pods: [pod('a'), pod('b'), pod('c', { instanceId: undefined })] }, ['instance-id']],
+    ['a PVC owned by someone else', { ...healthy, pvcs: [pvc('a'), pvc('b'), pvc('c', { ownerUids: ['stranger'] })] }, ['pvc-owner']],
+    ['a PVC handed to its pod (disablePVCReuse)', { ...healthy, pvcs: [pvc('a'), pvc('b'), pvc('c', { ownerUids: ['pod-c'] })] }, []],
+  ])('%s', (_name, snap, expected) => {
+    expect(kinds(emptyHistory(), snap)).toEqual(expected);
+  });
+
+  it('does not check availability while the CloneSet is first coming up', () => {
+    expect(kinds(emptyHistory(), { ...healthy, pods: healthy.pods.map((p) => ({ ...p, ready: false })) }, { ...limits, checkAvailability: false })).toEqual([]);
+  });
+
+  it('catches a PVC deleted while its pod lives, between two samples', () => {
+    expect(kinds(after(healthy), { ...healthy, pvcs: [pvc('a'), pvc('b')] })).toEqual(['pvc-deleted-under-pod']);
+    expect(kinds(after(healthy), { ...healthy, pvcs: [pvc('a'), pvc('b'), pvc('c', { terminating: true })] })).toEqual(['pvc-deleted-under-pod']);
+  });
+
+  it('allows a PVC to go once its pod went', () => {
+    const podGone: Snapshot = { pods: [pod('a'), pod('b'), pod('c', { terminating: true })], pvcs: healthy.pvcs };
+    const l = { ...limits, checkAvailability: false };
+    const h = checkSnapshot(after(healthy), podGone, l).history;
+    expect(kinds(h, { pods: [pod('a'), pod('b')], pvcs: [pvc('a'), pvc('b')] }, l)).toEqual([]);
+  });
+
+  it('catches a pod whose instance id changes', () => {
+    expect(kinds(after(healthy), { ...healthy, pods: [pod('a'), pod('b'), pod('c', { instanceId: 'z' })] })).toContain('instance-id');
+  });
+
+  it('property: any set of distinct ids, each with its own claim, within the limits, passes', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.stringMatching(/^[a-z0-9]{5}$/), { minLength: 1, maxLength: 30 }), fc.nat(5), (ids, surge) => {
+        const l = { ...limits, replicas: ids.length, maxSurge: surge, maxUnavailable: 0 };
+        const snap = { pods: ids.map((id) => pod(id)), pvcs: ids.map((id) => pvc(id)) };
+        const first = checkSnapshot(emptyHistory(), snap, l);
+        expect(first.violations).toEqual([]);
+        expect(checkSnapshot(first.history, snap, l).violations).toEqual([]);
+      }),
+    );
+  });
+
+  it('property: duplicating any pod\'s id is caught', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.stringMatching(/^[a-z0-9]{5}$/), { minLength: 2, maxLength: 30 }), fc.nat(), (ids, pick) => {
+        const dup = ids[pick % ids.length]!;
+        const pods = [...ids.map((id) => pod(id)), pod(dup, { uid: 'dup', name: 'web-dup' })];
+        const l = { ...limits, replicas: pods.length, withPvcs: false };
+        expect(checkSnapshot(emptyHistory(), { pods, pvcs: [] }, l).violations.map((v) => v.invariant)).toContain('instance-id');
+      }),
+    );
+  });
+});
+
+describe('checkSettledClaims', () => {
+  const bound = new Set(['data-web-a', 'data-web-b', 'data-web-c']);
+  it('passes when every active pod has its bound claim and none is orphaned', () => {
+    expect(checkSettledClaims(healthy, ['data'], 'web', bound)).toEqual([]);
+  });
+  it('names a missing, an unbound and an orphaned claim', () => {
+    const snap = { pods: [pod('a'), pod('b')], pvcs: [pvc('b'), pvc('c')] };
+    expect(checkSettledClaims(snap, ['data'], 'web', new Set(['data-web-c']))).toEqual([
+      'pod with id a has no PVC data-web-a',
+      'PVC data-web-b not Bound',
+      'PVC data-web-c (id c) belongs to no active pod',
+    ]);
+  });
+});

@@ -1,0 +1,144 @@
+// The guarantees a CloneSet rollout keeps whatever happens to the controller, checked on each
+// sample of the cluster (pure: the sampler feeds snapshots, this says what broke). A history
+// carries what earlier samples saw, so "deleted while its pod lives" and "id reused while its
+// first pod still exists" are caught between samples, not only within one.
+
+export const INSTANCE_ID_LABEL = 'apps.kruise.io/cloneset-instance-id';
+
+export interface PodView {
+  name: string;
+  uid: string;
+  instanceId: string | undefined;
+  ready: boolean;
+  terminating: boolean;
+}
+
+export interface PvcView {
+  name: string;
+  uid: string;
+  instanceId: string | undefined;
+  /** uids of the controller owner references. */
+  ownerUids: readonly string[];
+  terminating: boolean;
+}
+
+/** One sample: PVCs listed first, then pods, so a pod seen alive was alive after the PVC list. */
+export interface Snapshot {
+  pvcs: readonly PvcView[];
+  pods: readonly PodView[];
+}
+
+export interface Limits {
+  cloneSetUid: string;
+  replicas: number;
+  maxSurge: number;
+  maxUnavailable: number;
+  /** Availability is checked only once the CloneSet was fully available (not while it is first created). */
+  checkAvailability: boolean;
+  /** Whether pods carry PVCs (volumeClaimTemplates given). */
+  withPvcs: boolean;
+}
+
+export interface History {
+  /** PVCs of the previous sample that were not being deleted, by name. */
+  livePvcs: ReadonlyMap<string, PvcView>;
+  /** instance id -> pod uid, for pods of the previous sample. */
+  podByInstanceId: ReadonlyMap<string, string>;
+  /** pod uid -> instance id ever seen, to catch a relabelled pod. */
+  instanceIdByPodUid: ReadonlyMap<string, string | undefined>;
+}
+
+export const emptyHistory = (): History => ({ livePvcs: new Map(), podByInstanceId: new Map(), instanceIdByPodUid: new Map() });
+
+export interface Violation {
+  invariant: 'surge' | 'unavailable' | 'instance-id' | 'pvc-owner' | 'pvc-duplicate' | 'pvc-deleted-under-pod';
+  detail: string;
+}
+
+const byInstanceId = <T extends { instanceId: string | undefined }>(items: readonly T[]): Map<string, T[]> => {
+  const m = new Map<string, T[]>();
+  for (const item of items) if (item.instanceId !== undefined) m.set(item.instanceId, [...(m.get(item.instanceId) ?? []), item]);
+  return m;
+};
+
+/** Checks one snapshot against the limits and what earlier samples saw; returns the next history. */
+export function checkSnapshot(history: History, snap: Snapshot, limits: Limits): { history: History; violations: Violation[] } {
+  const violations: Violation[] = [];
+  const active = snap.pods.filter((p) => !p.terminating);
+
+  if (active.length > limits.replicas + limits.maxSurge) {
+    violations.push({ invariant: 'surge', detail: `${active.length} active pods > replicas ${limits.replicas} + maxSurge ${limits.maxSurge}` });
+  }
+  if (limits.checkAvailability) {
+    const ready = active.filter((p) => p.ready).length;
+    const unavailable = limits.replicas - ready;
+    if (unavailable > limits.maxUnavailable) {
+      violations.push({ invariant: 'unavailable', detail: `${unavailable} unavailable (${ready} ready of ${limits.replicas}) > maxUnavailable ${limits.maxUnavailable}` });
+    }
+  }
+
+  // One instance id, one pod object at a time (terminating ones included: the name is taken).
+  const podsById = byInstanceId(snap.pods);
+  for (const [id, pods] of podsById) {
+    if (pods.length > 1) violations.push({ invariant: 'instance-id', detail: `instance id ${id} used by ${pods.map((p) => p.name).join(', ')}` });
+  }
+  for (const pod of snap.pods) {
+    if (pod.instanceId === undefined) violations.push({ invariant: 'instance-id', detail: `pod ${pod.name} has no instance id` });
+    const seen = history.instanceIdByPodUid.get(pod.uid);
+    if (history.instanceIdByPodUid.has(pod.uid) && seen !== pod.instanceId) {
+      violations.push({ invariant: 'instance-id', detail: `pod ${pod.name} changed instance id ${seen} -> ${pod.instanceId}` });
+    }
+  }
+  if (limits.withPvcs) {
+    const livePvcs = snap.pvcs.filter((c) => !c.terminating);
+    const activeIds = new Set(active.map((p) => p.instanceId));
+    for (const pvc of livePvcs) {
+      if (pvc.ownerUids.length !== 1 || (pvc.ownerUids[0] !== limits.cloneSetUid && !snap.pods.some((p) => p.uid === pvc.ownerUids[0]))) {
+        violations.push({ invariant: 'pvc-owner', detail: `PVC ${pvc.name} controller owners [${pvc.ownerUids.join(', ')}] are not the CloneSet or one of its pods` });
+      }
+      if (pvc.instanceId === undefined) violations.push({ invariant: 'pvc-owner', detail: `PVC ${pvc.name} has no instance id` });
+    }
+    // Names are per (template, id): two live claims of one name cannot exist, so count ids per template prefix.
+    const names = new Set<string>();
+    for (const pvc of livePvcs) {
+      if (names.has(pvc.name)) violations.push({ invariant: 'pvc-duplicate', detail: `PVC name ${pvc.name} twice` });
+      names.add(pvc.name);
+    }
+    // Deleted (gone or terminating) since the previous sample while a pod with its id is active now.
+    const nowLive = new Set(livePvcs.map((c) => c.name));
+    for (const [name, pvc] of history.livePvcs) {
+      if (!nowLive.has(name) && pvc.instanceId !== undefined && activeIds.has(pvc.instanceId)) {
+        const pod = active.find((p) => p.instanceId === pvc.instanceId);
+        // A new pod reusing the id gets a new claim; the old one going is fine only if its pod went first.
+        if (pod && history.podByInstanceId.get(pvc.instanceId) === pod.uid) {
+          violations.push({ invariant: 'pvc-deleted-under-pod', detail: `PVC ${name} deleted while pod ${pod.name} (id ${pvc.instanceId}) lives` });
+        }
+      }
+    }
+  }
+
+  return {
+    violations,
+    history: {
+      livePvcs: new Map(snap.pvcs.filter((c) => !c.terminating).map((c) => [c.name, c])),
+      podByInstanceId: new Map(snap.pods.flatMap((p) => (p.instanceId === undefined ? [] : [[p.instanceId, p.uid] as const]))),
+      instanceIdByPodUid: new Map([...history.instanceIdByPodUid, ...snap.pods.map((p) => [p.uid, p.instanceId] as const)]),
+    },
+  };
+}
+
+/** The final state of a settled CloneSet with PVC templates: every active pod has its claims, bound, and no claim is orphaned. */
+export function checkSettledClaims(snap: Snapshot, templates: readonly string[], cloneSetName: string, boundPvcNames: ReadonlySet<string>): string[] {
+  const problems: string[] = [];
+  const activeIds = new Set(snap.pods.filter((p) => !p.terminating).map((p) => p.instanceId));
+  const live = snap.pvcs.filter((c) => !c.terminating);
+  for (const id of activeIds) {
+    for (const t of templates) {
+      const name = `${t}-${cloneSetName}-${id}`;
+      if (!live.some((c) => c.name === name)) problems.push(`pod with id ${id} has no PVC ${name}`);
+      else if (!boundPvcNames.has(name)) problems.push(`PVC ${name} not Bound`);
+    }
+  }
+  for (const c of live) if (!activeIds.has(c.instanceId)) problems.push(`PVC ${c.name} (id ${c.instanceId}) belongs to no active pod`);
+  return problems;
+}

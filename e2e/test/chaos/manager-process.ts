@@ -1,0 +1,181 @@
+// The controller-manager as users run it (node on its main entry, a separate process), for the
+// chaos scenarios: SIGKILL it and start it again on the same ports, lease and certificates, or
+// run several replicas behind one webhook address. The webhook configurations are URL mode and
+// scoped to the test namespace, so a dead manager refuses nothing outside it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { createTestNamespace, eventually, freePort, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
+import { installCrds, installWebhookConfigurations, loadConfig, urlModeConfigurations } from '@cloneset-suite/controller-manager';
+
+/**
+ * CHAOS_BREAK=<name> breaks one guarantee on purpose, to show the scenario checking it fails:
+ * admission (no validating webhook), two-leaders (the standby runs without leader election),
+ * lost-delete (the fault proxy answers pod deletes with success without forwarding them).
+ */
+export const breaking = (name: 'admission' | 'two-leaders' | 'lost-delete'): boolean => process.env.CHAOS_BREAK === name;
+
+const mainEntry = path.join(repoRoot, 'apps/controller-manager/src/main.ts');
+const run = (args: readonly string[], input?: string): Promise<string> => kubectl(args, input);
+
+export interface ReplicaOptions {
+  namespace: string;
+  /** Lease, webhook configuration and Secret name shared by every replica. */
+  name: string;
+  /** The address the apiserver calls for admission (a replica's port, or a proxy in front of several). */
+  webhookUrlPort: number;
+  /** This replica's own webhook port (defaults to webhookUrlPort). */
+  webhookPort?: number;
+  /** The kubeconfig the manager uses (a fault proxy's, say); defaults to the suite's. */
+  kubeconfig?: string;
+  extraArgs?: readonly string[];
+  env?: NodeJS.ProcessEnv;
+}
+
+/** One manager process that can be killed and started again with the same identity and ports. */
+export class ManagerReplica {
+  private child: ChildProcess | undefined;
+  private exitedPromise: Promise<void> = Promise.resolve();
+  private alive = false;
+  private log = '';
+  readonly probesPort: number;
+  readonly metricsPort: number;
+  starts = 0;
+
+  private readonly o: ReplicaOptions;
+
+  private constructor(o: ReplicaOptions, ports: { probes: number; metrics: number }) {
+    this.o = o;
+    this.probesPort = ports.probes;
+    this.metricsPort = ports.metrics;
+  }
+
+  static async create(o: ReplicaOptions): Promise<ManagerReplica> {
+    return new ManagerReplica(o, { probes: await freePort(), metrics: await freePort() });
+  }
+
+  args(): string[] {
+    return [
+      `--kubeconfig=${this.o.kubeconfig ?? testKubeconfigPath()}`,
+      `--namespace=${this.o.namespace}`,
+      `--leader-election-namespace=${this.o.namespace}`,
+      `--leader-election-id=${this.o.name}`,
+      '--leader-election-lease-duration=6s',
+      '--leader-election-renew-deadline=4s',
+      '--leader-election-retry-period=1s',
+      `--metrics-bind-address=127.0.0.1:${this.metricsPort}`,
+      `--health-probe-bind-address=127.0.0.1:${this.probesPort}`,
+      '--webhook-host=127.0.0.1',
+      `--webhook-port=${this.o.webhookPort ?? this.o.webhookUrlPort}`,
+      `--webhook-url-base=https://127.0.0.1:${this.o.webhookUrlPort}`,
+      `--webhook-configuration-name=${this.o.name}`,
+      `--webhook-secret-name=${this.o.name}-certs`,
+      '--graceful-shutdown-timeout=5s',
+      ...(this.o.extraArgs ?? []),
+    ];
+  }
+
+  get pid(): number | undefined {
+    return this.alive ? this.child?.pid : undefined;
+  }
+
+  output(): string {
+    return this.log;
+  }
+
+  /**
+   * Starts the process; resolves once `probe` answers 200: /readyz (caches synced, certificates
+   * loaded), or /healthz for a standby replica whose caches start only when it leads.
+   */
+  async start(timeoutMs = 120_000, probe: 'readyz' | 'healthz' = 'readyz'): Promise<void> {
+    if (this.pid !== undefined) throw new Error('already running');
+    const child = spawn(process.execPath, [mainEntry, ...this.args()], { cwd: repoRoot, env: this.o.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = child;
+    this.starts++;
+    this.log += `\n--- start ${this.starts} (pid ${child.pid}) ---\n`;
+    child.stdout?.on('data', (c: Buffer) => (this.log += c.toString()));
+    child.stderr?.on('data', (c: Buffer) => (this.log += c.toString()));
+    this.alive = true;
+    this.exitedPromise = new Promise((resolve) =>
+      child.on('exit', () => {
+        this.alive = false;
+        resolve();
+      }),
+    );
+    await this.ready(timeoutMs, probe);
+  }
+
+  async ready(timeoutMs = 120_000, probe: 'readyz' | 'healthz' = 'readyz'): Promise<void> {
+    await eventually(`the controller-manager /${probe}`, async () => {
+      if (!this.alive) throw new Error(`exited with ${this.child?.exitCode ?? this.child?.signalCode}`);
+      return (await fetch(`http://127.0.0.1:${this.probesPort}/${probe}`).catch(() => undefined))?.status === 200;
+    }, { timeoutMs, intervalMs: 100 }).catch((err: unknown) => {
+      throw new Error(`${(err as Error).message}\n--- controller-manager output (tail) ---\n${this.log.slice(-4000)}`, { cause: err });
+    });
+  }
+
+  /** SIGKILL: no shutdown hooks, no lease release, in-flight writes cut. */
+  async kill(): Promise<void> {
+    if (this.pid === undefined) return;
+    this.child!.kill('SIGKILL');
+    await this.exitedPromise;
+  }
+
+  async stop(): Promise<void> {
+    if (this.pid === undefined) return;
+    this.child!.kill('SIGTERM');
+    await this.exitedPromise;
+  }
+
+  async metrics(): Promise<string> {
+    return (await fetch(`http://127.0.0.1:${this.metricsPort}/metrics`)).text();
+  }
+}
+
+/** CRDs and the namespace-scoped URL-mode webhook configurations for `name`, pointing at `port`. */
+export async function installForNamespace(namespace: string, name: string, port: number): Promise<() => Promise<void>> {
+  await installCrds(run, path.join(repoRoot, 'crds'));
+  const loaded = loadConfig({
+    argv: [`--webhook-url-base=https://127.0.0.1:${port}`, `--webhook-configuration-name=${name}`],
+    env: {},
+    knownControllers: [],
+  });
+  if (loaded.kind !== 'config') throw new Error('unexpected help');
+  const configs = urlModeConfigurations(loaded.config, { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } } });
+  // CHAOS_BREAK=admission: no validating webhook, to see the hostile-input scenario fail.
+  await installWebhookConfigurations(run, breaking('admission') ? configs.filter((c) => c.kind !== 'ValidatingWebhookConfiguration') : configs);
+  return async () => void (await kubectl(['delete', 'mutatingwebhookconfiguration,validatingwebhookconfiguration', name, '--ignore-not-found']).catch(() => undefined));
+}
+
+/** Waits until the webhooks admit a CloneSet in the namespace (the caBundle reached the apiserver). */
+export async function waitForAdmission(namespace: string): Promise<void> {
+  await eventually('the webhooks admitting a CloneSet', async () => {
+    await kubectl(['apply', '--dry-run=server', '-n', namespace, '-f', path.join(repoRoot, 'examples/cloneset.yaml')]);
+    return true;
+  }, { timeoutMs: 60_000, intervalMs: 500 });
+}
+
+export interface ChaosEnvironment {
+  namespace: string;
+  manager: ManagerReplica;
+  teardown(): Promise<void>;
+}
+
+/** A fresh namespace, its webhook configurations and one ready manager replica watching it. */
+export async function startChaosEnvironment(prefix: string, replica: Partial<Omit<ReplicaOptions, 'namespace' | 'name' | 'webhookUrlPort'>> = {}): Promise<ChaosEnvironment> {
+  const ns = await createTestNamespace(prefix);
+  const port = await freePort();
+  const name = `${prefix}-${ns.name.slice(-6)}`;
+  const uninstall = await installForNamespace(ns.name, name, port);
+  const manager = await ManagerReplica.create({ ...replica, namespace: ns.name, name, webhookUrlPort: port });
+  await manager.start();
+  await waitForAdmission(ns.name);
+  return {
+    namespace: ns.name,
+    manager,
+    teardown: async () => {
+      await manager.stop();
+      await uninstall();
+      await ns.remove();
+    },
+  };
+}
