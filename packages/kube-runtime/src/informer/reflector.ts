@@ -43,11 +43,13 @@ export interface ReflectorOptions<T extends KubeObject> {
 }
 
 const DEFAULT_SILENT_WATCH_LIMIT_MS = 90_000;
+const GONE_AGAIN_WINDOW_MS = 1_000;
 
 export class Reflector<T extends KubeObject> {
   private readonly o: ReflectorOptions<T>;
   private readonly backoff: Backoff;
   private readonly random: () => number;
+  private relistedAt: number | undefined;
   private resourceVersion: string | undefined;
   /** When the apiserver last proved the cache current: a list, a watch event or a bookmark. */
   private lastHeardAt: number | undefined;
@@ -85,8 +87,15 @@ export class Reflector<T extends KubeObject> {
       } catch (err) {
         if (signal.aborted) break;
         if (err instanceof GoneError) {
-          this.o.logger.info({ resource, resourceVersion: this.resourceVersion, err: err.message }, 'resourceVersion expired, relisting');
+          // The first 410 relists at once (client-go); a 410 again within a second of that
+          // relist means the apiserver keeps refusing (a proxy, a broken watch cache): back
+          // off instead of listing in a hot loop.
+          const again = this.relistedAt !== undefined && this.o.clock.now() - this.relistedAt < GONE_AGAIN_WINDOW_MS;
+          const delay = again ? this.backoff.next() : 0;
+          this.o.logger.info({ resource, resourceVersion: this.resourceVersion, err: err.message, retryInMs: Math.round(delay) }, 'resourceVersion expired, relisting');
           this.resourceVersion = undefined;
+          if (delay > 0) await sleep(this.o.clock, delay, signal).catch(() => undefined);
+          this.relistedAt = this.o.clock.now();
           continue;
         }
         const delay = this.backoff.next();

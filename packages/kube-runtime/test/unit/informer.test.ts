@@ -140,6 +140,21 @@ describe('SharedIndexInformer + Reflector', () => {
     await run;
   });
 
+  it('a 410 that keeps coming backs off instead of relisting in a hot loop', async () => {
+    const { clock, informer, counts } = setup((req, n) => {
+      if (!req.query?.watch) return { body: { metadata: { resourceVersion: String(n.lists) }, items: [] } };
+      return status(410, 'Gone', 'too old');
+    });
+    const ac = new AbortController();
+    const run = informer.run(ac.signal);
+    for (let i = 0; i < 100; i++) await tick(clock, 100); // 10 s
+    // Without backoff this relists on every turn (hundreds); with it, a few per 10 s.
+    expect(counts.lists).toBeGreaterThan(1);
+    expect(counts.lists).toBeLessThanOrEqual(8);
+    ac.abort();
+    await run;
+  });
+
   it('a watch that goes silent is aborted by the watchdog and resumed', async () => {
     const { clock, informer, counts } = setup((req) => {
       if (!req.query?.watch) return { body: { metadata: { resourceVersion: '1' }, items: [] } };
