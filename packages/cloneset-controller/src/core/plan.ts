@@ -4,7 +4,6 @@
 // carries events that are decisions (ScaleUpLimited, WaitingForPodDeletion) and, on a
 // pod patch, the outcome Events the planner chose the words of (SuccessfulUpdatePodReCreate).
 import type { V1OwnerReference, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
-import type { Diffs } from './diff.ts';
 import type { PreDownloadAction } from './image-predownload.ts';
 import type { ConditionWrite } from './pod-conditions.ts';
 import type { RevisionAction } from './revisions.ts';
@@ -193,8 +192,6 @@ export interface Plan {
   requeueAfterMs?: number;
   errors: PlanError[];
   waits: PlanWait[];
-  /** The diff numbers the step decided from (§5), for the debug log. */
-  diffs?: Diffs;
   /**
    * Pods the step chose for its PodOpsLifecycle operation type (scale-in or update), whether it
    * begins, waits or acts on them; absent when the step did not get as far as choosing.

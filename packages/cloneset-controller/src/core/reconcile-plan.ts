@@ -12,7 +12,7 @@ import { computeRevisions, planHistoryTruncation, type RevisionsResult } from '.
 import { planPodsToDeleteCleanup, planPvcCleanup, planScale } from './scale-plan.ts';
 import type { NodeLabels } from './scale-in-order.ts';
 import type { CloneSetLike } from './types.ts';
-import { planUpdate } from './update-plan.ts';
+import { planUpdate, type UpdateDiffs } from './update-plan.ts';
 import type { StatusInput } from './status.ts';
 
 export interface ReconcileInput {
@@ -36,21 +36,30 @@ export interface ReconcileInput {
 }
 
 /**
+ * Which sync step ran (§3 step 11) and the diff numbers it decided from (§5). Scale runs first;
+ * when it writes, Update waits for the next pass. A step's diffs are here exactly when it ran.
+ */
+export type SyncStep =
+  /** The CloneSet is being deleted: neither step runs. */
+  | { step: 'none'; reason: 'deleting' }
+  /** Scale wrote, so Update was skipped. */
+  | { step: 'scale'; scaleDiffs: Diffs }
+  /** Scale had nothing to write, so Update ran. */
+  | { step: 'update'; scaleDiffs: Diffs; update: UpdateDiffs };
+
+/**
  * One pass's decisions. The shell calls planReconcile only once the expectations are met
  * (§3 step 3), so a plan always has its revisions and context.
  */
 export interface ReconcilePlan {
   actions: PlannedAction[];
-  /** Which sync step ran: Scale wrote (Update skipped), or Update ran. */
-  stepsRun: { scale: boolean; update: boolean };
+  sync: SyncStep;
   errors: PlanError[];
   /** What the pass waits for (e.g. a terminating pod's name): on the condition, not an error. */
   waits: PlanWait[];
   requeueAfterMs?: number;
   revisions: RevisionsResult;
   context: PlanContext;
-  /** The diff numbers each step decided from (§5); absent for a step that did not compute them. */
-  diffs: { scale?: Diffs; update?: Diffs };
 }
 
 export function planReconcile(input: ReconcileInput): ReconcilePlan {
@@ -86,36 +95,12 @@ export function planReconcile(input: ReconcileInput): ReconcilePlan {
     ...(input.podNamed ? { podNamed: input.podNamed } : {}),
   });
 
-  const result: ReconcilePlan = { actions, stepsRun: { scale: false, update: false }, errors: [], waits: [], revisions, context: ctx, diffs: {} };
+  const result: Omit<ReconcilePlan, 'sync'> = { actions, errors: [], waits: [], revisions, context: ctx };
   // §3 step 10. A revision created in this very pass is handled by the next one, once it exists.
   if (!revisions.actions.some((a) => a.kind === 'createRevision')) {
     actions.push(...inStep('preDownload', planImagePreDownload(ctx, { crdPresent: !!input.imagePullJobCrdPresent })));
   }
-  if (!deleting) {
-    const scale = planScale(ctx);
-    actions.push(...inStep('scale', scale.actions));
-    result.errors.push(...scale.errors);
-    result.waits.push(...scale.waits);
-    result.stepsRun.scale = true;
-    if (scale.diffs) result.diffs.scale = scale.diffs;
-    result.requeueAfterMs = minRequeue(result.requeueAfterMs, scale.requeueAfterMs);
-    const wanted: Record<CloneSetOperationType, WantedPods> = { 'scale-in': scale.chosen, update: undefined };
-    if (!scale.modified) {
-      const update = planUpdate(ctx);
-      wanted.update = update.chosen;
-      actions.push(...inStep('update', update.actions));
-      result.errors.push(...update.errors);
-      result.waits.push(...update.waits);
-      result.stepsRun.update = true;
-      if (update.diffs) result.diffs.update = update.diffs;
-      result.requeueAfterMs = minRequeue(result.requeueAfterMs, update.requeueAfterMs);
-    }
-    const undone = new Set(actions.flatMap((a) => (a.kind === 'undoOperation' ? [a.name] : [])));
-    for (const undo of planUndos(ctx.pods, wanted)) {
-      if (!undone.has(undo.name)) actions.push({ ...undo, step: undo.type === 'update' ? 'update' : 'scale' });
-    }
-    actions.push(...inStep('cleanup', planPodsToDeleteCleanup(ctx)));
-  }
+  const sync: SyncStep = deleting ? { step: 'none', reason: 'deleting' } : planSync(ctx, result);
   const history = planHistoryTruncation(
     allRevisions,
     {
@@ -126,7 +111,34 @@ export function planReconcile(input: ReconcileInput): ReconcilePlan {
     cs.spec.revisionHistoryLimit,
   );
   actions.push(...inStep('revisions', history));
-  return result;
+  return { ...result, sync };
+}
+
+/** Scale, then Update unless Scale wrote (§3 step 11), then undos and clean-ups, into `plan`. */
+function planSync(ctx: PlanContext, plan: Omit<ReconcilePlan, 'sync'>): SyncStep {
+  const { actions } = plan;
+  const scale = planScale(ctx);
+  actions.push(...inStep('scale', scale.actions));
+  plan.errors.push(...scale.errors);
+  plan.waits.push(...scale.waits);
+  plan.requeueAfterMs = minRequeue(plan.requeueAfterMs, scale.requeueAfterMs);
+  let sync: SyncStep = { step: 'scale', scaleDiffs: scale.diffs };
+  const wanted: Record<CloneSetOperationType, WantedPods> = { 'scale-in': scale.chosen, update: undefined };
+  if (!scale.modified) {
+    const update = planUpdate(ctx);
+    wanted.update = update.chosen;
+    actions.push(...inStep('update', update.actions));
+    plan.errors.push(...update.errors);
+    plan.waits.push(...update.waits);
+    plan.requeueAfterMs = minRequeue(plan.requeueAfterMs, update.requeueAfterMs);
+    sync = { step: 'update', scaleDiffs: scale.diffs, update: 'diffs' in update ? { diffs: update.diffs } : { stoppedBy: update.stoppedBy } };
+  }
+  const undone = new Set(actions.flatMap((a) => (a.kind === 'undoOperation' ? [a.name] : [])));
+  for (const undo of planUndos(ctx.pods, wanted)) {
+    if (!undone.has(undo.name)) actions.push({ ...undo, step: undo.type === 'update' ? 'update' : 'scale' });
+  }
+  actions.push(...inStep('cleanup', planPodsToDeleteCleanup(ctx)));
+  return sync;
 }
 
 /** An executed action that failed, with the step that planned it. */
@@ -148,7 +160,7 @@ export function statusInputFor(plan: ReconcilePlan, failures: readonly ActionFai
     ...failures.filter((f) => failureCondition(f.step) === condition).map((f) => f.message),
   ];
   const merged: StatusInput['failures'] = {};
-  const ran = { FailedScale: plan.stepsRun.scale, FailedUpdate: plan.stepsRun.update } as const;
+  const ran = { FailedScale: plan.sync.step !== 'none', FailedUpdate: plan.sync.step === 'update' } as const;
   for (const condition of ['FailedScale', 'FailedUpdate'] as const) {
     const found = messages(condition);
     if (found.length > 0) merged[condition] = found.join('; ');
@@ -182,12 +194,26 @@ export function describePlan(plan: ReconcilePlan): Record<string, unknown> {
     pods: plan.context.pods.length,
     currentRevision: revisionNameOf(plan.revisions.currentRevision),
     updateRevision: revisionNameOf(plan.revisions.updateRevision),
-    stepsRun: plan.stepsRun,
-    ...(plan.diffs.scale ? { scaleDiffs: plan.diffs.scale } : {}),
-    ...(plan.diffs.update ? { updateDiffs: plan.diffs.update } : {}),
+    ...syncFields(plan.sync),
     actions,
     ...(plan.errors.length ? { errors: plan.errors.map((e) => `${e.condition}: ${e.message}`) } : {}),
     ...(plan.waits.length ? { waits: plan.waits.map((e) => e.message) } : {}),
     ...(plan.requeueAfterMs !== undefined ? { requeueAfterMs: plan.requeueAfterMs } : {}),
   };
+}
+
+/** The debug line's view of the sync step: which ran, and the diffs (or stop) of each that did. */
+function syncFields(sync: SyncStep): Record<string, unknown> {
+  switch (sync.step) {
+    case 'none':
+      return { sync: 'none', syncSkipped: sync.reason };
+    case 'scale':
+      return { sync: 'scale', scaleDiffs: sync.scaleDiffs };
+    case 'update':
+      return {
+        sync: 'update',
+        scaleDiffs: sync.scaleDiffs,
+        ...('diffs' in sync.update ? { updateDiffs: sync.update.diffs } : { updateStoppedBy: sync.update.stoppedBy }),
+      };
+  }
 }

@@ -149,9 +149,9 @@ export function chooseScaleIn(ctx: PlanContext, d: Diffs): V1Pod[] {
   });
 }
 
-export function planScale(ctx: PlanContext): Plan {
+export function planScale(ctx: PlanContext): Plan & { diffs: Diffs } {
   const d = scaleDiffs(ctx);
-  const plan: Plan = { ...emptyPlan(), diffs: d };
+  const plan: Plan & { diffs: Diffs } = { ...emptyPlan(), diffs: d };
 
   // 1. Cancel PreparingDelete when the count allows it.
   const cancelled = cancelPreparingDelete(ctx);

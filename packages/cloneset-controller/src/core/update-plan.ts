@@ -4,6 +4,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { POL_OPERATION_TYPES } from '@cloneset-suite/api-types';
 import { findRevision, isUpdatedPod, revisionNameOf, updateDiffs, type PlanContext } from './context.ts';
+import type { Diffs } from './diff.ts';
 import { revisionInPlaceDiff } from './inplace.ts';
 import { graceAnnotationKey, newUpdateState, stateJson } from './inplace-state.ts';
 import {
@@ -157,19 +158,27 @@ export function planFinishes(ctx: PlanContext, busy: ReadonlySet<string>): PlanA
     .map((p) => ({ kind: 'finishOperation', name: podName(p), type: POL_OPERATION_TYPES.update }));
 }
 
-export function planUpdate(ctx: PlanContext): Plan {
+/** Why Update stopped before its diff numbers: a refresh label write ends the pass (§8.2); OnDelete and paused roll nothing. */
+export type UpdateStop = 'refresh' | 'onDelete' | 'paused';
+
+/** The diff numbers Update decided from (§5), or why it stopped before computing them. */
+export type UpdateDiffs = { diffs: Diffs } | { stoppedBy: UpdateStop };
+
+export type UpdatePlan = Plan & UpdateDiffs;
+
+export function planUpdate(ctx: PlanContext): UpdatePlan {
   const refresh = planRefresh(ctx);
   const refreshed = new Set(refresh.actions.map((a) => ('name' in a ? a.name : '')));
   const plan: Plan = { ...emptyPlan(), actions: [...refresh.actions, ...planFinishes(ctx, refreshed)] };
   if (refresh.requeueAfterMs !== undefined) plan.requeueAfterMs = refresh.requeueAfterMs;
-  const done = () => ({ ...plan, modified: plan.actions.length > 0 });
-  if (refresh.stop) return done();
+  const done = (decided: UpdateDiffs): UpdatePlan => ({ ...plan, ...decided, modified: plan.actions.length > 0 });
+  if (refresh.stop) return done({ stoppedBy: 'refresh' });
   plan.chosen = new Set();
-  if (ctx.updateType === 'OnDelete' || ctx.cs.spec.updateStrategy?.paused) return done();
+  if (ctx.updateType === 'OnDelete') return done({ stoppedBy: 'onDelete' });
+  if (ctx.cs.spec.updateStrategy?.paused) return done({ stoppedBy: 'paused' });
 
   const d = updateDiffs(ctx);
-  plan.diffs = d;
-  if (d.updateNum === 0) return done();
+  if (d.updateNum === 0) return done({ diffs: d });
   const target = d.updateNum > 0 ? ctx.updateRevision : ctx.currentRevision;
   const targetName = revisionNameOf(target);
   // Pods already in the CloneSet's update operation go first, so a choice is kept (§3).
@@ -214,5 +223,5 @@ export function planUpdate(ctx: PlanContext): Plan {
       }]));
     }
   }
-  return done();
+  return done({ diffs: d });
 }

@@ -1,6 +1,10 @@
+import type { V1Pod } from '@kubernetes/client-node';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { describePlan, planReconcile } from '../../src/core/reconcile-plan.ts';
-import { NOW, cloneSet, pod, seededRandom } from './fixtures.ts';
+import { describePlan, planReconcile, type SyncStep } from '../../src/core/reconcile-plan.ts';
+import { POD_TEMPLATE_HASH_LABEL } from '../../src/core/keys.ts';
+import type { CloneSetLike, CloneSetSpecLike } from '../../src/core/types.ts';
+import { CS_UID, NOW, cloneSet, pod, revision, seededRandom, templateWithImage } from './fixtures.ts';
 
 describe('planReconcile: every action says which step planned it', () => {
   it('scale-out from nothing: a revision (revisions step), then creates (scale step)', () => {
@@ -18,10 +22,87 @@ describe('describePlan (the debug line of every pass)', () => {
     expect(line).toMatchObject({
       replicas: 1,
       pods: 2,
-      stepsRun: { scale: true, update: false },
+      sync: 'scale',
       scaleDiffs: expect.objectContaining({ scaleDownNum: 1, scaleUpNum: 0 }),
       actions: { createRevision: 1, 'deletePod:ScaleIn': 1 },
     });
     expect(line).not.toHaveProperty('updateDiffs');
+  });
+});
+
+/** cs-old (nginx:0) and cs-new (the spec template). */
+const revisions = (cs: CloneSetLike) => [revision('cs-old', 1, templateWithImage('nginx:0')), revision('cs-new', 2, cs.spec.template)];
+
+describe('planReconcile: which sync step ran, with the diffs it decided from', () => {
+  const plan = (cs: CloneSetLike, pods: V1Pod[]) =>
+    planReconcile({ cs, pods, pvcs: [], revisions: revisions(cs), gates: {}, nowMs: NOW, random: seededRandom(1) });
+  const rolling = (spec: Partial<CloneSetSpecLike> = {}, extra: Partial<CloneSetLike> = {}) =>
+    cloneSet({ replicas: 1, ...spec }, { status: { currentRevision: 'cs-old' }, ...extra });
+  // Labelled as refresh leaves it (state and hash), so refresh writes nothing unless a case says so.
+  const oldPod = (state = 'Normal') => [pod({ rev: 'cs-old', state, labels: { [POD_TEMPLATE_HASH_LABEL]: 'old' } })];
+
+  it.each<[string, CloneSetLike, () => V1Pod[], SyncStep]>([
+    ['scale wrote (creates): update skipped', rolling({ replicas: 2 }), oldPod, { step: 'scale', scaleDiffs: expect.objectContaining({ scaleUpNum: 1 }) }],
+    [
+      'scale had nothing to write: update ran with its diffs',
+      rolling(),
+      oldPod,
+      { step: 'update', scaleDiffs: expect.objectContaining({ scaleUpNum: 0, scaleDownNum: 0 }), update: { diffs: expect.objectContaining({ updateNum: 1 }) } },
+    ],
+    ['update paused: ran, stopped before its diffs', rolling({ updateStrategy: { paused: true } }), oldPod, { step: 'update', scaleDiffs: expect.anything(), update: { stoppedBy: 'paused' } }],
+    ['OnDelete: ran, stopped before its diffs', rolling({ updateStrategy: { type: 'OnDelete' } }), oldPod, { step: 'update', scaleDiffs: expect.anything(), update: { stoppedBy: 'onDelete' } }],
+    [
+      'refresh wrote a state label: update stopped before its diffs',
+      rolling(),
+      () => oldPod('PreparingNormal'),
+      { step: 'update', scaleDiffs: expect.anything(), update: { stoppedBy: 'refresh' } },
+    ],
+    ['the CloneSet is being deleted: neither step ran', rolling({}, { metadata: { name: 'cs', namespace: 'ns', uid: CS_UID, deletionTimestamp: new Date(NOW) } }), oldPod, { step: 'none', reason: 'deleting' }],
+  ])('%s', (_name, cs, pods, want) => {
+    expect(plan(cs, pods()).sync).toStrictEqual(want);
+  });
+
+  it('the debug line names the step and carries exactly the diffs of the steps that ran', () => {
+    const scaled = describePlan(plan(rolling({ replicas: 2 }), oldPod()));
+    expect(scaled).toMatchObject({ sync: 'scale', scaleDiffs: expect.objectContaining({ scaleUpNum: 1 }) });
+    expect(scaled).not.toHaveProperty('updateDiffs');
+    expect(describePlan(plan(rolling(), oldPod()))).toMatchObject({ sync: 'update', scaleDiffs: expect.anything(), updateDiffs: expect.objectContaining({ updateNum: 1 }) });
+    const paused = describePlan(plan(rolling({ updateStrategy: { paused: true } }), oldPod()));
+    expect(paused).toMatchObject({ sync: 'update', updateStoppedBy: 'paused' });
+    expect(paused).not.toHaveProperty('updateDiffs');
+    const deleting = describePlan(plan(rolling({}, { metadata: { name: 'cs', namespace: 'ns', uid: CS_UID, deletionTimestamp: new Date(NOW) } }), oldPod()));
+    expect(deleting).toMatchObject({ sync: 'none' });
+    expect(deleting).not.toHaveProperty('scaleDiffs');
+  });
+});
+
+describe('invariant: the sync step and the actions agree', () => {
+  // Weighted towards settled pods and replicas matching them, so Update runs often, not only Scale.
+  const podArb = fc.record({
+    rev: fc.constantFrom('cs-old', 'cs-new'),
+    state: fc.constantFrom('Normal', 'Normal', 'Normal', 'Updating', 'PreparingNormal', 'PreparingDelete'),
+    ready: fc.constantFrom(true, true, false),
+    sd: fc.constantFrom(false, false, false, true),
+  });
+  const csArb = fc.record({
+    replicasOff: fc.constantFrom(-1, 0, 0, 0, 1),
+    type: fc.constantFrom('ReCreate', 'InPlaceIfPossible', 'OnDelete'),
+    paused: fc.boolean(),
+    deleting: fc.constantFrom(false, false, false, true),
+  });
+
+  it('Update-step actions only when Update ran; neither step only while deleting', () => {
+    fc.assert(
+      fc.property(fc.array(podArb, { maxLength: 6 }), csArb, (specs, o) => {
+        const pods = specs.map((s, i) => pod({ id: `p${i}`, rev: s.rev, state: s.state, ready: s.ready, sd: s.sd, labels: { [POD_TEMPLATE_HASH_LABEL]: s.rev } }));
+        const metadata = { name: 'cs', namespace: 'ns', uid: CS_UID, ...(o.deleting ? { deletionTimestamp: new Date(NOW) } : {}) };
+        const cs = cloneSet({ replicas: Math.max(0, pods.length + o.replicasOff), template: templateWithImage('nginx:1'), updateStrategy: { type: o.type, paused: o.paused } }, { metadata, status: { currentRevision: 'cs-old' } });
+        const { sync, actions } = planReconcile({ cs, pods, pvcs: [], revisions: revisions(cs), gates: {}, nowMs: NOW, random: seededRandom(1) });
+        expect(sync.step === 'none').toBe(o.deleting);
+        if (sync.step !== 'update') expect(actions.filter((a) => a.step === 'update')).toEqual([]);
+        if (sync.step === 'update') expect(actions.filter((a) => a.step === 'scale' && a.kind !== 'undoOperation')).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
+import type { Diffs } from '../../src/core/diff.ts';
+import type { SyncStep } from '../../src/core/reconcile-plan.ts';
 import { computeStatus, statusEquals, type StatusInput } from '../../src/core/status.ts';
 import type { CloneSetSpecLike, StatusCondition } from '../../src/core/types.ts';
 import { NOW, cloneSet, pod } from './fixtures.ts';
@@ -140,8 +142,19 @@ describe('statusInputFor (the only status glue, used by the controller)', () => 
   it('clears the condition of a step that ran cleanly, leaves one that did not run', async () => {
     const { statusInputFor } = await import('../../src/core/reconcile-plan.ts');
     const p = await plan({ updateStrategy: { type: 'InPlaceOnly', maxUnavailable: 1 } });
-    expect(p.stepsRun).toEqual({ scale: true, update: false });
+    expect(p.sync.step).toBe('scale');
     expect(statusInputFor(p, [], NOW).failures).toEqual({ FailedScale: null });
+  });
+
+  it.each<[string, (scaleDiffs: Diffs) => SyncStep, StatusInput['failures']]>([
+    ['none (deleting): leaves both', () => ({ step: 'none', reason: 'deleting' }), {}],
+    ['scale: clears FailedScale, leaves FailedUpdate', (scaleDiffs) => ({ step: 'scale', scaleDiffs }), { FailedScale: null }],
+    ['update: clears both', (scaleDiffs) => ({ step: 'update', scaleDiffs, update: { stoppedBy: 'paused' } }), { FailedScale: null, FailedUpdate: null }],
+  ])('a clean pass whose sync step was %s', async (_name, syncOf, want) => {
+    const { statusInputFor } = await import('../../src/core/reconcile-plan.ts');
+    const p = await plan({});
+    if (p.sync.step !== 'scale') throw new Error('expected Scale to have written');
+    expect(statusInputFor({ ...p, sync: syncOf(p.sync.scaleDiffs) }, [], NOW).failures).toEqual(want);
   });
 
   it('joins every failure of a condition; an action fails the condition of the step that planned it', async () => {
