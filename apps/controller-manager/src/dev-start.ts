@@ -11,6 +11,7 @@ import { helpText } from './config/help.ts';
 import { ConfigError, loadConfig } from './config/load.ts';
 import { envName } from './config/flags.ts';
 import { controllerNames } from './controllers/registry.ts';
+import { installLastResort } from './last-resort.ts';
 import { ensureNamespace, installCrds, installWebhookConfigurations, urlModeConfigurations } from './local-install.ts';
 
 const SYSTEM_NAMESPACE = 'cloneset-suite-system';
@@ -89,6 +90,7 @@ try {
 } catch (err) {
   fail(`cannot start the controller-manager: ${(err as Error).message}`, 1);
 }
+installLastResort(manager.logger);
 
 let signals = 0;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Entry point: node apps/controller-manager/src/main.ts [flags]. Exits 2 on a bad flag or config
-// value, 1 on a startup failure, a failed component or lost leadership, 0 after a graceful
-// SIGTERM/SIGINT.
+// value, 1 on a startup failure, a failed component, lost leadership or an uncaught exception or
+// unhandled rejection (logged as one JSON line), 0 after a graceful SIGTERM/SIGINT.
 import { ConfigError, loadConfig } from './config/load.ts';
 import { helpText } from './config/help.ts';
 import { controllerNames } from './controllers/registry.ts';
+import { installLastResort } from './last-resort.ts';
 
 const known = controllerNames();
 let loaded;
@@ -30,6 +31,7 @@ try {
   process.exit(1);
 }
 const manager = running;
+installLastResort(manager.logger);
 let signals = 0;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {

@@ -1,26 +1,6 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { spawnManager } from '../support/process.ts';
-
-/** A kubeconfig for an apiserver that is not there: the manager starts and keeps retrying. */
-function unreachableKubeconfig(): string {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'cm-cli-')), 'kubeconfig');
-  writeFileSync(
-    file,
-    JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [{ name: 'c', cluster: { server: 'https://127.0.0.1:1', 'insecure-skip-tls-verify': true } }],
-      users: [{ name: 'u', user: { token: 't' } }],
-      contexts: [{ name: 'c', context: { cluster: 'c', user: 'u' } }],
-      'current-context': 'c',
-    }),
-  );
-  return file;
-}
+import { spawnManager, unreachableKubeconfig } from '../support/process.ts';
 
 describe('the controller-manager command', () => {
   it('prints --help and exits 0', async () => {
