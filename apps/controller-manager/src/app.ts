@@ -6,12 +6,14 @@ import { randomUUID } from 'node:crypto';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { DestinationStream } from 'pino';
 import { Manager, Resources, createLogger, loadKubeConfig, type Logger } from '@cloneset-suite/kube-runtime';
+import { trafficServicesIn, type ServiceObject } from '@cloneset-suite/podopslifecycle';
 import { concurrencyFor, enabledControllers } from './config/controllers-flag.ts';
 import type { ManagerConfig } from './config/flags.ts';
 import { formatBindAddress } from './config/values.ts';
 import { cloneSetRegistration } from './controllers/cloneset.ts';
 import { podOpsLifecycleRegistration } from './controllers/podopslifecycle.ts';
 import { CONTROLLERS, type ControllerRegistration } from './controllers/registry.ts';
+import { trafficCooperationRegistration } from './controllers/traffic-cooperation.ts';
 import { transitionRuleRegistration } from './controllers/transitionrule.ts';
 import { httpServerRunnable } from './server/http-runnable.ts';
 import { registerProductMetrics } from './metrics/product-metrics.ts';
@@ -96,6 +98,7 @@ export function startManager(config: ManagerConfig, options: StartOptions = {}):
       featureGates: config.featureGates,
       identity,
       logger: logger.child({ controller: r.name }),
+      registry,
       enabledControllers: enabled,
     });
   }
@@ -112,11 +115,14 @@ export function startManager(config: ManagerConfig, options: StartOptions = {}):
 
   let webhookServer: WebhookServer | undefined;
   if (config.webhookPort > 0) {
+    // The traffic cooperation's Service cache (the same shared informer), read at pod creation.
+    const services = enabled.includes(trafficCooperationRegistration.name) ? manager.informers.informerFor<ServiceObject>(Resources.services, namespace ? { namespace } : {}) : undefined;
     const webhooks = admissionWebhooks({
       // The controllers' own pod informer (same scope), which every replica runs.
       pods: podCacheFromInformer(manager.informers.informerFor(Resources.pods, namespace ? { namespace } : {})),
       featureGates: config.featureGates,
       transitionRuleWebhookAllowedPrefixes: config.transitionRuleWebhookAllowedPrefixes,
+      ...(services ? { trafficServices: (ns: string) => trafficServicesIn(services, ns) } : {}),
     });
     const webhookMetrics = createWebhookMetrics(registry);
     initWebhookSeries(webhookMetrics, webhooks.map((w) => w.path));

@@ -25,3 +25,7 @@ export {
   type AllowOpsResult,
 } from './core/sdk.ts';
 export { OpsLifecycleClient, OpsLifecycleError, type OpsLifecycleClientOptions } from './reconciler/ops-client.ts';
+// The built-in traffic cooperation: EndpointSlices of the Services selecting a controlled pod.
+export { planTraffic, selectingServices, syncedAvailableConditions, type TrafficPlan, type TrafficService, type PodEndpoint } from './core/traffic-plan.ts';
+export { createTrafficCooperationController, TRAFFIC_COOPERATION_CONTROLLER_NAME, type TrafficCooperationControllerOptions } from './reconciler/traffic-controller.ts';
+export { trafficServicesIn, type ServiceObject } from './reconciler/traffic-sources.ts';

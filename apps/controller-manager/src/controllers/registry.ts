@@ -7,12 +7,14 @@
 //     (deploy/ grants them; the process test runs with only those), and create(deps);
 //  3. the registration is appended to CONTROLLERS.
 // Informers are created on every replica, so a standby keeps warm caches.
+import type { Registry } from 'prom-client';
 import type { Logger, Manager } from '@cloneset-suite/kube-runtime';
 import type { FeatureGates } from '../config/feature-gates.ts';
 import type { ManagerConfig } from '../config/flags.ts';
 import type { PolicyRule } from '../rbac.ts';
 import { cloneSetRegistration } from './cloneset.ts';
 import { podOpsLifecycleRegistration } from './podopslifecycle.ts';
+import { trafficCooperationRegistration } from './traffic-cooperation.ts';
 import { transitionRuleRegistration } from './transitionrule.ts';
 
 export interface ControllerDeps {
@@ -25,6 +27,8 @@ export interface ControllerDeps {
   /** This process's identity (also the leader-election identity), for Events. */
   identity: string;
   logger: Logger;
+  /** The registry /metrics serves, for a controller's own series. */
+  registry: Registry;
   /** Every controller this process runs (after --controllers), for controllers that cooperate. */
   enabledControllers: readonly string[];
 }
@@ -39,7 +43,7 @@ export interface ControllerRegistration {
   create(deps: ControllerDeps): void;
 }
 
-export const CONTROLLERS: readonly ControllerRegistration[] = [cloneSetRegistration, transitionRuleRegistration, podOpsLifecycleRegistration];
+export const CONTROLLERS: readonly ControllerRegistration[] = [cloneSetRegistration, transitionRuleRegistration, podOpsLifecycleRegistration, trafficCooperationRegistration];
 
 export function controllerNames(registry: readonly ControllerRegistration[] = CONTROLLERS): string[] {
   return registry.map((c) => c.name);

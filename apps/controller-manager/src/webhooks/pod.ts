@@ -2,7 +2,8 @@
 // @cloneset-suite/podopslifecycle behind /mutate-pod and /validate-pod. They sit on every write
 // of a controlled pod, status writes included, so they make no API call.
 import { KUSION_CONTROL_LABEL, KUSION_CONTROL_VALUE, isKusionControlled, nanoTimestamp } from '@cloneset-suite/api-types';
-import { mutatePod, validatePod, violationMessage, type Pod } from '@cloneset-suite/podopslifecycle';
+import { POL_ANNOTATIONS } from '@cloneset-suite/api-types';
+import { mutatePod, selectingServices, syncedAvailableConditions, validatePod, violationMessage, type Pod } from '@cloneset-suite/podopslifecycle';
 import { allowed, objectName, type AdmissionRequest, type AdmissionResponse } from './admission-review.ts';
 import { createJsonPatch } from './json-patch.ts';
 import type { AdmissionWebhook, LabelSelectorSpec, RuleWithOperations, WebhookDeps } from './types.ts';
@@ -26,7 +27,18 @@ function podsOf(request: AdmissionRequest): { pod: Pod; old: Pod | undefined; op
   return { pod, old, operation: request.operation };
 }
 
-export function podOpsLifecycleMutator(_deps: WebhookDeps): AdmissionWebhook {
+/**
+ * On CREATE, an expected-finalizer entry per Service selecting the pod (as ResourceConsist's own
+ * webhook does), so the pod cannot become service-available before its traffic is on.
+ */
+function withTrafficEntries(pod: Pod, namespace: string, services: WebhookDeps['trafficServices']): Pod {
+  if (!services) return pod;
+  const value = syncedAvailableConditions(pod, namespace, selectingServices(pod, services(namespace)));
+  if (value === undefined) return pod;
+  return { ...pod, metadata: { ...pod.metadata, annotations: { ...pod.metadata?.annotations, [POL_ANNOTATIONS.availableConditions]: value } } };
+}
+
+export function podOpsLifecycleMutator(deps: WebhookDeps): AdmissionWebhook {
   return {
     name: 'mpodopslifecycle.kb.io',
     type: 'mutating',
@@ -38,7 +50,8 @@ export function podOpsLifecycleMutator(_deps: WebhookDeps): AdmissionWebhook {
     handle(request) {
       const target = podsOf(request);
       if (!target) return Promise.resolve(allowed());
-      const mutated = mutatePod(target.old, target.pod, target.operation, nanoTimestamp());
+      const lifecycle = mutatePod(target.old, target.pod, target.operation, nanoTimestamp());
+      const mutated = target.operation === 'CREATE' ? withTrafficEntries(lifecycle, request.namespace ?? target.pod.metadata?.namespace ?? '', deps.trafficServices) : lifecycle;
       return Promise.resolve(allowed(createJsonPatch(target.pod, mutated)));
     },
   };

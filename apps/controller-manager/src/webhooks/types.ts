@@ -2,6 +2,7 @@
 // build the webhook configurations) and the function that answers.
 import type { PodLookup } from '@cloneset-suite/api-types';
 import type { Logger } from '@cloneset-suite/kube-runtime';
+import type { TrafficService } from '@cloneset-suite/podopslifecycle';
 import type { FeatureGates } from '../config/feature-gates.ts';
 import type { AdmissionRequest, AdmissionResponse, Operation } from './admission-review.ts';
 
@@ -51,4 +52,9 @@ export interface WebhookDeps {
   featureGates: FeatureGates;
   /** --transition-rule-webhook-allowed-prefixes; empty allows any URL. */
   transitionRuleWebhookAllowedPrefixes: readonly string[];
+  /**
+   * The Services of a namespace, from the manager's cache, when the traffic cooperation runs: a
+   * controlled pod is created with an expected-finalizer entry per Service selecting it.
+   */
+  trafficServices?: (namespace: string) => TrafficService[];
 }

@@ -67,6 +67,37 @@ describe('/mutate-pod', () => {
   });
 });
 
+describe('/mutate-pod with the traffic cooperation', () => {
+  const services = (namespace: string) =>
+    namespace === 'default'
+      ? [
+          { name: 'web', selector: { app: 'web' }, ignored: false },
+          { name: 'quiet', selector: { app: 'web' }, ignored: true },
+          { name: 'other', selector: { app: 'other' }, ignored: false },
+        ]
+      : [];
+  const hook = podOpsLifecycleMutator({ ...deps, trafficServices: services });
+  const annotationAfter = async (op: 'CREATE' | 'UPDATE', pod: Record<string, unknown>, old?: Record<string, unknown>) =>
+    (applyJsonPatch(pod, patchOf(await hook.handle(podRequest(op, pod, old), ctx))) as { metadata: { annotations?: Record<string, string> } }).metadata.annotations?.['pod.kusionstack.io/available-conditions'];
+
+  it('creates a pod with an expected finalizer per participating Service selecting it', async () => {
+    expect(JSON.parse((await annotationAfter('CREATE', samplePod({ app: 'web' })))!)).toEqual({
+      expectedFinalizers: { 'Service/default/web': 'prot.podopslifecycle.kusionstack.io/endpointslice' },
+    });
+  });
+
+  it('adds nothing for a pod no Service selects, and nothing on UPDATE (the controller keeps entries in sync)', async () => {
+    expect(await annotationAfter('CREATE', samplePod({ app: 'lonely' }))).toBeUndefined();
+    expect(await annotationAfter('UPDATE', samplePod({ app: 'web' }), samplePod({ app: 'web' }))).toBeUndefined();
+  });
+
+  it('adds nothing when the cooperation does not run', async () => {
+    const pod = samplePod({ app: 'web' });
+    const res = await podOpsLifecycleMutator(deps).handle(podRequest('CREATE', pod), ctx);
+    expect((applyJsonPatch(pod, patchOf(res)) as { metadata: { annotations?: unknown } }).metadata.annotations).toBeUndefined();
+  });
+});
+
 describe('/validate-pod', () => {
   const hook = podOpsLifecycleValidator(deps);
 

@@ -74,6 +74,15 @@ export const POL_ANNOTATIONS = {
 /** Finalizers with this prefix, owned by cooperation controllers, block preparing -> operate. */
 export const POL_PROTECTION_FINALIZER_PREFIX = 'prot.podopslifecycle.kusionstack.io/';
 
+/**
+ * The built-in traffic cooperation (EndpointSlices of the Services selecting a controlled pod):
+ * its protection finalizer, held while an EndpointSlice lists the pod as ready, and the opt-out
+ * annotation (value "disabled", on a pod or on a Service) in the suite's own domain.
+ */
+export const POL_TRAFFIC_FINALIZER = 'prot.podopslifecycle.kusionstack.io/endpointslice';
+export const POL_TRAFFIC_OPT_OUT_ANNOTATION = 'podopslifecycle.cloneset-suite.io/traffic-cooperation';
+export const POL_TRAFFIC_OPT_OUT_VALUE = 'disabled';
+
 /** Readiness gate and pod condition type driven by the lifecycle controller. */
 export const POL_SERVICE_READY_GATE = 'pod.kusionstack.io/service-ready';
 export const POL_SERVICE_READY_MESSAGE = 'updated by PodOpsLifecycle';

@@ -3,6 +3,7 @@
 // will never add the finalizer, so the entry would keep the pod from service-available forever.
 import { POL_ANNOTATIONS } from '@cloneset-suite/api-types';
 import { expectedFinalizers, type Pod } from './pod-state.ts';
+import { serviceSelects } from './service-selector.ts';
 
 /**
  * A Service's `spec.selector`: undefined when the Service does not exist, null when it has no
@@ -19,9 +20,7 @@ export function dirtyExpectedFinalizerKeys(pod: Pod, serviceSelector: ServiceSel
     const parts = key.split('/');
     if (parts.length !== 3 || parts[0] !== 'Service') return false;
     const selector = serviceSelector(parts[1]!, parts[2]!);
-    if (selector === undefined) return true;
-    const entries = Object.entries(selector ?? {});
-    return entries.length === 0 || entries.some(([k, v]) => labels[k] !== v);
+    return selector === undefined || !serviceSelects(selector, labels);
   });
 }
 

@@ -1,0 +1,134 @@
+// The built-in traffic cooperation's shell: for each controlled pod (or any pod still holding
+// its finalizer), read the Services of its namespace and the EndpointSlice endpoints naming it
+// from the shared caches, ask planTraffic, execute its one write and record its Events.
+import { POL_ANNOTATIONS, POL_TRAFFIC_FINALIZER, isKusionControlled } from '@cloneset-suite/api-types';
+import {
+  NamespaceIndex,
+  ResourceVersionExpectations,
+  Resources,
+  isConflict,
+  jsonPatch,
+  jsonPointerEscape,
+  namespacedKey,
+  type Controller,
+  type DeepReadonly,
+  type JsonPatchOperation,
+  type KubeObject,
+  type Manager,
+  type ReconcileContext,
+} from '@cloneset-suite/kube-runtime';
+import type { Pod } from '../core/pod-state.ts';
+import { serviceSelects } from '../core/service-selector.ts';
+import { isDraining, planTraffic, type TrafficWrite } from '../core/traffic-plan.ts';
+import { SLICE_POD_INDEX, endpointsOfPod, slicePodKeys, trafficServicesIn, type EndpointSliceObject, type ServiceObject } from './traffic-sources.ts';
+
+export const TRAFFIC_COOPERATION_CONTROLLER_NAME = 'endpointslice-cooperation';
+
+export interface TrafficCooperationControllerOptions {
+  /** Watch one namespace; all when undefined. */
+  namespace?: string;
+  maxConcurrentReconciles?: number;
+  /** Identity for Events' reportingInstance. */
+  instance?: string;
+  /** Called with the seconds a drain took (finalizer removed), for a histogram. */
+  onDrained?: (seconds: number) => void;
+}
+
+type PodObject = Pod & KubeObject;
+
+const holdsFinalizer = (pod: DeepReadonly<KubeObject>): boolean => (pod.metadata?.finalizers ?? []).includes(POL_TRAFFIC_FINALIZER);
+
+/** The JSON patch operations of one planned write (the whole finalizer list: the patch is guarded by the pod's resourceVersion). */
+export function trafficPatchOps(pod: Pod, write: TrafficWrite): JsonPatchOperation[] {
+  const ops: JsonPatchOperation[] = [];
+  const finalizers = pod.metadata?.finalizers ?? [];
+  if (write.finalizer === 'add') ops.push({ op: 'add', path: '/metadata/finalizers', value: [...finalizers, POL_TRAFFIC_FINALIZER] });
+  if (write.finalizer === 'remove') ops.push({ op: 'add', path: '/metadata/finalizers', value: finalizers.filter((f) => f !== POL_TRAFFIC_FINALIZER) });
+  if (write.availableConditions !== undefined) {
+    if (!pod.metadata?.annotations) ops.push({ op: 'add', path: '/metadata/annotations', value: {} });
+    ops.push({ op: 'add', path: `/metadata/annotations/${jsonPointerEscape(POL_ANNOTATIONS.availableConditions)}`, value: write.availableConditions });
+  }
+  return ops;
+}
+
+export function createTrafficCooperationController(manager: Manager, options: TrafficCooperationControllerOptions = {}): Controller {
+  const scope = options.namespace ? { namespace: options.namespace } : {};
+  const pods = manager.informers.informerFor<KubeObject>(Resources.pods, scope);
+  const services = manager.informers.informerFor<ServiceObject>(Resources.services, scope);
+  const slices = manager.informers.informerFor<EndpointSliceObject>(Resources.endpointSlices, { ...scope, indexers: { [SLICE_POD_INDEX]: slicePodKeys } });
+  const client = manager.client.resource<PodObject>(Resources.pods);
+  const recorder = manager.eventRecorder('endpointslice-cooperation', options.instance ?? 'cloneset-suite');
+  const versions = new ResourceVersionExpectations({ clock: manager.clock });
+  // When each pod was first seen draining (ms), for "traffic off ... after N ms".
+  const drainStarts = new Map<string, number>();
+  const keyOf = (obj: DeepReadonly<KubeObject>): string => namespacedKey(obj.metadata?.namespace, obj.metadata?.name ?? '');
+  const concerned = (pod: DeepReadonly<KubeObject>): boolean => isKusionControlled(pod.metadata?.labels) || holdsFinalizer(pod);
+  pods.addEventHandler({
+    onAdd: (pod) => versions.observe(keyOf(pod), pod.metadata?.resourceVersion),
+    onUpdate: (_old, pod) => versions.observe(keyOf(pod), pod.metadata?.resourceVersion),
+    onDelete: (pod) => {
+      versions.delete(keyOf(pod));
+      drainStarts.delete(keyOf(pod));
+    },
+  });
+
+  const reconcile = async (key: string, ctx: ReconcileContext): Promise<void> => {
+    const cached = pods.getByKey(key);
+    if (!cached || !concerned(cached)) {
+      drainStarts.delete(key);
+      return;
+    }
+    if (!versions.satisfied(key, cached.metadata?.resourceVersion)) {
+      ctx.logger.debug('waiting for the cache to observe our last write');
+      return;
+    }
+    const pod = cached as unknown as PodObject;
+    const namespace = pod.metadata?.namespace ?? '';
+    const nowMs = manager.clock.now();
+    if (isDraining(pod)) {
+      if (!drainStarts.has(key)) drainStarts.set(key, nowMs);
+    } else drainStarts.delete(key);
+    const drainStartedMs = drainStarts.get(key);
+    const plan = planTraffic({
+      pod,
+      services: trafficServicesIn(services, namespace),
+      endpoints: endpointsOfPod(slices, namespace, pod.metadata?.name ?? ''),
+      nowMs,
+      ...(drainStartedMs !== undefined ? { drainStartedMs } : {}),
+    });
+    ctx.logger.debug({ finalizer: plan.write?.finalizer, availableConditions: plan.write?.availableConditions, why: plan.why }, 'planned');
+    if (!plan.write) return;
+    try {
+      const updated = await client.patch(namespace, pod.metadata?.name ?? '', jsonPatch(trafficPatchOps(pod, plan.write), { resourceVersion: pod.metadata?.resourceVersion ?? '' }), { signal: ctx.signal });
+      versions.expect(key, updated.metadata?.resourceVersion);
+    } catch (err) {
+      // A lost race is routine: the next attempt re-plans from a fresher cache.
+      if (!isConflict(err) && !ctx.signal.aborted) recorder.event(pod, 'Warning', 'TrafficCooperationFailed', 'Update', `${plan.why}: ${(err as Error).message}`);
+      throw err;
+    }
+    for (const e of plan.events) recorder.event(pod, e.type, e.reason, e.action, e.note);
+    if (plan.drainedMs !== undefined) {
+      options.onDrained?.(plan.drainedMs / 1000);
+      drainStarts.delete(key);
+    }
+  };
+
+  const controller = manager.addController({
+    name: TRAFFIC_COOPERATION_CONTROLLER_NAME,
+    reconcile,
+    ...(options.maxConcurrentReconciles !== undefined ? { maxConcurrentReconciles: options.maxConcurrentReconciles } : {}),
+  });
+  controller.watches(pods, (pod) => (concerned(pod) ? keyOf(pod) : undefined));
+  // A slice names its pods; its old and new versions both reach the mapper, so a pod that left it is seen too.
+  controller.watches(slices, (slice) => slicePodKeys(slice));
+  // A Service change concerns the pods it selects (old and new selector) and those that still name it or hold our finalizer.
+  controller.watches(services, (svc) => {
+    const name = svc.metadata?.name ?? '';
+    const entry = `"Service/${svc.metadata?.namespace ?? ''}/${name}"`;
+    return pods
+      .byIndex(NamespaceIndex, svc.metadata?.namespace ?? '')
+      .filter((p) => concerned(p) && (holdsFinalizer(p) || serviceSelects(svc.spec?.selector, p.metadata?.labels) || (p.metadata?.annotations?.[POL_ANNOTATIONS.availableConditions] ?? '').includes(entry)))
+      .map(keyOf);
+  });
+  return controller;
+}
