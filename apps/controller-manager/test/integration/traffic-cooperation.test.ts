@@ -1,0 +1,223 @@
+// The built-in traffic cooperation on the local cluster (issue #18): real Services, the
+// kube-controller-manager's EndpointSlice controller, kwok's simulated kubelet, and the manager
+// process with every controller on (the default --controllers), pod webhooks in URL mode.
+// Every pod write and every EndpointSlice version is recorded from watches, so "was the pod
+// still listed as ready when its image changed / when it was deleted" is checked for each write.
+import path from 'node:path';
+import { createTestNamespace, eventually, getJson, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
+import { KubeClient, Resources, loadKubeConfig } from '@cloneset-suite/kube-runtime';
+import type { Pod } from '@cloneset-suite/podopslifecycle';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installCrds } from '../../src/local-install.ts';
+import { PodHistory, WatchHistory } from '../support/pod-history.ts';
+import { servicesListingReady, type SliceVersion } from '../support/traffic-order.ts';
+import { startUrlModeManager, type UrlModeManager } from '../support/url-mode-manager.ts';
+
+const FIN = 'prot.podopslifecycle.kusionstack.io/endpointslice';
+const AC = 'pod.kusionstack.io/available-conditions';
+const CONTROL = 'kusionstack.io/control';
+const SERVICE_AVAILABLE = 'podopslifecycle.kusionstack.io/service-available';
+const PHASE = 'podopslifecycle.cloneset-suite.io/phase';
+
+const labelsOf = (pod: Pod | undefined): Record<string, string> => pod?.metadata?.labels ?? {};
+const imageOf = (pod: Pod | undefined): string | undefined => pod?.spec?.containers?.[0]?.image;
+const finalizersOf = (pod: Pod | undefined): string[] => pod?.metadata?.finalizers ?? [];
+const entriesOf = (pod: Pod | undefined): Record<string, string> => {
+  const raw = pod?.metadata?.annotations?.[AC];
+  return raw ? ((JSON.parse(raw) as { expectedFinalizers?: Record<string, string> }).expectedFinalizers ?? {}) : {};
+};
+const lifecycleKeys = (pod: Pod | undefined): string[] => Object.keys(labelsOf(pod)).filter((k) => /\.podopslifecycle\.kusionstack\.io\//.test(k));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Events {
+  items: { reason: string; note?: string; regarding: { name: string } }[];
+}
+
+describe('traffic cooperation: EndpointSlices of the Services selecting a controlled pod', () => {
+  let ns: { name: string; remove: () => Promise<void> };
+  let manager: UrlModeManager | undefined;
+  let pods: PodHistory;
+  let slices: WatchHistory<SliceVersion['object']>;
+
+  const live = async (app: string): Promise<Pod[]> =>
+    (await getJson<{ items: Pod[] }>(['pods', '-n', ns.name, '-l', `app=${app}`]))?.items.filter((p) => !p.metadata?.deletionTimestamp) ?? [];
+  const sliceVersions = (): SliceVersion[] => slices.all.map((v) => ({ type: v.type, object: v.object }));
+  /** The Services listing the pod as ready now (as far as the slice watch has seen). */
+  const listedNow = (pod: Pod): string[] => servicesListingReady(sliceVersions(), pod.metadata!.uid!, String(2n ** 62n));
+
+  /** Every pod at `image`, out of every operation, service-available, holding the finalizer (or not) and listed (or not), and the CloneSet status agrees. */
+  const settled = (name: string, replicas: number, image: string, traffic: boolean, timeoutMs = 120_000): Promise<Pod[]> =>
+    eventually(`${name}: ${replicas} pods at ${image}, service-available, traffic ${traffic ? 'on' : 'not cooperating'}`, async () => {
+      const ps = await live(name);
+      const ok = ps.length === replicas && ps.every((p) =>
+        imageOf(p) === image && labelsOf(p)[SERVICE_AVAILABLE] !== undefined && lifecycleKeys(p).length === 0 &&
+        finalizersOf(p).includes(FIN) === traffic && (listedNow(p).length > 0) === traffic);
+      const cs = await getJson<{ status?: { availableReplicas?: number; updatedReadyReplicas?: number; observedGeneration?: number }; metadata?: { generation?: number } }>(['clone', name, '-n', ns.name]);
+      const statusOk = cs?.status?.observedGeneration === cs?.metadata?.generation && cs?.status?.availableReplicas === replicas && cs?.status?.updatedReadyReplicas === replicas;
+      return ok && statusOk ? ps : undefined;
+    }, { timeoutMs, intervalMs: 300 });
+
+  /** The pod writes of `app` that changed an image or started a deletion, each with the Services listing the pod as ready at that write. */
+  function operationsWhileListed(app: string): { pod: string; what: string; listedBy: string[] }[] {
+    const out: { pod: string; what: string; listedBy: string[] }[] = [];
+    for (const [before, after] of pods.transitions()) {
+      if (labelsOf(before).app !== app) continue;
+      const what = imageOf(before) !== imageOf(after) ? `image ${imageOf(before)} -> ${imageOf(after)}` : !before.metadata?.deletionTimestamp && after.metadata?.deletionTimestamp ? 'deletion' : undefined;
+      if (!what) continue;
+      out.push({ pod: after.metadata!.name!, what, listedBy: servicesListingReady(sliceVersions(), after.metadata!.uid!, after.metadata!.resourceVersion!) });
+    }
+    return out;
+  }
+
+  /** The writes that took the finalizer off a pod of `app` while a slice still listed it as ready. */
+  const finalizerDropsWhileListed = (app: string): { pod: string; listedBy: string[] }[] =>
+    pods.transitions()
+      .filter(([before, after]) => labelsOf(before).app === app && finalizersOf(before).includes(FIN) && !finalizersOf(after).includes(FIN))
+      .map(([, after]) => ({ pod: after.metadata!.name!, listedBy: servicesListingReady(sliceVersions(), after.metadata!.uid!, after.metadata!.resourceVersion!) }))
+      .filter((d) => d.listedBy.length > 0);
+
+  const reasonsFor = async (pod: string): Promise<string[]> =>
+    ((await getJson<Events>(['events.v1.events.k8s.io', '-n', ns.name, '--field-selector', `regarding.name=${pod}`]))?.items ?? []).map((e) => `${e.reason}: ${e.note ?? ''}`);
+
+  const applyCloneSet = (name: string, replicas: number, image: string) =>
+    kubectl(['apply', '-n', ns.name, '-f', '-'], JSON.stringify({
+      apiVersion: 'apps.kruise.io/v1alpha1',
+      kind: 'CloneSet',
+      metadata: { name },
+      spec: {
+        replicas,
+        selector: { matchLabels: { app: name } },
+        template: { metadata: { labels: { app: name, [CONTROL]: 'true' } }, spec: { containers: [{ name: 'main', image }] } },
+        updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 1 },
+      },
+    }));
+  const setImage = (name: string, image: string) =>
+    kubectl(['patch', 'clone', name, '-n', ns.name, '--type=json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }])]);
+  const service = (name: string) => kubectl(['create', 'service', 'clusterip', name, '-n', ns.name, '--tcp=80:80']);
+
+  beforeAll(async () => {
+    await installCrds((a, input) => kubectl(a, input), path.join(repoRoot, 'crds'));
+    ns = await createTestNamespace('traffic');
+    const client = new KubeClient({ kubeConfig: loadKubeConfig(testKubeconfigPath()) });
+    pods = new PodHistory(client, ns.name);
+    slices = new WatchHistory(client, ns.name, Resources.endpointSlices);
+    manager = await startUrlModeManager(ns.name, 'traffic-test', ['--leader-elect=false']);
+    await eventually('the pod webhooks answer', async () => {
+      await kubectl(['apply', '--dry-run=server', '-n', ns.name, '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'probe', labels: { [CONTROL]: 'true' } }, spec: { containers: [{ name: 'c', image: 'x' }] } }));
+      return true;
+    }, { timeoutMs: 60_000 });
+  }, 120_000);
+
+  afterAll(async () => {
+    pods?.stop();
+    slices?.stop();
+    await manager?.stop();
+    if (ns) {
+      await kubectl(['delete', 'clone,podtransitionrule', '--all', '-n', ns.name, '--wait=false']).catch(() => undefined);
+      const left = await getJson<{ items: Pod[] }>(['pods', '-n', ns.name]).catch(() => undefined);
+      for (const p of left?.items ?? []) {
+        if (finalizersOf(p).length > 0) await kubectl(['patch', 'pod', p.metadata!.name!, '-n', ns.name, '--type=merge', '-p', '{"metadata":{"finalizers":null}}']).catch(() => undefined);
+      }
+      await ns.remove();
+    }
+  });
+
+  it('the README walkthrough: an in-place rollout and a scale-in behind a Service never operate a pod an EndpointSlice lists as ready', async () => {
+    await kubectl(['apply', '-n', ns.name, '-f', path.join(repoRoot, 'examples/podtransitionrule.yaml'), '-f', path.join(repoRoot, 'examples/cloneset-podopslifecycle.yaml')]);
+    const before = await settled('foo', 4, 'nginx:1.27-alpine', true);
+    for (const p of before) expect(entriesOf(p)).toEqual({ [`Service/${ns.name}/foo`]: FIN });
+
+    await kubectl(['label', 'pods', '-n', ns.name, '-l', 'app=foo', 'app.custom/ready=true']);
+    await setImage('foo', 'nginx:1.28-alpine');
+    const after = await settled('foo', 4, 'nginx:1.28-alpine', true, 180_000);
+    expect(after.map((p) => p.metadata?.uid).sort()).toEqual(before.map((p) => p.metadata?.uid).sort());
+
+    await kubectl(['scale', 'clone', 'foo', '-n', ns.name, '--replicas=3']);
+    await settled('foo', 3, 'nginx:1.28-alpine', true);
+
+    const operations = operationsWhileListed('foo');
+    expect(operations.filter((o) => o.what.startsWith('image'))).toHaveLength(4);
+    expect(operations.filter((o) => o.what === 'deletion')).toHaveLength(1);
+    expect(operations.filter((o) => o.listedBy.length > 0)).toEqual([]);
+    expect(finalizerDropsWhileListed('foo')).toEqual([]);
+
+    for (const p of after) {
+      const reasons = await eventually(`TrafficOff and TrafficOn Events of ${p.metadata?.name}`, async () => {
+        const seen = await reasonsFor(p.metadata!.name!);
+        return seen.some((r) => /^TrafficOff: traffic off: removed from EndpointSlices of service foo after \d+ ms$/.test(r)) && seen.some((r) => r.startsWith('TrafficOn: ')) ? seen : undefined;
+      });
+      expect(reasons.length).toBeGreaterThan(0);
+    }
+    const metrics = await (await fetch(`http://127.0.0.1:${manager!.metricsPort}/metrics`)).text();
+    const drains = Number(/^cloneset_suite_traffic_drain_seconds_count (\d+)/m.exec(metrics)?.[1] ?? '0');
+    expect(drains).toBeGreaterThanOrEqual(5);
+  });
+
+  it('a pod selected by no Service goes through its lifecycle without waiting for traffic', async () => {
+    await applyCloneSet('solo', 1, 'nginx:1.27');
+    const [pod] = await settled('solo', 1, 'nginx:1.27', false);
+    expect(entriesOf(pod)).toEqual({});
+    await setImage('solo', 'nginx:1.28');
+    await settled('solo', 1, 'nginx:1.28', false, 60_000);
+    expect([...(pods.versions.get(pod!.metadata!.uid!) ?? [])].some((v) => finalizersOf(v).includes(FIN) || Object.keys(entriesOf(v)).length > 0)).toBe(false);
+  });
+
+  it('a pod an EndpointSlice keeps listing as ready waits in Preparing; deleting the Service releases it', async () => {
+    await service('held');
+    await applyCloneSet('held', 1, 'nginx:1.27');
+    const [pod] = await settled('held', 1, 'nginx:1.27', true);
+    // A second slice of the Service, kept by hand, that never stops listing the pod as ready.
+    await kubectl(['apply', '-n', ns.name, '-f', '-'], JSON.stringify({
+      apiVersion: 'discovery.k8s.io/v1',
+      kind: 'EndpointSlice',
+      metadata: { name: 'held-static', labels: { 'kubernetes.io/service-name': 'held', 'endpointslice.kubernetes.io/managed-by': 'cloneset-suite-test' } },
+      addressType: 'IPv4',
+      endpoints: [{ addresses: [pod!.status!.podIP!], conditions: { ready: true }, targetRef: { kind: 'Pod', name: pod!.metadata!.name!, namespace: ns.name, uid: pod!.metadata!.uid! } }],
+      ports: [{ port: 80, protocol: 'TCP' }],
+    }));
+    await setImage('held', 'nginx:1.28');
+    await eventually('held in Preparing with traffic still on', async () => {
+      const [p] = await live('held');
+      return labelsOf(p)[PHASE] === 'Preparing' && finalizersOf(p).includes(FIN) ? p : undefined;
+    }, { timeoutMs: 30_000 });
+    await sleep(3_000);
+    const [stillHeld] = await live('held');
+    expect(imageOf(stillHeld)).toBe('nginx:1.27');
+    expect(finalizersOf(stillHeld)).toContain(FIN);
+
+    await kubectl(['delete', 'service', 'held', '-n', ns.name]);
+    const [released] = await settled('held', 1, 'nginx:1.28', false, 60_000);
+    expect(entriesOf(released)).toEqual({});
+    expect(await reasonsFor(released!.metadata!.name!)).toContainEqual(expect.stringMatching(/^TrafficOff: traffic off: removed from EndpointSlices of service held/));
+    await kubectl(['delete', 'endpointslice', 'held-static', '-n', ns.name]);
+  });
+
+  it('a pod deleted while the manager is down stays Terminating only until it is back', async () => {
+    await service('lone');
+    await kubectl(['apply', '-n', ns.name, '-f', '-'], JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'lone', labels: { app: 'lone', [CONTROL]: 'true' } },
+      spec: { containers: [{ name: 'main', image: 'nginx:1.27' }] },
+    }));
+    const online = await eventually('lone: service-available with traffic on', async () => {
+      const p = await getJson<Pod>(['pod', 'lone', '-n', ns.name]);
+      return labelsOf(p)[SERVICE_AVAILABLE] !== undefined && finalizersOf(p).includes(FIN) && listedNow(p!).includes('lone') ? p : undefined;
+    }, { timeoutMs: 60_000 });
+    expect(entriesOf(online)).toEqual({ [`Service/${ns.name}/lone`]: FIN });
+
+    manager!.process.child.kill('SIGKILL');
+    await manager!.process.exited;
+    await kubectl(['delete', 'pod', 'lone', '-n', ns.name, '--wait=false']);
+    await sleep(4_000);
+    const terminating = await getJson<Pod>(['pod', 'lone', '-n', ns.name]);
+    expect(terminating?.metadata?.deletionTimestamp).toBeDefined();
+    expect(finalizersOf(terminating)).toContain(FIN);
+
+    await manager!.restart();
+    await eventually('lone is gone', async () => ((await kubectl(['get', 'pods', '-n', ns.name, '-o', 'name'])).includes('pod/lone') ? undefined : true), { timeoutMs: 90_000 });
+    // Released only once the terminating endpoint stopped being ready.
+    expect(pods.transitions().some(([b, a]) => labelsOf(b).app === 'lone' && finalizersOf(b).includes(FIN) && !finalizersOf(a).includes(FIN))).toBe(true);
+    expect(finalizerDropsWhileListed('lone')).toEqual([]);
+  });
+});
