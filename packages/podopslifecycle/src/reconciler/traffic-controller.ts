@@ -119,8 +119,12 @@ export function createTrafficCooperationController(manager: Manager, options: Tr
     ...(options.maxConcurrentReconciles !== undefined ? { maxConcurrentReconciles: options.maxConcurrentReconciles } : {}),
   });
   controller.watches(pods, (pod) => (concerned(pod) ? keyOf(pod) : undefined));
-  // A slice names its pods; its old and new versions both reach the mapper, so a pod that left it is seen too.
-  controller.watches(slices, (slice) => slicePodKeys(slice));
+  // A slice names its pods; its old and new versions both reach the mapper, so a pod that left it
+  // is seen too. Pods not in the cache yet are reconciled when they arrive.
+  controller.watches(slices, (slice) => slicePodKeys(slice).filter((key) => {
+    const pod = pods.getByKey(key);
+    return pod !== undefined && concerned(pod);
+  }));
   // A Service change concerns the pods it selects (old and new selector) and those that still name it or hold our finalizer.
   controller.watches(services, (svc) => {
     const name = svc.metadata?.name ?? '';
