@@ -51,7 +51,8 @@ describe('traffic cooperation: EndpointSlices of the Services selecting a contro
       const ps = await live(name);
       const ok = ps.length === replicas && ps.every((p) =>
         imageOf(p) === image && labelsOf(p)[SERVICE_AVAILABLE] !== undefined && lifecycleKeys(p).length === 0 &&
-        finalizersOf(p).includes(FIN) === traffic && (listedNow(p).length > 0) === traffic);
+        // Traffic on: held and listed. Otherwise not held (a slice of a deleted Service may still list it).
+        (traffic ? finalizersOf(p).includes(FIN) && listedNow(p).length > 0 : !finalizersOf(p).includes(FIN)));
       const cs = await getJson<{ status?: { availableReplicas?: number; updatedReadyReplicas?: number; observedGeneration?: number }; metadata?: { generation?: number } }>(['clone', name, '-n', ns.name]);
       const statusOk = cs?.status?.observedGeneration === cs?.metadata?.generation && cs?.status?.availableReplicas === replicas && cs?.status?.updatedReadyReplicas === replicas;
       return ok && statusOk ? ps : undefined;
