@@ -185,6 +185,8 @@ describe('traffic cooperation: EndpointSlices of the Services selecting a contro
     const [stillHeld] = await live('held');
     expect(imageOf(stillHeld)).toBe('nginx:1.27');
     expect(finalizersOf(stillHeld)).toContain(FIN);
+    // Without the cooperation the image changes at once, while the slice lists the pod as ready.
+    expect(operationsWhileListed('held')).toEqual([]);
 
     await kubectl(['delete', 'service', 'held', '-n', ns.name]);
     const [released] = await settled('held', 1, 'nginx:1.28', false, 60_000);
