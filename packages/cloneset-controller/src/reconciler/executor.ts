@@ -23,6 +23,7 @@ import type { ActionFailure } from '../core/reconcile-plan.ts';
 import type { CloneSetLike } from '../core/types.ts';
 import { deleteImagePullJobs, imagePullJobResource, type ImagePullJobSupport } from './image-pull-jobs.ts';
 import { writeOperation } from './operation-writes.ts';
+import { writeOutcome } from './write-outcome.ts';
 import { cloneSetResource, podResource, pvcResource, revisionResource } from './resources.ts';
 
 export interface ExecutionContext {
@@ -175,6 +176,13 @@ async function createPod(action: PlannedCreate, ctx: ExecutionContext, result: E
     gateWrites.push(writeInitialConditions(action, ctx));
     return true;
   } catch (err) {
+    if (writeOutcome(err, ctx.signal) === 'unknown') {
+      // The POST may have landed: the expectation stays, so the next pass waits for the cache
+      // (or the expectation window) instead of creating a second pod under a new id.
+      ctx.logger.warn({ err, pod: action.name }, 'pod create outcome unknown; waiting for the cache');
+      ctx.recorder.event(ctx.cs, 'Warning', 'CreatePodOutcomeUnknown', 'Create', `no answer to the create of pod ${action.name}: ${errorMessage(err)}; waiting for it to show up before creating more`);
+      return false;
+    }
     // AlreadyExists included: the planner saw no pod of that name (decisions.md fix 5), so the
     // cache is behind; the failure is retried with backoff and the next plan sees the pod.
     ctx.expectations.observe(ctx.key, 'create', action.name);

@@ -1,0 +1,19 @@
+// What a failed API write means for the plan (issue #15 item 5): the write may have landed (no
+// answer came), or it was refused (a failure of its step).
+import { ApiError } from '@cloneset-suite/kube-runtime';
+
+export type WriteOutcome = 'unknown' | 'failed';
+
+/**
+ * `signal` is the reconcile's: aborted mid-request (its deadline, a shutdown), the request may
+ * have reached the apiserver. 504 and reason Timeout/ServerTimeout are the apiserver's own
+ * "did not complete in time": the write may still be applied, as client-go's IsTimeout says.
+ */
+export function writeOutcome(err: unknown, signal?: AbortSignal): WriteOutcome {
+  if (signal?.aborted) return 'unknown';
+  if (err instanceof ApiError) {
+    // Reason Timeout with code 0 is our client's own deadline.
+    if (err.code === 504 || err.reason === 'Timeout' || err.reason === 'ServerTimeout') return 'unknown';
+  }
+  return 'failed';
+}

@@ -1,0 +1,94 @@
+// Issue #15 item 5: a pod create whose answer never came (client timeout, the reconcile's deadline,
+// a server-side timeout) may have landed. Its expectation stays until the cache shows the pod or
+// the expectation window passes, so the next pass waits instead of creating under a new id.
+import { describe, expect, it } from 'vitest';
+import { ApiError, FakeClock, ScaleExpectations, type KubeObject } from '@cloneset-suite/kube-runtime';
+import type { PlannedAction } from '../../src/core/plan.ts';
+import { planReconcile } from '../../src/core/reconcile-plan.ts';
+import { executePlan } from '../../src/reconciler/executor.ts';
+import { executionContext, fakeApi, type FakeCall } from './fake-api.ts';
+import { NOW, cloneSet, seededRandom } from './fixtures.ts';
+
+const WINDOW_MS = 5 * 60_000;
+
+function planCreates(replicas: number): PlannedAction[] {
+  const plan = planReconcile({ cs: cloneSet({ replicas }), pods: [], pvcs: [], revisions: [], gates: {}, nowMs: NOW, random: seededRandom(7) });
+  return plan.actions.filter((a) => a.kind === 'createPod');
+}
+
+const clientTimeout = () => new ApiError(0, 'Timeout', 'no answer within 60000 ms (POST /api/v1/namespaces/ns/pods)', undefined, 'POST /api/v1/namespaces/ns/pods');
+const serverTimeout = () => new ApiError(504, 'Timeout', 'Timeout: request did not complete within requested timeout', undefined, 'POST /api/v1/namespaces/ns/pods');
+
+/** The pod is stored (the POST landed), then the answer is lost. */
+function landsThenTimesOut(error: () => Error) {
+  return (call: FakeCall, stored: Map<string, KubeObject>) => {
+    if (call.resource !== 'pods' || call.verb !== 'create') return undefined;
+    stored.set(`pods/${call.name}`, call.body as KubeObject);
+    return Promise.reject(error());
+  };
+}
+
+describe('executePlan: a create with an unknown outcome', () => {
+  it.each([
+    ['the client timeout', clientTimeout],
+    ['a server-side timeout (504)', serverTimeout],
+  ])('%s keeps the expectation until the cache shows the pod', async (_name, error) => {
+    const clock = new FakeClock(NOW);
+    const expectations = new ScaleExpectations({ controller: 'cloneset', clock, timeoutMs: WINDOW_MS });
+    const api = fakeApi(landsThenTimesOut(error));
+    const [create] = planCreates(1);
+    const result = await executePlan([create!], executionContext(api, expectations));
+
+    // The next pass would plan from a cache without the pod: it must wait instead.
+    expect(expectations.satisfied('ns/cs')).toBe(false);
+    expect(expectations.pending('ns/cs').create).toEqual([api.calls[0]!.name]);
+    // Not a failure (no FailedCreate, no FailedScale): said as a Warning that names the pod.
+    expect(result.failures).toEqual([]);
+    expect(api.events.map((e) => `${e.type} ${e.reason}`)).toEqual(['Warning CreatePodOutcomeUnknown']);
+    expect(api.events[0]!.message).toContain(api.calls[0]!.name);
+
+    // The informer sees the pod: the expectation is met and planning resumes.
+    expectations.observe('ns/cs', 'create', api.calls[0]!.name);
+    expect(expectations.satisfied('ns/cs')).toBe(true);
+  });
+
+  it('a create that never landed frees the CloneSet once the expectation window passes', async () => {
+    const clock = new FakeClock(NOW);
+    const expectations = new ScaleExpectations({ controller: 'cloneset', clock, timeoutMs: WINDOW_MS });
+    const api = fakeApi((call) => (call.verb === 'create' ? Promise.reject(clientTimeout()) : undefined));
+    await executePlan(planCreates(1), executionContext(api, expectations));
+    expect(expectations.satisfied('ns/cs')).toBe(false);
+    await clock.advance(WINDOW_MS);
+    expect(expectations.satisfied('ns/cs')).toBe(true);
+  });
+
+  it('a create cut short by the reconcile deadline is unknown too', async () => {
+    const clock = new FakeClock(NOW);
+    const expectations = new ScaleExpectations({ controller: 'cloneset', clock, timeoutMs: WINDOW_MS });
+    const deadline = new AbortController();
+    const api = fakeApi((call, stored) => {
+      if (call.verb !== 'create') return undefined;
+      stored.set(`pods/${call.name}`, call.body as KubeObject);
+      deadline.abort(new Error('reconcile deadline'));
+      return Promise.reject(new ApiError(0, 'TransportError', 'This operation was aborted', undefined, 'POST /api/v1/namespaces/ns/pods'));
+    });
+    await executePlan(planCreates(1), executionContext(api, expectations, { signal: deadline.signal }));
+    expect(expectations.satisfied('ns/cs')).toBe(false);
+  });
+
+  it('stops the slow start: no later batch is sent while a create is unknown', async () => {
+    const expectations = new ScaleExpectations({ controller: 'cloneset', clock: new FakeClock(NOW), timeoutMs: WINDOW_MS });
+    const api = fakeApi(landsThenTimesOut(clientTimeout));
+    await executePlan(planCreates(3), executionContext(api, expectations));
+    expect(api.calls.filter((c) => c.verb === 'create')).toHaveLength(1);
+  });
+
+  it('a refused create (the apiserver answered) is still a failure and drops its expectation', async () => {
+    const expectations = new ScaleExpectations({ controller: 'cloneset', clock: new FakeClock(NOW), timeoutMs: WINDOW_MS });
+    const api = fakeApi((call) => (call.verb === 'create' ? Promise.reject(new ApiError(403, 'Forbidden', 'exceeded quota', undefined, 'POST pods')) : undefined));
+    const result = await executePlan(planCreates(1), executionContext(api, expectations));
+    expect(expectations.satisfied('ns/cs')).toBe(true);
+    expect(result.failures).toHaveLength(1);
+    expect(api.events.map((e) => e.reason)).toEqual(['FailedCreate']);
+  });
+});
