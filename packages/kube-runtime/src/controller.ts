@@ -4,7 +4,7 @@
 // backoff on error.
 import { randomUUID } from 'node:crypto';
 import PQueue from 'p-queue';
-import { TooManyRequestsError } from './client/errors.ts';
+import { retryAfterMs } from './client/retry-after.ts';
 import type { ResourceEventHandler, EventSource } from './informer/types.ts';
 import { DEFAULT_CACHE_STALE_AFTER_MS } from './informer/staleness.ts';
 import { splitKey } from './keys.ts';
@@ -279,8 +279,7 @@ export class Controller {
       } else {
         logger.error({ err, retries: this.queue.numRequeues(key) }, 'reconciler error');
         // A throttled apiserver says when to come back; never sooner.
-        const retryAfterMs = err instanceof TooManyRequestsError ? err.retryAfterSeconds * 1000 : 0;
-        this.queue.addRateLimited(key, retryAfterMs);
+        this.queue.addRateLimited(key, retryAfterMs(err));
       }
     } finally {
       timer?.cancel();

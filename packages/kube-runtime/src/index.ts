@@ -29,6 +29,7 @@ export { ResourceClient } from './client/resource-client.ts';
 export type { DeleteOptions, ListOptions, PatchOptions, WatchOptions, WriteOptions } from './client/resource-client.ts';
 export { RestClient } from './client/rest-client.ts';
 export { retryOnConflict } from './client/retry.ts';
+export { retryAfterMs } from './client/retry-after.ts';
 export type { RetryOptions } from './client/retry.ts';
 export type { RestClientOptions } from './client/rest-client.ts';
 export { KubeConfigTransport, loadKubeConfig } from './client/transport.ts';

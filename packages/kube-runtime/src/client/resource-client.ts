@@ -2,6 +2,7 @@
 import { ConflictError, InvalidError, type Status } from './errors.ts';
 import { apiVersionOf, isBuiltIn, resourcePath, type GroupVersionResource } from './gvr.ts';
 import { PatchContentTypes, type Patch } from './patch.ts';
+import { jsonEqual, valueAtPointer } from './json-pointer.ts';
 import { stringifyBody } from './raw-json.ts';
 import type { RestClient } from './rest-client.ts';
 import type { QueryParams } from './transport.ts';
@@ -228,20 +229,22 @@ export class ResourceClient<T extends KubeObject> {
 
   /**
    * A failed JSON patch `test` is answered 422 with a generic message ("the server rejected our
-   * request..."), indistinguishable from other invalid patches. When the patch tested the
-   * resourceVersion and the object has moved on since, it lost a race: report the Conflict it is,
-   * so callers handle every lost race one way (re-read, recompute, retry).
+   * request..."), indistinguishable from other invalid patches. When a value the patch tested
+   * (the resourceVersion, an owner entry, a list) is no longer what the object holds, the patch
+   * lost a race: report the Conflict it is, so callers handle every lost race one way (re-read,
+   * recompute, retry) and none of them reports it as a failure.
    */
   private async conflictOnFailedTest(err: unknown, namespace: string | undefined, name: string, patch: Patch): Promise<unknown> {
     if (!(err instanceof InvalidError) || patch.type !== 'json') return err;
-    const tested = patch.body.find((op) => op.op === 'test' && op.path === '/metadata/resourceVersion')?.value;
-    if (typeof tested !== 'string') return err;
+    const tests = patch.body.filter((op) => op.op === 'test');
+    if (tests.length === 0) return err;
     const current = await this.get(namespace, name).catch(() => undefined);
-    if (current?.metadata?.resourceVersion === tested) return err;
+    if (current !== undefined && tests.every((op) => jsonEqual(valueAtPointer(current, op.path), op.value))) return err;
+    const tested = tests.map((op) => op.path).join(', ');
     return new ConflictError(
       409,
       'Conflict',
-      `resourceVersion ${tested} is no longer current (${err.request})`,
+      `the tested value of ${tested} is no longer current (${err.request})`,
       { ...err.details, ...(name ? { name } : {}), kind: this.gvr.resource },
       err.request,
     );

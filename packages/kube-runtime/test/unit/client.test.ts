@@ -191,6 +191,28 @@ describe('ResourceClient verbs', () => {
     expect(plain).toBeInstanceOf(InvalidError);
   });
 
+  it('a 422 on a JSON patch whose test of a value (an owner entry, a list) no longer holds is a Conflict', async () => {
+    let current: unknown = { metadata: { name: 'c', ownerReferences: [{ uid: 'cs-uid' }] }, spec: { list: ['a', 'b'] } };
+    const { client } = setup((req) => (req.method === 'GET' ? { body: current } : status(422, 'Invalid', 'the server rejected our request due to an error in our request')));
+    const cms = client.resource(Resources.configMaps);
+    const patch = jsonPatch([
+      { op: 'test', path: '/metadata/ownerReferences/0', value: { uid: 'cs-uid' } },
+      { op: 'test', path: '/spec/list', value: ['a', 'b'] },
+      { op: 'replace', path: '/metadata/ownerReferences/0', value: { uid: 'pod-uid' } },
+    ]);
+    // Every tested value is still there: the patch itself is wrong.
+    expect(await cms.patch('ns', 'c', patch).catch((e: unknown) => e)).toBeInstanceOf(InvalidError);
+    // Someone changed the list meanwhile: a lost race.
+    current = { metadata: { name: 'c', ownerReferences: [{ uid: 'cs-uid' }] }, spec: { list: ['a'] } };
+    expect(isConflict(await cms.patch('ns', 'c', patch).catch((e: unknown) => e))).toBe(true);
+    // The tested entry is gone (index past the end).
+    current = { metadata: { name: 'c', ownerReferences: [] }, spec: { list: ['a', 'b'] } };
+    expect(isConflict(await cms.patch('ns', 'c', patch).catch((e: unknown) => e))).toBe(true);
+    // The object is gone (or cannot be read back): a lost race too.
+    current = undefined;
+    expect(isConflict(await cms.patch('ns', 'c', patch).catch((e: unknown) => e))).toBe(true);
+  });
+
   it('create fills apiVersion/kind, delete sends preconditions and propagation policy, scale uses the subresource', async () => {
     const { client, transport } = setup(() => ({ body: { kind: 'Status', status: 'Success' } }));
     const cs = client.resource<KubeObject & { spec?: unknown }>(cloneSets);

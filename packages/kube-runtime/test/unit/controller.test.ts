@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { Controller, TerminalError, type ReconcileContext, type ReconcileResult } from '../../src/controller.ts';
-import { TooManyRequestsError } from '../../src/client/errors.ts';
+import { ApiError, TooManyRequestsError } from '../../src/client/errors.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createMetrics } from '../../src/metrics.ts';
 import { ItemExponentialFailureRateLimiter } from '../../src/queue/rate-limiter.ts';
@@ -200,6 +200,26 @@ describe('Controller', () => {
     expect(times).toEqual([0]);
     await settle(clock, 1);
     expect(times).toEqual([0, 3_000]);
+    controller.stop();
+    await done;
+  });
+
+  it('an aggregated error (a pass of several writes) waits for the longest Retry-After of a 429 or 5xx inside it', async () => {
+    const times: number[] = [];
+    const { clock, source, controller } = setup(() => {
+      times.push(clock.now());
+      if (times.length > 1) return Promise.resolve();
+      const unavailable = new ApiError(503, 'ServiceUnavailable', 'try later', { retryAfterSeconds: 4 }, 'PATCH pods/a');
+      const throttled = new TooManyRequestsError(429, 'TooManyRequests', 'slow down', { retryAfterSeconds: 2 }, 'DELETE pods/b');
+      return Promise.reject(new AggregateError([new Error('plain'), throttled, new Error('wrapped', { cause: unavailable })], 'pass failed'));
+    });
+    source.add(obj('a'));
+    const done = controller.start();
+    await settle(clock);
+    await settle(clock, 3_999);
+    expect(times).toEqual([0]);
+    await settle(clock, 1);
+    expect(times).toEqual([0, 4_000]);
     controller.stop();
     await done;
   });
