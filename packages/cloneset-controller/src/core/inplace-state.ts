@@ -32,18 +32,45 @@ export interface InPlaceUpdateGrace {
   graceSeconds: number;
 }
 
-function parse<T>(raw: string | undefined): T | undefined {
+function parse(raw: string | undefined): unknown {
   if (raw === undefined) return undefined;
   try {
-    return JSON.parse(raw) as T;
+    return JSON.parse(raw) as unknown;
   } catch {
     return undefined;
   }
 }
 
-export function readUpdateState(pod: V1Pod): InPlaceUpdateState | undefined {
+const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+const isOptional = (x: unknown, check: (v: unknown) => boolean): boolean => x === undefined || check(x);
+const isStringMap = (x: unknown): boolean => isRecord(x) && Object.values(x).every((v) => typeof v === 'string');
+
+/** The shape the planners read; anything else (another writer's garbage) reads as absent. */
+function isUpdateState(x: unknown): x is InPlaceUpdateState {
+  return (
+    isRecord(x) &&
+    typeof x.revision === 'string' &&
+    isOptional(x.updateTimestamp, (v) => typeof v === 'string') &&
+    isOptional(x.lastContainerStatuses, (v) => isRecord(v) && Object.values(v).every(isRecord)) &&
+    isOptional(x.containerBatchesRecord, (v) => Array.isArray(v) && v.every((b) => isRecord(b) && Array.isArray(b.containers)))
+  );
+}
+
+function isGrace(x: unknown): x is InPlaceUpdateGrace {
+  return isRecord(x) && typeof x.revision === 'string' && typeof x.graceSeconds === 'number' && Number.isFinite(x.graceSeconds) && isOptional(x.containerImages, isStringMap);
+}
+
+export function updateStateKey(pod: V1Pod): string | undefined {
   const a = pod.metadata?.annotations ?? {};
-  return parse<InPlaceUpdateState>(a[INPLACE_UPDATE_STATE_ANNOTATION] ?? a[INPLACE_UPDATE_STATE_ANNOTATION_LEGACY]);
+  if (Object.hasOwn(a, INPLACE_UPDATE_STATE_ANNOTATION)) return INPLACE_UPDATE_STATE_ANNOTATION;
+  if (Object.hasOwn(a, INPLACE_UPDATE_STATE_ANNOTATION_LEGACY)) return INPLACE_UPDATE_STATE_ANNOTATION_LEGACY;
+  return undefined;
+}
+
+export function readUpdateState(pod: V1Pod): InPlaceUpdateState | undefined {
+  const key = updateStateKey(pod);
+  const state = key === undefined ? undefined : parse(pod.metadata?.annotations?.[key]);
+  return isUpdateState(state) ? state : undefined;
 }
 
 export function graceAnnotationKey(pod: V1Pod): string | undefined {
@@ -55,7 +82,18 @@ export function graceAnnotationKey(pod: V1Pod): string | undefined {
 
 export function readGrace(pod: V1Pod): InPlaceUpdateGrace | undefined {
   const key = graceAnnotationKey(pod);
-  return key === undefined ? undefined : parse<InPlaceUpdateGrace>(pod.metadata?.annotations?.[key]);
+  const grace = key === undefined ? undefined : parse(pod.metadata?.annotations?.[key]);
+  return isGrace(grace) ? grace : undefined;
+}
+
+/** In-place annotation keys present on the pod whose value the planners cannot read. */
+export function malformedInPlaceAnnotations(pod: V1Pod): { grace?: string; state?: string } {
+  const graceKey = graceAnnotationKey(pod);
+  const stateKey = updateStateKey(pod);
+  return {
+    ...(graceKey !== undefined && !readGrace(pod) ? { grace: graceKey } : {}),
+    ...(stateKey !== undefined && !readUpdateState(pod) ? { state: stateKey } : {}),
+  };
 }
 
 /** Image statuses recorded at the moment the new images are written. */

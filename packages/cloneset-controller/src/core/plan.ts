@@ -42,11 +42,15 @@ export interface DeletePvcAction {
   reason: 'PVCReuseDisabled';
 }
 
-/** disablePVCReuse: hand the PVC to the inactive pod with its id so GC removes both (§6.3). */
+/**
+ * disablePVCReuse: hand the PVC to the inactive pod with its id so GC removes both (§6.3). The
+ * CloneSet's entry (at `replaces.index` of the list the plan read) becomes the pod's; the others stay.
+ */
 export interface ReownPvcAction {
   kind: 'reownPvc';
   name: string;
   ownerReference: V1OwnerReference;
+  replaces: { index: number; ownerReference: V1OwnerReference };
 }
 
 export type PatchReason =
@@ -54,6 +58,7 @@ export type PatchReason =
   | 'BackfillTemplateHash'
   | 'RecreateUpdate'
   | 'DropInPlaceGrace'
+  | 'DropMalformedAnnotation'
   | 'LifecycleHookLabels';
 
 /** An Event on the CloneSet (§10.3). */

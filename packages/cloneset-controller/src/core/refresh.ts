@@ -20,6 +20,7 @@ import {
   graceAnnotationKey,
   isInPlaceUpdateComplete,
   lastContainerStatuses,
+  malformedInPlaceAnnotations,
   normaliseImage,
   readGrace,
   readUpdateState,
@@ -122,6 +123,16 @@ export function refreshPod(ctx: PlanContext, pod: V1Pod): { actions: PlanAction[
   const actions: PlanAction[] = [];
   const name = podName(pod);
   let requeueMs: number | undefined;
+
+  // Annotations another writer garbled read as absent (the grace is dropped below, the state
+  // here), said once by a Warning: they never wedge the CloneSet.
+  const malformed = malformedInPlaceAnnotations(pod);
+  for (const key of [malformed.grace, malformed.state]) {
+    if (key === undefined) continue;
+    const message = `pod ${name}: annotation ${key} is not valid in-place update data; treated as absent and removed`;
+    actions.push({ kind: 'event', type: 'Warning', reason: 'InvalidInPlaceUpdateAnnotation', message });
+  }
+  if (malformed.state !== undefined) actions.push({ kind: 'patchPod', name, reason: 'DropMalformedAnnotation', annotations: { [malformed.state]: null } });
 
   // Grace period: drop on rollback, settle when the target moved, wait, or apply the pending spec (§8.2).
   const graceKey = graceAnnotationKey(pod);

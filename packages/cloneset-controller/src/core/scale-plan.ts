@@ -242,8 +242,12 @@ export function planPvcCleanup(ctx: Pick<PlanContext, 'cs' | 'allPods' | 'pvcs'>
     const holder = ctx.allPods.find((p) => instanceIdOf(p) === id);
     const name = c.metadata?.name ?? '';
     if (holder) {
-      const alreadyOwned = (c.metadata?.ownerReferences ?? []).some((r) => r.uid === holder.metadata?.uid);
-      if (!alreadyOwned) actions.push({ kind: 'reownPvc', name, ownerReference: ownerRefTo(holder, POD_TYPE) });
+      const owners = c.metadata?.ownerReferences ?? [];
+      const alreadyOwned = owners.some((r) => r.uid === holder.metadata?.uid);
+      const index = owners.findIndex((r) => r.uid === ctx.cs.metadata.uid);
+      if (!alreadyOwned && index >= 0) {
+        actions.push({ kind: 'reownPvc', name, ownerReference: ownerRefTo(holder, POD_TYPE), replaces: { index, ownerReference: owners[index]! } });
+      }
     } else actions.push({ kind: 'deletePvc', name, reason: 'PVCReuseDisabled' });
     return false;
   });

@@ -16,13 +16,13 @@ import {
 } from '@cloneset-suite/kube-runtime';
 import type { FeatureGates } from '../core/keys.ts';
 import { CLONESET_GVK } from '@cloneset-suite/api-types';
-import { failureCondition } from '../core/plan.ts';
 import { describePlan, planReconcile, statusInputFor } from '../core/reconcile-plan.ts';
 import { selectorMatches } from '../core/selector.ts';
 import { computeStatus, statusEquals } from '../core/status.ts';
 import type { CloneSetLike } from '../core/types.ts';
 import { executePlan } from './executor.ts';
 import { ImagePullJobSupport } from './image-pull-jobs.ts';
+import { passError } from './pass-error.ts';
 import { cloneSetResource, nodeResource, podResource, pvcResource, revisionResource } from './resources.ts';
 
 export const CLONESET_CONTROLLER_NAME = 'cloneset';
@@ -172,8 +172,14 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
         .patchStatus(cs.metadata.namespace, cs.metadata.name ?? '', jsonPatch([{ op: 'add', path: '/status', value: status }]), { signal: ctx.signal });
       statusVersions.expect(key, written.metadata?.resourceVersion);
     }
-    const failed = [...plan.errors.map((e) => e.message), ...execution.failures.map((f) => `${failureCondition(f.step)}: ${f.message}`)];
-    if (failed.length > 0) throw new Error(failed.join('; '));
+    // The errors themselves go to the queue, so a Retry-After among them sets the backoff.
+    const failed = passError(plan.errors, execution.failures);
+    if (failed) throw failed;
+    // A write that lost a race: replan from a fresher cache, with backoff, failing no condition.
+    if (execution.conflicts.length > 0) {
+      ctx.logger.debug({ cloneSet: key, conflicts: execution.conflicts.map((c) => c.message) }, 'writes lost a race; replanning');
+      return { requeue: true };
+    }
     const requeueMs = [plan.requeueAfterMs, statusRequeueMs].filter((ms): ms is number => ms !== undefined && ms > 0);
     return requeueMs.length ? { requeueAfter: Math.min(...requeueMs) } : undefined;
   };

@@ -19,10 +19,10 @@ import {
 import { REVISION_LABEL } from '../core/keys.ts';
 import { ownerRefTo } from '../core/owner-ref.ts';
 import type { CreatePodAction, InPlaceUpdateAction, PlanAction, PlannedAction } from '../core/plan.ts';
-import type { ActionFailure } from '../core/reconcile-plan.ts';
 import type { CloneSetLike } from '../core/types.ts';
 import { deleteImagePullJobs, imagePullJobResource, type ImagePullJobSupport } from './image-pull-jobs.ts';
 import { writeOperation } from './operation-writes.ts';
+import type { ExecutedFailure } from './pass-error.ts';
 import { writeOutcome } from './write-outcome.ts';
 import { cloneSetResource, podResource, pvcResource, revisionResource } from './resources.ts';
 
@@ -50,7 +50,9 @@ interface PlanState {
 
 export interface ExecutionResult {
   /** Failed actions with the step that planned them (the condition they fail, §10.2). */
-  failures: ActionFailure[];
+  failures: ExecutedFailure[];
+  /** Writes that lost a race (409, a failed patch test): the pass requeues, no condition fails. */
+  conflicts: ExecutedFailure[];
 }
 
 const errorMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));
@@ -80,7 +82,7 @@ type PlannedCreate = CreatePodAction & Pick<PlannedAction, 'step'>;
 type PlannedOther = Exclude<PlanAction, CreatePodAction> & Pick<PlannedAction, 'step'>;
 
 export async function executePlan(actions: readonly PlannedAction[], ctx: ExecutionContext): Promise<ExecutionResult> {
-  const result: ExecutionResult = { failures: [] };
+  const result: ExecutionResult = { failures: [], conflicts: [] };
   const state: PlanState = { written: new Map() };
   const creates = actions.filter((a): a is PlannedCreate => a.kind === 'createPod');
   const runOne = async (action: PlannedOther): Promise<void> => {
@@ -88,8 +90,13 @@ export async function executePlan(actions: readonly PlannedAction[], ctx: Execut
       await executeOne(action, ctx, state);
     } catch (err) {
       const message = `${action.kind} ${'name' in action ? action.name : ''}: ${errorMessage(err)}`.trim();
+      if (writeOutcome(err) === 'conflict') {
+        ctx.logger.debug({ err, action: action.kind, step: action.step }, 'plan action lost a race; replanning');
+        result.conflicts.push({ step: action.step, message, error: err });
+        return;
+      }
       ctx.logger.warn({ err, action: action.kind, step: action.step }, 'plan action failed');
-      result.failures.push({ step: action.step, message });
+      result.failures.push({ step: action.step, message, error: err });
     }
   };
   let createsDone = false;
@@ -165,7 +172,7 @@ async function createPod(action: PlannedCreate, ctx: ExecutionContext, result: E
       }
     }
   } catch (err) {
-    result.failures.push({ step: action.step, message: `create pvc for pod ${action.name}: ${errorMessage(err)}` });
+    result.failures.push({ step: action.step, message: `create pvc for pod ${action.name}: ${errorMessage(err)}`, error: err });
     ctx.recorder.event(ctx.cs, 'Warning', 'FailedCreate', 'Create', `failed to create pvc for pod ${action.name}: ${errorMessage(err)}`);
     return false;
   }
@@ -186,7 +193,7 @@ async function createPod(action: PlannedCreate, ctx: ExecutionContext, result: E
     // AlreadyExists included: the planner saw no pod of that name (decisions.md fix 5), so the
     // cache is behind; the failure is retried with backoff and the next plan sees the pod.
     ctx.expectations.observe(ctx.key, 'create', action.name);
-    result.failures.push({ step: action.step, message: `create pod ${action.name}: ${errorMessage(err)}` });
+    result.failures.push({ step: action.step, message: `create pod ${action.name}: ${errorMessage(err)}`, error: err });
     ctx.recorder.event(ctx.cs, 'Warning', 'FailedCreate', 'Create', `failed to create pod ${action.name}: ${errorMessage(err)}`);
     return false;
   }
@@ -253,11 +260,14 @@ async function executeOne(action: PlannedOther, ctx: ExecutionContext, state: Pl
   switch (action.kind) {
     case 'deletePod': {
       ctx.expectations.expect(ctx.key, 'delete', action.name);
+      // Only the pod the plan chose: a new pod that took its name meanwhile answers 409.
+      const uid = ctx.podsByName.get(action.name)?.metadata?.uid;
       try {
-        await pods.delete(ns, action.name, write);
+        await pods.delete(ns, action.name, uid ? { ...write, preconditions: { uid } } : write);
         ctx.recorder.event(ctx.cs, 'Normal', 'SuccessfulDelete', 'Delete', `succeed to delete pod ${action.name}`);
       } catch (err) {
         ctx.expectations.observe(ctx.key, 'delete', action.name);
+        if (writeOutcome(err) === 'conflict') throw err;
         if (!isNotFound(err)) {
           ctx.recorder.event(ctx.cs, 'Warning', 'FailedDelete', 'Delete', `failed to delete pod ${action.name}: ${errorMessage(err)}`);
           throw err;
@@ -271,11 +281,15 @@ async function executeOne(action: PlannedOther, ctx: ExecutionContext, state: Pl
     case 'deletePvc':
       await withWarning(ctx, 'FailedDelete', 'Delete', `failed to clean up PVC ${action.name}`, () => deleteIgnoringNotFound(() => pvcs.delete(ns, action.name, write)));
       return;
-    case 'reownPvc':
+    case 'reownPvc': {
+      // Only the entry that changes, tested first: other owners stay, and a PVC whose owners moved
+      // since the plan read them fails the test (a conflict) instead of being overwritten.
+      const path = `/metadata/ownerReferences/${action.replaces.index}`;
       await withWarning(ctx, 'FailedUpdate', 'Update', `failed to update PVC ${action.name} owner to pod ${action.ownerReference.name}`, () =>
-        pvcs.patch(ns, action.name, mergePatch({ metadata: { ownerReferences: [action.ownerReference] } }), write),
+        pvcs.patch(ns, action.name, jsonPatch([{ op: 'test', path, value: action.replaces.ownerReference }, { op: 'replace', path, value: action.ownerReference }]), write),
       );
       return;
+    }
     case 'patchPod': {
       const metadata: Record<string, unknown> = {};
       if (action.labels) metadata.labels = action.labels;
@@ -429,7 +443,8 @@ async function withWarning(ctx: ExecutionContext, reason: string, action: string
   try {
     await call();
   } catch (err) {
-    ctx.recorder.event(ctx.cs, 'Warning', reason, action, `${message}: ${errorMessage(err)}`);
+    // A lost race is replanned, not reported.
+    if (writeOutcome(err) !== 'conflict') ctx.recorder.event(ctx.cs, 'Warning', reason, action, `${message}: ${errorMessage(err)}`);
     throw err;
   }
 }

@@ -1,8 +1,10 @@
-// What a failed API write means for the plan (issue #15 item 5): the write may have landed (no
-// answer came), or it was refused (a failure of its step).
-import { ApiError } from '@cloneset-suite/kube-runtime';
+// What a failed API write means for the plan (issue #15 items 5, 10): the write may have landed
+// (no answer came), it lost a race (a conflict, including a JSON patch whose `test` failed, which
+// the client reports as one: requeue and replan, no condition), or it was refused (a failure of
+// its step).
+import { ApiError, isConflict } from '@cloneset-suite/kube-runtime';
 
-export type WriteOutcome = 'unknown' | 'failed';
+export type WriteOutcome = 'unknown' | 'conflict' | 'failed';
 
 /**
  * `signal` is the reconcile's: aborted mid-request (its deadline, a shutdown), the request may
@@ -14,6 +16,7 @@ export function writeOutcome(err: unknown, signal?: AbortSignal): WriteOutcome {
   if (err instanceof ApiError) {
     // Reason Timeout with code 0 is our client's own deadline.
     if (err.code === 504 || err.reason === 'Timeout' || err.reason === 'ServerTimeout') return 'unknown';
+    if (isConflict(err)) return 'conflict';
   }
   return 'failed';
 }

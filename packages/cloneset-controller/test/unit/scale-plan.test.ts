@@ -6,7 +6,7 @@ import { ID_ALPHABET, allocateInstanceIds, slowStartBatches } from '../../src/co
 import { planPodsToDeleteCleanup, planPvcCleanup, planScale } from '../../src/core/scale-plan.ts';
 import type { CreatePodAction, DeletePodAction, PatchPodAction, PlanAction } from '../../src/core/plan.ts';
 import { isPreparingDelete, isReady, isSpecifiedDelete, instanceIdOf } from '../../src/core/pod-state.ts';
-import { NOW, cloneSet, ctxFor, pod, pvc, seededRandom, type PodOpts } from './fixtures.ts';
+import { CS_UID, NOW, cloneSet, ctxFor, pod, pvc, seededRandom, type PodOpts } from './fixtures.ts';
 
 const creates = (a: PlanAction[]) => a.filter((x): x is CreatePodAction => x.kind === 'createPod');
 const deletes = (a: PlanAction[]) => a.filter((x): x is DeletePodAction => x.kind === 'deletePod');
@@ -284,7 +284,12 @@ describe('clean-ups', () => {
     dead.metadata!.uid = 'dead-uid';
     const r = planPvcCleanup({ cs, allPods: [live, dead], pvcs: [pvc('a', 'lllll'), pvc('b', 'ddddd'), pvc('c', 'ggggg')] });
     expect(r.actions).toEqual([
-      { kind: 'reownPvc', name: 'b', ownerReference: { apiVersion: 'v1', kind: 'Pod', name: dead.metadata!.name, uid: 'dead-uid', controller: true, blockOwnerDeletion: true } },
+      {
+        kind: 'reownPvc',
+        name: 'b',
+        ownerReference: { apiVersion: 'v1', kind: 'Pod', name: dead.metadata!.name, uid: 'dead-uid', controller: true, blockOwnerDeletion: true },
+        replaces: { index: 0, ownerReference: { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'cs', uid: CS_UID, controller: true } },
+      },
       { kind: 'deletePvc', name: 'c', reason: 'PVCReuseDisabled' },
     ]);
     expect(r.remaining.map((c) => c.metadata!.name)).toEqual(['a']);
