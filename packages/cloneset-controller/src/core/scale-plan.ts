@@ -10,10 +10,11 @@ import { isHooked, kruisePodReadyChange, statePatch } from './lifecycle.ts';
 import { buildPod } from './new-pod.ts';
 import { POD_TYPE, ownerRefTo } from './owner-ref.ts';
 import { initialGateConditions, setPodConditions } from './pod-conditions.ts';
-import { emptyPlan, type DeleteReason, type Plan, type PlanAction } from './plan.ts';
+import { emptyPlan, type CreatePodAction, type DeleteReason, type Plan, type PlanAction } from './plan.ts';
 import { cloneSetOperation, inOperationFirst, isOperateGranted, throughLifecycle } from './ops-lifecycle.ts';
 import { instanceIdOf, isControlled, isPreparingDelete, isReady, isSpecifiedDelete, podName } from './pod-state.ts';
 import { templateOfRevision } from './revisions.ts';
+import { SELECTOR_EXCLUDES_REASON, selfReleaseRefusal } from './selector-guard.ts';
 import { sortForScaleIn } from './scale-in-order.ts';
 
 /** Requeue delay while a reusable id waits for its terminating pod (decisions.md fix 5). */
@@ -89,6 +90,7 @@ function scaleOut(ctx: PlanContext, d: Diffs, plan: Plan): void {
   }
   const existingPvcs = new Set(ctx.pvcs.map((c) => c.metadata?.name ?? ''));
   const batches = slowStartBatches(alloc.ids.length);
+  const creates: CreatePodAction[] = [];
   let batch = 0;
   let inBatch = 0;
   alloc.ids.forEach((id, i) => {
@@ -97,7 +99,7 @@ function scaleOut(ctx: PlanContext, d: Diffs, plan: Plan): void {
     const rev = atCurrent ? ctx.currentRevision : ctx.updateRevision;
     const template = atCurrent ? templateOfRevision(rev) : ctx.cs.spec.template;
     const built = buildPod(ctx.cs, template, revisionNameOf(rev), id, ctx.gates, ctx.nowMs);
-    plan.actions.push({
+    creates.push({
       kind: 'createPod',
       name: built.pod.metadata?.name ?? '',
       instanceId: id,
@@ -112,6 +114,16 @@ function scaleOut(ctx: PlanContext, d: Diffs, plan: Plan): void {
       inBatch = 0;
     }
   });
+  const refusal = selfReleaseRefusal(
+    ctx.cs,
+    creates.map((c) => c.pod),
+  );
+  if (refusal) {
+    plan.actions.push({ kind: 'event', type: 'Warning', reason: SELECTOR_EXCLUDES_REASON, message: refusal.message });
+    plan.waits.push({ condition: 'FailedScale', message: refusal.message });
+    return;
+  }
+  plan.actions.push(...creates);
   plan.modified = alloc.ids.length > 0;
 }
 
