@@ -12,6 +12,7 @@ import {
   PRE_UPDATE_HOOK_KEY,
 } from './keys.ts';
 import { isAllHooked, hasReadinessGate, kruisePodReadyChange, statePatch } from './lifecycle.ts';
+import { PASS_LIMIT_REQUEUE_MS, passBudget, type PassBudget } from './pass-limits.ts';
 import { setPodConditions } from './pod-conditions.ts';
 import { emptyPlan, minRequeue, type InPlaceUpdateAction, type Plan, type PlanAction, type PodConditionPatch } from './plan.ts';
 import { getCondition, isPodAtRevision, lifecycleState, podLabels, podName, podRevision, revisionMatches, shortHashOf } from './pod-state.ts';
@@ -221,16 +222,21 @@ export function refreshPod(ctx: PlanContext, pod: V1Pod): { actions: PlanAction[
   return { actions, labelPatched, ...(requeueMs !== undefined ? { requeueMs } : {}) };
 }
 
-/** Refresh every claimed pod. `stop` is true when a state or hash label was patched. */
-export function planRefresh(ctx: PlanContext): Plan & { stop: boolean } {
+/**
+ * Refresh every claimed pod. `stop` is true when a state or hash label was patched. Pods past the
+ * pass's budget keep their writes for a later pass (issue #15 item 3).
+ */
+export function planRefresh(ctx: PlanContext, budget: PassBudget = passBudget()): Plan & { stop: boolean } {
   const plan = emptyPlan();
   let stop = false;
   for (const pod of ctx.pods) {
     const r = refreshPod(ctx, pod);
+    if (r.actions.length > 0 && !budget.take()) continue;
     plan.actions.push(...r.actions);
     stop ||= r.labelPatched;
     plan.requeueAfterMs = minRequeue(plan.requeueAfterMs, r.requeueMs);
   }
+  if (budget.leftOver) plan.requeueAfterMs = minRequeue(plan.requeueAfterMs, PASS_LIMIT_REQUEUE_MS);
   plan.modified = plan.actions.length > 0;
   return { ...plan, stop };
 }

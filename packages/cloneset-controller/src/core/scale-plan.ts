@@ -4,13 +4,14 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { POL_OPERATION_TYPES } from '@cloneset-suite/api-types';
 import { isNewForScale, revisionNameOf, scaleDiffs, type PlanContext } from './context.ts';
 import type { Diffs } from './diff.ts';
-import { allocateInstanceIds, slowStartBatches } from './instance-ids.ts';
+import { ID_LENGTH, ID_SPACE, allocateInstanceIds, slowStartBatches } from './instance-ids.ts';
 import { LifecycleState, PRE_DELETE_HOOK_KEY } from './keys.ts';
 import { isHooked, kruisePodReadyChange, statePatch } from './lifecycle.ts';
 import { buildPod } from './new-pod.ts';
 import { POD_TYPE, ownerRefTo } from './owner-ref.ts';
 import { initialGateConditions, setPodConditions } from './pod-conditions.ts';
-import { emptyPlan, type CreatePodAction, type DeleteReason, type Plan, type PlanAction } from './plan.ts';
+import { MAX_POD_WRITES_PER_PASS, PASS_LIMIT_REQUEUE_MS, passBudget, type PassBudget } from './pass-limits.ts';
+import { emptyPlan, minRequeue, type CreatePodAction, type DeleteReason, type Plan, type PlanAction } from './plan.ts';
 import { cloneSetOperation, inOperationFirst, isOperateGranted, throughLifecycle } from './ops-lifecycle.ts';
 import { instanceIdOf, isControlled, isPreparingDelete, isReady, isSpecifiedDelete, podName } from './pod-state.ts';
 import { templateOfRevision } from './revisions.ts';
@@ -46,17 +47,18 @@ function kruiseDeleteOrHold(ctx: PlanContext, pod: V1Pod, reason: DeleteReason):
   return [{ kind: 'deletePod', name: podName(pod), reason, withPvcs }];
 }
 
-function cancelPreparingDelete(ctx: PlanContext): PlanAction[] {
+function cancelPreparingDelete(ctx: PlanContext, budget: PassBudget): PlanAction[] {
   const lc = ctx.cs.spec.lifecycle;
   if (lc?.preDelete?.markPodNotReady || lc?.inPlaceUpdate?.markPodNotReady) return [];
   const sd = (p: V1Pod) => isSpecifiedDelete(p, ctx.podsToDelete);
-  let budget = ctx.knobs.replicas - ctx.pods.length + ctx.pods.filter((p) => sd(p) || isPreparingDelete(p)).length;
+  let room = ctx.knobs.replicas - ctx.pods.length + ctx.pods.filter((p) => sd(p) || isPreparingDelete(p)).length;
   const out: PlanAction[] = [];
   for (const pod of ctx.pods) {
-    if (budget <= 0) break;
+    if (room <= 0) break;
     if (!isPreparingDelete(pod) || sd(pod)) continue;
+    if (!budget.take()) break;
     out.push(statePatch(pod, LifecycleState.PreparingNormal, ctx.nowMs));
-    budget--;
+    room--;
   }
   return out;
 }
@@ -72,9 +74,12 @@ function scaleOut(ctx: PlanContext, d: Diffs, plan: Plan): void {
   }
   if (d.scaleUpLimit <= 0) return;
   const csName = ctx.cs.metadata.name ?? '';
+  // The pass creates at most its limit (slow-start batches within it); the next pass the rest.
+  const count = Math.min(d.scaleUpLimit, MAX_POD_WRITES_PER_PASS);
+  if (count < d.scaleUpLimit) plan.requeueAfterMs = minRequeue(plan.requeueAfterMs, PASS_LIMIT_REQUEUE_MS);
   const alloc = allocateInstanceIds({
     csName,
-    count: d.scaleUpLimit,
+    count,
     pods: ctx.allPods,
     pvcs: ctx.pvcs,
     disableReuse: !!ctx.cs.spec.scaleStrategy?.disablePVCReuse,
@@ -86,6 +91,14 @@ function scaleOut(ctx: PlanContext, d: Diffs, plan: Plan): void {
     // Users see why the CloneSet is short of pods: an Event and the FailedScale condition.
     const message = `waiting for terminating pod(s) ${alloc.waitingFor.join(', ')} to be deleted before creating their replacements with the same instance ids and PVCs`;
     plan.actions.push({ kind: 'event', type: 'Warning', reason: 'WaitingForPodDeletion', message });
+    plan.waits.push({ condition: 'FailedScale', message });
+  }
+  if (alloc.exhausted) {
+    const short = count - alloc.ids.length - alloc.waitingFor.length;
+    const message =
+      `no free instance id for ${short} of ${count} new pods: the ${ID_SPACE} ids of ${ID_LENGTH} characters are taken by pods, ` +
+      `PVCs or pod names of the namespace (${csName}-<id>); creating the ${alloc.ids.length} found`;
+    plan.actions.push({ kind: 'event', type: 'Warning', reason: 'InstanceIdsExhausted', message });
     plan.waits.push({ condition: 'FailedScale', message });
   }
   const existingPvcs = new Set(ctx.pvcs.map((c) => c.metadata?.name ?? ''));
@@ -164,13 +177,22 @@ export function chooseScaleIn(ctx: PlanContext, d: Diffs): V1Pod[] {
 export function planScale(ctx: PlanContext): Plan & { diffs: Diffs } {
   const d = scaleDiffs(ctx);
   const plan: Plan & { diffs: Diffs } = { ...emptyPlan(), diffs: d };
+  const budget = passBudget();
+  const done = (): Plan & { diffs: Diffs } => {
+    if (budget.leftOver) plan.requeueAfterMs = minRequeue(plan.requeueAfterMs, PASS_LIMIT_REQUEUE_MS);
+    return plan;
+  };
+  /** Plans the pod's delete (or hold) when the pass has room for it; it stays chosen either way. */
+  const act = (pod: V1Pod, reason: DeleteReason): void => {
+    if (budget.take()) plan.actions.push(...deleteOrHold(ctx, pod, reason));
+  };
 
   // 1. Cancel PreparingDelete when the count allows it.
-  const cancelled = cancelPreparingDelete(ctx);
+  const cancelled = cancelPreparingDelete(ctx, budget);
   if (cancelled.length > 0) {
     plan.actions.push(...cancelled);
     plan.modified = true;
-    return plan;
+    return done();
   }
 
   // 2. Scale-out wins over every deletion in the same pass.
@@ -184,16 +206,16 @@ export function planScale(ctx: PlanContext): Plan & { diffs: Diffs } {
   const hook = ctx.cs.spec.lifecycle?.preDelete;
   const chosen = new Set<string>();
   for (const pod of ctx.pods) {
-    if (isPreparingDelete(pod) && !isHooked(pod, hook)) plan.actions.push(...deleteOrHold(ctx, pod, 'PreDeleteHookReleased'));
+    if (isPreparingDelete(pod) && !isHooked(pod, hook)) act(pod, 'PreDeleteHookReleased');
     else if (!isPreparingDelete(pod) && isGrantedScaleIn(pod)) {
       chosen.add(podName(pod));
-      plan.actions.push(...deleteOrHold(ctx, pod, isSpecifiedDelete(pod, ctx.podsToDelete) ? 'SpecifiedDelete' : 'ScaleIn'));
+      act(pod, isSpecifiedDelete(pod, ctx.podsToDelete) ? 'SpecifiedDelete' : 'ScaleIn');
     }
   }
   plan.chosen = chosen;
   if (plan.actions.length > 0) {
     plan.modified = true;
-    return plan;
+    return done();
   }
 
   // 4. Specified deletes under deleteReadyLimit.
@@ -205,22 +227,22 @@ export function planScale(ctx: PlanContext): Plan & { diffs: Diffs } {
       limit--;
     }
     chosen.add(podName(pod));
-    plan.actions.push(...deleteOrHold(ctx, pod, 'SpecifiedDelete'));
+    act(pod, 'SpecifiedDelete');
   }
   if (plan.actions.length > 0) {
     plan.modified = true;
-    return plan;
+    return done();
   }
 
   // 5. Scale-in, never while a specified or pre-deleting pod exists.
   if (d.scaleDownNum > 0 && specified.length === 0 && !ctx.pods.some(isPreparingDelete)) {
     for (const pod of chooseScaleIn(ctx, d)) {
       chosen.add(podName(pod));
-      plan.actions.push(...deleteOrHold(ctx, pod, 'ScaleIn'));
+      act(pod, 'ScaleIn');
     }
     plan.modified = plan.actions.length > 0;
   }
-  return plan;
+  return done();
 }
 
 function isGrantedScaleIn(pod: V1Pod): boolean {
@@ -248,9 +270,12 @@ export function planPvcCleanup(ctx: Pick<PlanContext, 'cs' | 'allPods' | 'pvcs'>
     ctx.allPods.filter((p) => !p.metadata?.deletionTimestamp && !['Succeeded', 'Failed'].includes(p.status?.phase ?? '')).map(instanceIdOf),
   );
   const actions: PlanAction[] = [];
+  const budget = passBudget();
   const remaining = ctx.pvcs.filter((c) => {
     const id = instanceIdOf(c);
     if (id === undefined || activeIds.has(id)) return true;
+    // Out of room this pass: not reused either way, handled by a later pass.
+    if (!budget.take()) return false;
     const holder = ctx.allPods.find((p) => instanceIdOf(p) === id);
     const name = c.metadata?.name ?? '';
     if (holder) {

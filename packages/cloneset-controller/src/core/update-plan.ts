@@ -19,6 +19,7 @@ import {
 } from './keys.ts';
 import { hasReadinessGate, isHooked, kruisePodReadyChange, statePatch } from './lifecycle.ts';
 import { setPodConditions } from './pod-conditions.ts';
+import { PASS_LIMIT_REQUEUE_MS, passBudget } from './pass-limits.ts';
 import { emptyPlan, minRequeue, type Plan, type PlanAction, type PodConditionPatch } from './plan.ts';
 import { isAvailable, isControlled, isPodAtRevision, isPreparingDelete, lifecycleState, podLabels, podName, podRevision } from './pod-state.ts';
 import { cloneSetOperation, inOperationFirst, isOperateGranted, throughLifecycle } from './ops-lifecycle.ts';
@@ -167,7 +168,9 @@ export type UpdateDiffs = { diffs: Diffs } | { stoppedBy: UpdateStop };
 export type UpdatePlan = Plan & UpdateDiffs;
 
 export function planUpdate(ctx: PlanContext): UpdatePlan {
-  const refresh = planRefresh(ctx);
+  // One budget for the pass's pod writes: refresh first, then the updates it leaves room for.
+  const budget = passBudget();
+  const refresh = planRefresh(ctx, budget);
   const refreshed = new Set(refresh.actions.map((a) => ('name' in a ? a.name : '')));
   const plan: Plan = { ...emptyPlan(), actions: [...refresh.actions, ...planFinishes(ctx, refreshed)] };
   if (refresh.requeueAfterMs !== undefined) plan.requeueAfterMs = refresh.requeueAfterMs;
@@ -191,6 +194,11 @@ export function planUpdate(ctx: PlanContext): UpdatePlan {
 
   const inPlaceType = ctx.updateType === 'InPlaceIfPossible' || ctx.updateType === 'InPlaceOnly';
   for (const pod of chosen) {
+    // Chosen either way (its operation is kept); written when the pass has room.
+    if (!budget.take()) {
+      plan.requeueAfterMs = minRequeue(plan.requeueAfterMs, PASS_LIMIT_REQUEUE_MS);
+      break;
+    }
     const from = findRevision(ctx, podRevision(pod));
     const diff =
       inPlaceType && from
