@@ -65,6 +65,18 @@ describe('resource client against kube-apiserver', () => {
     expect(conflicts).toBeGreaterThan(0);
   });
 
+  it('a JSON patch whose test of a value (not the resourceVersion) lost a race is a Conflict; a wrong patch stays Invalid', async () => {
+    await cms.create({ metadata: { name: 'listed', namespace: ns.name }, data: { list: 'a,b' } });
+    const guarded = (seen: string) => jsonPatch([{ op: 'test', path: '/data/list', value: seen }, { op: 'replace', path: '/data/list', value: 'a' }]);
+    await cms.patch(ns.name, 'listed', mergePatch({ data: { list: 'a,b,c' } }));
+    // The apiserver answers a failed test with a generic 422; the value changed, so it is a lost race.
+    expect(await cms.patch(ns.name, 'listed', guarded('a,b')).catch((e: unknown) => e)).toBeInstanceOf(ConflictError);
+    // A patch that fails although its test holds is the patch's own fault.
+    const wrong = jsonPatch([{ op: 'test', path: '/data/list', value: 'a,b,c' }, { op: 'remove', path: '/data/absent' }]);
+    expect(await cms.patch(ns.name, 'listed', wrong).catch((e: unknown) => e)).toBeInstanceOf(InvalidError);
+    expect((await cms.patch(ns.name, 'listed', guarded('a,b,c'))).data?.list).toBe('a');
+  });
+
   it('maps NotFound, AlreadyExists, Invalid with causes, and delete preconditions', async () => {
     await expect(cms.get(ns.name, 'missing')).rejects.toBeInstanceOf(NotFoundError);
     await cms.create({ metadata: { name: 'dup', namespace: ns.name } });
