@@ -28,10 +28,11 @@ export class ControllerProcess {
     });
   }
 
-  static async start(options: Partial<ControllerChildOptions> & { namespace: string }): Promise<ControllerProcess> {
+  /** `cpuProfileDir`: write a V8 CPU profile of the child there when it exits. */
+  static async start(options: Partial<ControllerChildOptions> & { namespace: string }, cpuProfileDir?: string): Promise<ControllerProcess> {
     const full: ControllerChildOptions = { ...UNTHROTTLED, resyncMs: 0, maxConcurrentReconciles: 1, ...options };
     // BENCH_CPU_PROF_DIR=<dir> writes a V8 CPU profile of each controller child (open it in Chrome DevTools).
-    const profileDir = process.env.BENCH_CPU_PROF_DIR;
+    const profileDir = cpuProfileDir ?? process.env.BENCH_CPU_PROF_DIR;
     const execArgv = profileDir ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${profileDir}`] : process.execArgv;
     const child = fork(childEntry, [JSON.stringify(full)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
     await new Promise<void>((resolve, reject) => {
