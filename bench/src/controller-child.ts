@@ -6,6 +6,7 @@
 import { KubeConfigTransport, Manager, createLogger, loadKubeConfig, type HttpRequest, type HttpResponse, type Transport } from '@cloneset-suite/kube-runtime';
 import { createCloneSetController } from '@cloneset-suite/cloneset-controller';
 import { testKubeconfigPath } from '@cloneset-suite/local-cluster';
+import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Registry } from 'prom-client';
 import { apiResourceOf, type ChildReply, type ChildRequest, type ControllerChildOptions, type WriteSnapshot } from './controller-protocol.ts';
@@ -76,10 +77,30 @@ async function snapshot(): Promise<WriteSnapshot> {
 
 const reply = (r: ChildReply): void => void process.send?.(r);
 
+// The profiler runs only between the parent's start and stop, so the profile shows the work
+// measured, not the process's start-up; no inspector session exists in the timed runs.
+let inspector: Session | undefined;
+
+async function profile(action: 'profile-start' | 'profile-stop'): Promise<unknown> {
+  if (!inspector) {
+    inspector = new Session();
+    inspector.connect();
+  }
+  if (action === 'profile-start') {
+    await inspector.post('Profiler.enable');
+    await inspector.post('Profiler.start');
+    return undefined;
+  }
+  const { profile: taken } = await inspector.post('Profiler.stop');
+  return taken;
+}
+
 process.on('message', (raw: unknown) => {
   const msg = raw as ChildRequest;
   if (msg.type === 'snapshot') {
     void snapshot().then((s) => reply({ type: 'snapshot', id: msg.id, snapshot: s }));
+  } else if (msg.type === 'profile-start' || msg.type === 'profile-stop') {
+    void profile(msg.type).then((p) => reply({ type: 'profile', id: msg.id, profile: p }));
   } else if (msg.type === 'stop') {
     abort.abort();
     void done.finally(() => process.exit(0));

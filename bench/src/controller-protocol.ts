@@ -28,8 +28,12 @@ export interface EventLoopDelay {
   maxMs: number;
 }
 
-export type ChildRequest = { type: 'snapshot'; id: number } | { type: 'stop' };
-export type ChildReply = { type: 'started' } | { type: 'snapshot'; id: number; snapshot: WriteSnapshot };
+/** 'profile-start' starts the V8 CPU profiler in the child; 'profile-stop' stops it and answers with the profile. */
+export type ChildRequest = { type: 'snapshot'; id: number } | { type: 'profile-start' | 'profile-stop'; id: number } | { type: 'stop' };
+export type ChildReply =
+  | { type: 'started' }
+  | { type: 'snapshot'; id: number; snapshot: WriteSnapshot }
+  | { type: 'profile'; id: number; profile?: unknown };
 
 /** "pods", "pods/status", "clonesets/status" from an API path. */
 export function apiResourceOf(path: string): string {

@@ -19,6 +19,7 @@ export interface SelfTime {
 export function packageOf(url: string, functionName: string): string {
   if (!url) return functionName.startsWith('(') ? functionName : 'V8 builtins';
   if (url.startsWith('node:')) return 'node internals';
+  if (url.startsWith('wasm://')) return 'wasm (undici\'s HTTP parser)';
   const modules = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
   if (modules) return modules[1]!.replace(/^@cloneset-suite\//, '');
   const workspace = /\/(?:packages|apps)\/([^/]+)\//.exec(url) ?? /\/(bench)\//.exec(url);

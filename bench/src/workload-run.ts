@@ -70,10 +70,9 @@ export async function withSession<T>(
   ns: string,
   body: (s: Session) => Promise<T>,
   controllerOptions: Partial<ControllerChildOptions> = {},
-  cpuProfileDir?: string,
 ): Promise<T> {
   const observer = await NamespaceObserver.start(ns);
-  const controller = kind === 'CloneSet' ? await ControllerProcess.start({ namespace: ns, ...controllerOptions }, cpuProfileDir) : undefined;
+  const controller = kind === 'CloneSet' ? await ControllerProcess.start({ namespace: ns, ...controllerOptions }) : undefined;
   try {
     return await body({ ns, kind, observer, controller });
   } finally {

@@ -1,10 +1,7 @@
 // Scenario 1: scale-out 0→N, CloneSet vs Deployment with the same pod template, each variant
 // run `repeats` times in alternating order: N = sizes.scaleOut at both client limits, then the
 // large N (where the controller's CPU time and event-loop delay are the issue's numbers), then
-// one untimed CloneSet run of N under the CPU profiler (where its time goes).
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+// one more CloneSet run of N under the CPU profiler (where its time goes).
 import { SHIPPED_DEFAULTS, UNTHROTTLED } from '../controller-process.ts';
 import { summarizeProfile, type CpuProfile } from '../cpu-profile.ts';
 import { inNamespace } from '../kube.ts';
@@ -21,38 +18,36 @@ import { createWorkload, formatByKind, timed, withSession, type Kind, type Timed
 type Log = (line: string) => void;
 type Limits = { qps: number; burst: number };
 
-async function scaleOut(kind: Kind, n: number, limits: Limits, cpuProfileDir?: string): Promise<TimedRun> {
+/** One scale-out; with `profile`, the CloneSet controller's CPU profile of the run is handed to it. */
+async function scaleOut(kind: Kind, n: number, limits: Limits, profile?: (p: CpuProfile) => void): Promise<TimedRun> {
   return inNamespace(`bench-scale-${kind.toLowerCase()}`, (ns) =>
     withSession(
       kind,
       ns,
-      (s) => {
+      async (s) => {
         const spec = { name: 'app', replicas: n, image: IMAGE_V1 };
         const manifest = kind === 'CloneSet' ? cloneSet(spec) : deployment(spec);
-        return timed(s, 'app', n, 1, () => createWorkload(kind, ns, manifest), (pods) => allReadyOn(pods, n), 60_000 + n * 500, {
+        if (profile) await s.controller?.startProfile();
+        const run = await timed(s, 'app', n, 1, () => createWorkload(kind, ns, manifest), (pods) => allReadyOn(pods, n), 60_000 + n * 500, {
           created: (pods) => allCreated(pods, n),
           scheduled: (pods) => allScheduled(pods, n),
         });
+        if (profile && s.controller) profile((await s.controller.stopProfile()) as CpuProfile);
+        return run;
       },
       limits,
-      cpuProfileDir,
     ),
   );
 }
 
 const PROFILE_TOP = 12;
 
-/** One more CloneSet scale-out, untimed, with the controller child under the V8 profiler. */
+/** One more CloneSet scale-out, not in the timed samples (the profiler slows it), under the V8 profiler. */
 async function profiledScaleOut(n: number): Promise<ReturnType<typeof summarizeProfile>> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-cpuprof-'));
-  try {
-    await scaleOut('CloneSet', n, UNTHROTTLED, dir);
-    const files = (await readdir(dir)).filter((f) => f.endsWith('.cpuprofile'));
-    if (files.length !== 1) throw new Error(`expected one CPU profile in ${dir}, found ${files.length}`);
-    return summarizeProfile(JSON.parse(await readFile(path.join(dir, files[0]!), 'utf8')) as CpuProfile, PROFILE_TOP);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  let taken: CpuProfile | undefined;
+  await scaleOut('CloneSet', n, UNTHROTTLED, (p) => (taken = p));
+  if (!taken) throw new Error('the controller child answered without a CPU profile');
+  return summarizeProfile(taken, PROFILE_TOP);
 }
 
 const UNTHROTTLED_LABEL = `qps ${UNTHROTTLED.qps} / burst ${UNTHROTTLED.burst}`;
@@ -181,7 +176,7 @@ export async function scaleOutScenario(sizes: BenchSizes, log: Log): Promise<Sec
         rows: steps.rows,
       },
       {
-        caption: `Where the CloneSet controller's CPU goes: one more scale-out of ${n} pods (untimed) with the controller child under \`node --cpu-prof\`, from its start to its stop (cache sync included); ${fixed(profile.totalMs / 1000)} s busy, idle left out. By package: ${profile.packages.slice(0, 8).map((p) => `${p.where} ${fixed(p.share * 100, 0)}%`).join(', ')}. The ${PROFILE_TOP} functions with the most self time:`,
+        caption: `Where the CloneSet controller's CPU goes: one more scale-out of ${n} pods (not among the timed samples: the profiler slows it) with the controller child under the V8 profiler (\`node:inspector\`) from the create request until the status settled (its start-up and cache sync left out); ${fixed(profile.totalMs / 1000)} s busy, idle left out. By package: ${profile.packages.slice(0, 8).map((p) => `${p.where} ${fixed(p.share * 100, 0)}%`).join(', ')}. The ${PROFILE_TOP} functions with the most self time:`,
         headers: ['function', 'package', 'self (ms)', 'share of busy time'],
         rows: profile.functions.map((f) => [f.name, f.where, fixed(f.ms, 0), `${fixed(f.share * 100, 1)}%`]),
       },

@@ -7,6 +7,7 @@ describe('packageOf', () => {
     { url: 'file:///work/main/node_modules/@cloneset-suite/cloneset-controller/src/x.ts', fn: 'f', want: 'cloneset-controller' },
     { url: 'file:///work/main/node_modules/undici/lib/core/request.js', fn: 'f', want: 'undici' },
     { url: 'node:internal/streams/readable', fn: 'read', want: 'node internals' },
+    { url: 'wasm://wasm/00ad0bc6', fn: 'wasm-function[619]', want: 'wasm (undici\'s HTTP parser)' },
     { url: '', fn: '(garbage collector)', want: '(garbage collector)' },
     { url: '', fn: 'JSONParse', want: 'V8 builtins' },
     { url: 'file:///work/main/bench/src/controller-child.ts', fn: 'send', want: 'bench' },
