@@ -1,10 +1,13 @@
 // Child process running the CloneSet controller for one namespace, as the controller-manager
 // would: its own event loop (like the kube-controller-manager it is compared with), its own
-// metrics registry. The parent asks for snapshots of the API writes over IPC.
+// metrics registry. The parent asks for snapshots of the API writes, the CPU time used and the
+// event-loop delay over IPC.
 // argv[2]: JSON ControllerChildOptions.
 import { KubeConfigTransport, Manager, createLogger, loadKubeConfig, type HttpRequest, type HttpResponse, type Transport } from '@cloneset-suite/kube-runtime';
 import { createCloneSetController } from '@cloneset-suite/cloneset-controller';
 import { testKubeconfigPath } from '@cloneset-suite/local-cluster';
+import { Session } from 'node:inspector/promises';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Registry } from 'prom-client';
 import { apiResourceOf, type ChildReply, type ChildRequest, type ControllerChildOptions, type WriteSnapshot } from './controller-protocol.ts';
 
@@ -49,8 +52,22 @@ async function metricSum(name: string, filter: (labels: Partial<Record<string, s
   return (metric?.values ?? []).filter((v) => filter(v.labels)).reduce((sum, v) => sum + v.value, 0);
 }
 
+// 1 ms resolution: the issue asks whether any reconcile blocks the loop for more than a few ms.
+const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+loopDelay.enable();
+
+/** The delay histogram since the last call, in ms; reset for the next window. */
+function takeLoopDelay(): { p99Ms: number; maxMs: number } {
+  const window = { p99Ms: loopDelay.percentile(99) / 1e6, maxMs: loopDelay.max / 1e6 };
+  loopDelay.reset();
+  return window;
+}
+
 async function snapshot(): Promise<WriteSnapshot> {
+  const cpu = process.cpuUsage();
   return {
+    cpuMicros: cpu.user + cpu.system,
+    eventLoop: takeLoopDelay(),
     writes: await metricSum('rest_client_requests_total', (l) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(String(l.method))),
     byKind: Object.fromEntries(transport.byKind),
     reconciles: await metricSum('controller_runtime_reconcile_total'),
@@ -60,10 +77,30 @@ async function snapshot(): Promise<WriteSnapshot> {
 
 const reply = (r: ChildReply): void => void process.send?.(r);
 
+// The profiler runs only between the parent's start and stop, so the profile shows the work
+// measured, not the process's start-up; no inspector session exists in the timed runs.
+let inspector: Session | undefined;
+
+async function profile(action: 'profile-start' | 'profile-stop'): Promise<unknown> {
+  if (!inspector) {
+    inspector = new Session();
+    inspector.connect();
+  }
+  if (action === 'profile-start') {
+    await inspector.post('Profiler.enable');
+    await inspector.post('Profiler.start');
+    return undefined;
+  }
+  const { profile: taken } = await inspector.post('Profiler.stop');
+  return taken;
+}
+
 process.on('message', (raw: unknown) => {
   const msg = raw as ChildRequest;
   if (msg.type === 'snapshot') {
     void snapshot().then((s) => reply({ type: 'snapshot', id: msg.id, snapshot: s }));
+  } else if (msg.type === 'profile-start' || msg.type === 'profile-stop') {
+    void profile(msg.type).then((p) => reply({ type: 'profile', id: msg.id, profile: p }));
   } else if (msg.type === 'stop') {
     abort.abort();
     void done.finally(() => process.exit(0));

@@ -14,6 +14,7 @@ export class ControllerProcess {
   private readonly child: ChildProcess;
   private nextId = 0;
   private readonly pending = new Map<number, (s: WriteSnapshot) => void>();
+  private readonly pendingProfiles = new Map<number, (p: unknown) => void>();
   private readonly exited: Promise<void>;
 
   private constructor(child: ChildProcess) {
@@ -24,6 +25,9 @@ export class ControllerProcess {
       if (msg.type === 'snapshot') {
         this.pending.get(msg.id)?.(msg.snapshot);
         this.pending.delete(msg.id);
+      } else if (msg.type === 'profile') {
+        this.pendingProfiles.get(msg.id)?.(msg.profile);
+        this.pendingProfiles.delete(msg.id);
       }
     });
   }
@@ -46,6 +50,24 @@ export class ControllerProcess {
     return new Promise((resolve, reject) => {
       this.pending.set(id, resolve);
       const req: ChildRequest = { type: 'snapshot', id };
+      this.child.send(req, (err) => err && reject(err));
+    });
+  }
+
+  /** Starts the child's CPU profiler; `stopProfile` answers with what it recorded since. */
+  async startProfile(): Promise<void> {
+    await this.profileRequest('profile-start');
+  }
+
+  stopProfile(): Promise<unknown> {
+    return this.profileRequest('profile-stop');
+  }
+
+  private profileRequest(type: 'profile-start' | 'profile-stop'): Promise<unknown> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pendingProfiles.set(id, resolve);
+      const req: ChildRequest = { type, id };
       this.child.send(req, (err) => err && reject(err));
     });
   }

@@ -17,10 +17,23 @@ export interface WriteSnapshot {
   /** controller_runtime_reconcile_total, every result. */
   reconciles: number;
   heapUsedBytes: number;
+  /** process.cpuUsage() of the controller child, user + system, in microseconds (cumulative). */
+  cpuMicros: number;
+  /** Event-loop delay since the previous snapshot (the child resets its histogram at each one). */
+  eventLoop: EventLoopDelay;
 }
 
-export type ChildRequest = { type: 'snapshot'; id: number } | { type: 'stop' };
-export type ChildReply = { type: 'started' } | { type: 'snapshot'; id: number; snapshot: WriteSnapshot };
+export interface EventLoopDelay {
+  p99Ms: number;
+  maxMs: number;
+}
+
+/** 'profile-start' starts the V8 CPU profiler in the child; 'profile-stop' stops it and answers with the profile. */
+export type ChildRequest = { type: 'snapshot'; id: number } | { type: 'profile-start' | 'profile-stop'; id: number } | { type: 'stop' };
+export type ChildReply =
+  | { type: 'started' }
+  | { type: 'snapshot'; id: number; snapshot: WriteSnapshot }
+  | { type: 'profile'; id: number; profile?: unknown };
 
 /** "pods", "pods/status", "clonesets/status" from an API path. */
 export function apiResourceOf(path: string): string {
@@ -32,12 +45,20 @@ export function apiResourceOf(path: string): string {
   return sub ? `${resource}/${sub}` : resource;
 }
 
-/** The difference of two snapshots (after - before). */
+/** The difference of two snapshots (after - before); the event-loop delay is after's window. */
 export function diffSnapshots(before: WriteSnapshot, after: WriteSnapshot): WriteSnapshot {
   const byKind: Record<string, number> = {};
   for (const [k, v] of Object.entries(after.byKind)) {
     const d = v - (before.byKind[k] ?? 0);
     if (d !== 0) byKind[k] = d;
   }
-  return { writes: after.writes - before.writes, byKind, reconciles: after.reconciles - before.reconciles, heapUsedBytes: after.heapUsedBytes };
+  return {
+    writes: after.writes - before.writes,
+    byKind,
+    reconciles: after.reconciles - before.reconciles,
+    heapUsedBytes: after.heapUsedBytes,
+    cpuMicros: after.cpuMicros - before.cpuMicros,
+    // Already a window's worth: the histogram was reset at `before`.
+    eventLoop: after.eventLoop,
+  };
 }

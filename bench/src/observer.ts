@@ -6,6 +6,7 @@
 import { SharedIndexInformer, type DeepReadonly, type GroupVersionResource, type KubeObject } from '@cloneset-suite/kube-runtime';
 import { benchClient, cloneSetResource, deploymentResource, eventResource, now, podResource, replicaSetResource, revisionResource } from './kube.ts';
 import type { Pod } from './pods.ts';
+import { reached, type Milestone } from './timeline.ts';
 
 export interface ObservedWrites {
   podCreates: number;
@@ -34,6 +35,8 @@ export class NamespaceObserver {
   private readonly informers: SharedIndexInformer<KubeObject>[] = [];
   private readonly waiters = new Set<Waiter>();
   private counts: ObservedWrites = emptyCounts();
+  /** Per pod uid, the monotonic time each milestone was first seen (since the last reset). */
+  private milestones = new Map<string, Partial<Record<Milestone, number>>>();
 
   private constructor(namespace: string) {
     const client = benchClient();
@@ -44,13 +47,19 @@ export class NamespaceObserver {
     };
     this.podInformer = informer(podResource);
     this.podInformer.addEventHandler({
-      onAdd: (_pod, initial) => {
-        if (!initial) this.counts.podCreates++;
+      onAdd: (pod, initial) => {
+        if (!initial) {
+          this.counts.podCreates++;
+          this.recordMilestones(pod);
+        }
         this.evaluate();
       },
       onUpdate: (old, pod) => {
         if (!old.metadata?.deletionTimestamp && pod.metadata?.deletionTimestamp) this.counts.podDeletes++;
-        if (old !== pod) this.evaluate();
+        if (old !== pod) {
+          this.recordMilestones(pod);
+          this.evaluate();
+        }
       },
       onDelete: (pod) => {
         if (!pod.metadata?.deletionTimestamp) this.counts.podDeletes++;
@@ -114,11 +123,26 @@ export class NamespaceObserver {
 
   resetCounts(): void {
     this.counts = emptyCounts();
+    this.milestones = new Map();
+  }
+
+  /** Milestones of the pods created since the last reset, in monotonic ms. */
+  podMilestones(): Partial<Record<Milestone, number>>[] {
+    return [...this.milestones.values()].map((m) => ({ ...m }));
   }
 
   stop(): void {
     this.abort.abort();
     for (const w of this.waiters) this.waiters.delete(w);
+  }
+
+  private recordMilestones(pod: Pod): void {
+    const uid = pod.metadata?.uid;
+    if (!uid || pod.metadata?.deletionTimestamp) return;
+    const at = now();
+    let seen = this.milestones.get(uid);
+    if (!seen) this.milestones.set(uid, (seen = {}));
+    for (const m of reached(pod)) seen[m] ??= at;
   }
 
   private evaluate(): void {

@@ -12,7 +12,7 @@ export interface Environment {
   versions: string;
 }
 
-async function gitCommit(): Promise<string> {
+export async function gitCommit(): Promise<string> {
   try {
     const { stdout } = await promisify(execFile)('git', ['-C', repoRoot, 'rev-parse', '--short', 'HEAD']);
     return stdout.trim();
@@ -57,11 +57,23 @@ export interface ScenarioRun {
   load: [number, number];
 }
 
-export function renderReport(env: Environment, runs: readonly ScenarioRun[], options: { quick: boolean; distortions: readonly string[]; failures: readonly string[] }): string {
+export interface ReportOptions {
+  quick: boolean;
+  distortions: readonly string[];
+  failures: readonly string[];
+  /** The issue's targets the specification rules out, with the floor (./floors.ts). */
+  specLimits: readonly string[];
+  /** Where the machine-readable twin of this report was written. */
+  jsonName: string;
+  estimatedSeconds: number;
+  actualSeconds: number;
+}
+
+export function renderReport(env: Environment, runs: readonly ScenarioRun[], options: ReportOptions): string {
   const out: string[] = [
     '# Bench results',
     '',
-    'Written by `npm run bench` (bench/src/run.ts); every number below comes from that run. CloneSet controller vs the Deployment/ReplicaSet controllers of the same local cluster (real kube-apiserver and kube-controller-manager, kwok nodes whose simulated kubelet makes pods Ready after fixed delays). Measurements are reported, never asserted.',
+    `Written by \`npm run bench\` (bench/src/run.ts), with the same numbers in \`${options.jsonName}\`; every number below comes from that run. CloneSet controller vs the Deployment/ReplicaSet controllers of the same local cluster (real kube-apiserver and kube-controller-manager, kwok nodes whose simulated kubelet makes pods Ready after fixed delays). Measurements are reported, never asserted.`,
     '',
     markdownTable(
       ['', ''],
@@ -69,9 +81,14 @@ export function renderReport(env: Environment, runs: readonly ScenarioRun[], opt
         ['date', env.date],
         ['machine', env.machine],
         ['versions', env.versions],
-        ['mode', options.quick ? '`--quick` (smaller sizes)' : 'full'],
+        ['mode', options.quick ? '`--quick` (smaller sizes, one run per variant: a smoke run, not a result)' : 'full'],
+        ['duration', `${options.actualSeconds.toFixed(0)} s (estimated ${options.estimatedSeconds.toFixed(0)} s)`],
       ],
     ),
+    '',
+    '## Targets the specification rules out',
+    '',
+    ...options.specLimits.map((l) => `- ${l}`),
     '',
     '## What distorts these numbers',
     '',
@@ -83,6 +100,7 @@ export function renderReport(env: Environment, runs: readonly ScenarioRun[], opt
     out.push(`## ${r.section.title}`, '', r.section.method, '', markdownTable(r.section.headers, r.section.rows), '');
     const notes = [...r.section.notes, `Scenario wall time ${r.seconds.toFixed(0)} s; 1-minute load average ${r.load[0].toFixed(2)} at its start, ${r.load[1].toFixed(2)} at its end.`];
     out.push(...notes.map((n) => `- ${n}`), '');
+    for (const t of r.section.extraTables ?? []) out.push(t.caption, '', markdownTable(t.headers, t.rows), '');
   }
   return out.join('\n');
 }

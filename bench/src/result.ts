@@ -1,4 +1,6 @@
-// What a scenario hands the report: one titled table, plus notes on how to read it.
+// What a scenario hands the report: one titled table, plus notes on how to read it, and its
+// share of results.json.
+import type { ResultData } from './results-json.ts';
 
 export type Cell = string | number;
 
@@ -10,10 +12,29 @@ export interface Section {
   rows: Cell[][];
   /** Observations and anything that distorts the numbers, shown below the table. */
   notes: string[];
+  /** Further tables, each under its caption, after the notes. */
+  extraTables?: { caption: string; headers: string[]; rows: Cell[][] }[];
+  /** Groups of results.json this scenario fills. */
+  data: ResultData;
+}
+
+export interface PodWebhookLoad {
+  connections: number;
+  /** The paced phase: this many requests per second, for this long (the 1,000 req/s target). */
+  paceRps: number;
+  paceSeconds: number;
+  /** The saturation phase: every connection sends back to back until either bound is reached. */
+  saturationRequests: number;
+  saturationSeconds: number;
 }
 
 export interface BenchSizes {
-  scaleOut: number[];
+  /** How many times each timed scenario runs its variants (alternated, see alternation.ts). */
+  repeats: number;
+  /** The scale-out compared at both client limits (the N = 300). */
+  scaleOut: number;
+  /** The large scale-out (the N = 1,000), where CPU and event-loop delay are measured too. */
+  scaleOutLarge: number;
   rollout: number;
   settledReplicas: number;
   settledSeconds: number;
@@ -21,10 +42,13 @@ export interface BenchSizes {
   memory: number[];
   webhookRequests: number;
   apiserverRequests: number;
+  podWebhook: PodWebhookLoad;
 }
 
 export const FULL: BenchSizes = {
-  scaleOut: [100, 300],
+  repeats: 3,
+  scaleOut: 300,
+  scaleOutLarge: 1000,
   rollout: 100,
   settledReplicas: 20,
   settledSeconds: 30,
@@ -32,10 +56,14 @@ export const FULL: BenchSizes = {
   memory: [1000, 3000],
   webhookRequests: 500,
   apiserverRequests: 200,
+  podWebhook: { connections: 16, paceRps: 1000, paceSeconds: 5, saturationRequests: 20_000, saturationSeconds: 10 },
 };
 
+// Every code path of the full run, at sizes a loaded machine gets through in a few minutes.
 export const QUICK: BenchSizes = {
-  scaleOut: [30],
+  repeats: 1,
+  scaleOut: 30,
+  scaleOutLarge: 60,
   rollout: 30,
   settledReplicas: 10,
   settledSeconds: 10,
@@ -43,6 +71,7 @@ export const QUICK: BenchSizes = {
   memory: [200, 600],
   webhookRequests: 100,
   apiserverRequests: 50,
+  podWebhook: { connections: 16, paceRps: 1000, paceSeconds: 1, saturationRequests: 2_000, saturationSeconds: 3 },
 };
 
 export const seconds = (ms: number): string => (ms / 1000).toFixed(2);

@@ -1,13 +1,17 @@
 // npm run bench -- [--quick] [--only=scale-out,rollout,settled,memory,webhook] [--out=path] (options: ./options.ts)
 // Starts (or reuses) the local cluster, runs each scenario in its own namespace, one after the
-// other, and writes bench/results.md.
+// other, and writes bench/results.md and bench/results.json beside it.
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { PROBE_NAMESPACE_PREFIX, kubectl, startCluster } from '@cloneset-suite/local-cluster';
 import { installCrds } from './kube.ts';
 import { USAGE, parseBenchArgs } from './options.ts';
-import { describeEnvironment, renderReport, type ScenarioRun } from './report.ts';
+import path from 'node:path';
+import { estimateSeconds } from './estimate.ts';
+import { floorNotes, writeFloors } from './floors.ts';
+import { describeEnvironment, gitCommit, renderReport, type ScenarioRun } from './report.ts';
 import { FULL, QUICK, type BenchSizes, type Section } from './result.ts';
+import { buildResultsJson, jsonPathBeside, mergeResultData } from './results-json.ts';
 import { memoryScenario } from './scenarios/memory.ts';
 import { rolloutScenario } from './scenarios/rollout.ts';
 import { scaleOutScenario } from './scenarios/scale-out.ts';
@@ -38,6 +42,9 @@ const names = values.scenarios;
 const sizes = values.quick ? QUICK : FULL;
 const started = Date.now();
 const log: Log = (line) => process.stderr.write(`[bench +${((Date.now() - started) / 1000).toFixed(0)}s] ${line}\n`);
+const estimated = estimateSeconds(sizes, names);
+const jsonOut = jsonPathBeside(values.out);
+log(`${values.quick ? 'quick' : 'full'} run of ${names.join(', ')}: estimated ${Math.round(estimated / 60)} min (${estimated.toFixed(0)} s); writes ${values.out} and ${jsonOut}`);
 
 /** Namespaces of other tenants (test suites) on the cluster right now. */
 async function foreignNamespaces(): Promise<string[]> {
@@ -69,11 +76,37 @@ for (const name of names) {
 const totalSeconds = (Date.now() - started) / 1000;
 const distortions = [
   `The machine (${os.availableParallelism()} CPUs) is shared: other engineers' test suites ran on the same cluster and CPUs during the bench. Namespaces of other tenants seen: ${foreignAtStart.length} at the start, ${foreignSeen.size} over the run (e.g. ${[...foreignSeen].slice(0, 5).join(', ') || 'none'}). 1-minute load average ${loadAtStart.toFixed(2)} at the start, ${os.loadavg()[0]!.toFixed(2)} at the end; each section gives its own.`,
-  'kube-apiserver, etcd, the kube-controller-manager, the scheduler, the kwok kubelet, the CloneSet controller and the bench itself all share these CPUs: a slower controller also slows the pods\' simulated kubelet and the watcher that times them, and a run is one sample (no repetitions), so differences of a few tenths of a second are noise.',
+  `kube-apiserver, etcd, the kube-controller-manager, the scheduler, the kwok kubelet, the CloneSet controller and the bench itself all share these CPUs: a slower controller also slows the pods' simulated kubelet and the watcher that times them. Each timed variant ran ${sizes.repeats} time(s), alternating with the Deployment; ${sizes.repeats > 1 ? 'the min–max range beside each median shows the noise.' : 'one sample each, so differences of a few tenths of a second are noise.'}`,
   'The CloneSet controller is TypeScript in its own Node process; the Deployment and ReplicaSet controllers are Go inside the kube-controller-manager. Both have unthrottled clients here (the kcm runs with --kube-api-qps=5000) unless a row says otherwise.',
   'Pods never run anything: the simulated kubelet (kwok Stages, played by 32 workers) makes them Running after 100 ms and Ready 300 ms later, and removes deleted ones after 100 ms; all times are control-plane times.',
-  `The whole bench took ${totalSeconds.toFixed(0)} s.`,
+  `The whole bench took ${totalSeconds.toFixed(0)} s (estimated ${estimated.toFixed(0)} s).`,
 ];
-await writeFile(values.out, renderReport(env, runs, { quick: values.quick, distortions, failures }) + '\n');
-log(`wrote ${values.out}`);
+const specLimits = floorNotes(writeFloors(sizes.scaleOut, sizes.rollout));
+await writeFile(
+  values.out,
+  renderReport(env, runs, {
+    quick: values.quick,
+    distortions,
+    failures,
+    specLimits,
+    jsonName: path.basename(jsonOut),
+    estimatedSeconds: estimated,
+    actualSeconds: totalSeconds,
+  }) + '\n',
+);
+const json = buildResultsJson(
+  {
+    machine: env.machine,
+    commit: await gitCommit(),
+    date: env.date,
+    mode: values.quick ? 'quick' : 'full',
+    scenarios: names,
+    estimatedSeconds: estimated,
+    durationSeconds: totalSeconds,
+    failures,
+  },
+  mergeResultData(runs.map((r) => r.section.data)),
+);
+await writeFile(jsonOut, `${JSON.stringify(json, null, 2)}\n`);
+log(`wrote ${values.out} and ${jsonOut} in ${totalSeconds.toFixed(0)} s (estimated ${estimated.toFixed(0)} s)`);
 process.exit(failures.length ? 1 : 0);

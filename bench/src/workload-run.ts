@@ -6,6 +6,7 @@ import { diffSnapshots, type ControllerChildOptions, type WriteSnapshot } from '
 import { benchClient, cloneSetResource, deploymentResource, now, sleep } from './kube.ts';
 import { NamespaceObserver, controllerWrites, type ObservedWrites } from './observer.ts';
 import type { Pod } from './pods.ts';
+import type { Milestone } from './timeline.ts';
 
 export type Kind = 'CloneSet' | 'Deployment';
 
@@ -52,6 +53,8 @@ export interface TimedRun {
   /** Writes seen in the namespace that the controller under test made. */
   observed: ObservedWrites;
   observedControllerWrites: number;
+  /** Per pod created during the run, when each milestone was first seen, in ms from the request. */
+  podMilestonesMs: Partial<Record<Milestone, number>>[];
 }
 
 export interface Session {
@@ -116,6 +119,7 @@ export async function timed(
     ...(before && after ? { controller: diffSnapshots(before, after) } : {}),
     observed,
     observedControllerWrites: controllerWrites(observed, CONTROLLER_COMPONENTS[s.kind], ownWrites),
+    podMilestonesMs: s.observer.podMilestones().map((m) => Object.fromEntries(Object.entries(m).map(([k, t]) => [k, t - t0]))),
   };
 }
 

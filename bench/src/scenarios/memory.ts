@@ -44,9 +44,12 @@ const mib = (b: number): string => (b / 1024 / 1024).toFixed(1);
 export async function memoryScenario(sizes: BenchSizes, log: Log): Promise<Section> {
   const rows: Cell[][] = [];
   const notes: string[] = [];
+  let baselineHeapBytes: number | undefined;
+  const perSize: { pods: number; heapBytes: number; bytesPerPod: number; marginalBytesPerPod: number | undefined; jsonBytesPerPod: number }[] = [];
   await inNamespace('bench-memory', async (ns) => {
     log('memory: baseline on an empty namespace');
     const base = await measure(ns, 0);
+    baselineHeapBytes = base.heapUsed;
     rows.push([0, mib(base.heapUsed), '', '', '', '']);
     await benchClient().resource<KubeObject>(replicaSetResource).create(replicaSet('mem', 0), { namespace: ns });
     let previous: HeapReport | undefined;
@@ -56,6 +59,7 @@ export async function memoryScenario(sizes: BenchSizes, log: Log): Promise<Secti
       await waitReady(ns, n, 60_000 + n * 100);
       const r = await measure(ns, n);
       const marginal = previous ? (r.heapUsed - previous.heapUsed) / (r.pods - previous.pods) : undefined;
+      perSize.push({ pods: n, heapBytes: r.heapUsed, bytesPerPod: (r.heapUsed - base.heapUsed) / n, marginalBytesPerPod: marginal, jsonBytesPerPod: r.avgJsonBytes });
       rows.push([
         n,
         mib(r.heapUsed),
@@ -80,5 +84,16 @@ export async function memoryScenario(sizes: BenchSizes, log: Log): Promise<Secti
     headers: ['pods cached', 'heap used (MiB)', 'heap over baseline (MiB)', 'KiB / pod', 'marginal KiB / pod', 'JSON KiB / pod'],
     rows,
     notes,
+    data: {
+      // The headline numbers are the largest size's: fixed costs weigh least there.
+      memory: {
+        parameters: { sizes: sizes.memory },
+        baselineHeapBytes,
+        bytesPerPod: perSize.at(-1)?.bytesPerPod,
+        marginalBytesPerPod: perSize.at(-1)?.marginalBytesPerPod,
+        jsonBytesPerPod: perSize.at(-1)?.jsonBytesPerPod,
+        perSize,
+      },
+    },
   };
 }

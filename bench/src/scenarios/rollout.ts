@@ -1,8 +1,11 @@
 // Scenario 2: rollout of N pods to a new image with maxUnavailable 20% and no surge: CloneSet
-// ReCreate and InPlaceIfPossible vs a Deployment (RollingUpdate maxSurge 0).
+// ReCreate and InPlaceIfPossible vs a Deployment (RollingUpdate maxSurge 0), each run `repeats`
+// times in alternating order.
 import { inNamespace } from '../kube.ts';
 import { allReadyOn } from '../pods.ts';
+import { cpuPer100PodsOf, observedWritesPerPodOf, runAlternating, timesOf, writesPerPodOf } from '../repeated.ts';
 import { fixed, seconds, type BenchSizes, type Cell, type Section } from '../result.ts';
+import { formatSeconds, speedRatio } from '../samples.ts';
 import { inPlaceRolloutLowerBoundMs, recreateRolloutLowerBoundMs, resolveMaxUnavailable } from '../stats.ts';
 import { IMAGE_V1, IMAGE_V2, POD_DELAYS, cloneSet, deployment } from '../workloads.ts';
 import { createWorkload, formatByKind, setImage, timed, waitStatusSettled, withSession, type Kind, type TimedRun } from '../workload-run.ts';
@@ -25,44 +28,93 @@ async function rollout(kind: Kind, n: number, updateType: 'ReCreate' | 'InPlaceI
 
 export async function rolloutScenario(sizes: BenchSizes, log: Log): Promise<Section> {
   const n = sizes.rollout;
+  const r = sizes.repeats;
   const batch = resolveMaxUnavailable(MAX_UNAVAILABLE, n);
   const recreateBound = recreateRolloutLowerBoundMs(n, MAX_UNAVAILABLE, POD_DELAYS);
   const inPlaceBound = inPlaceRolloutLowerBoundMs(n, MAX_UNAVAILABLE, POD_DELAYS.restartMs, POD_DELAYS.readyMs);
-  const runs: { label: string; bound: number; run: TimedRun }[] = [];
-  log(`rollout ${n}: CloneSet ReCreate`);
-  runs.push({ label: 'CloneSet ReCreate', bound: recreateBound, run: await rollout('CloneSet', n, 'ReCreate') });
-  log(`rollout ${n}: Deployment`);
-  runs.push({ label: 'Deployment RollingUpdate (maxSurge 0)', bound: recreateBound, run: await rollout('Deployment', n, 'ReCreate') });
-  log(`rollout ${n}: CloneSet InPlaceIfPossible`);
-  runs.push({ label: 'CloneSet InPlaceIfPossible', bound: inPlaceBound, run: await rollout('CloneSet', n, 'InPlaceIfPossible') });
-  const rows: Cell[][] = runs.map(({ label, bound, run }) => [
-    label,
-    n,
-    seconds(run.ms),
-    seconds(bound),
-    fixed(run.ms / bound),
-    seconds(run.ms / Math.ceil(n / batch)),
-    run.controller?.writes ?? 'n/a',
-    run.controller ? fixed(run.controller.writes / n) : 'n/a',
-    fixed(run.observedControllerWrites / n),
-    run.controller ? formatByKind(run.controller.byKind) : `pods created ${run.observed.podCreates}, deleted ${run.observed.podDeletes}, workload writes ${run.observed.workloadWrites - 1}, events ${JSON.stringify(run.observed.eventsByComponent)}`,
-  ]);
+  const runs = await runAlternating(
+    [
+      { key: 'recreate', label: 'CloneSet ReCreate', run: () => rollout('CloneSet', n, 'ReCreate') },
+      { key: 'deployment', label: 'Deployment', run: () => rollout('Deployment', n, 'ReCreate') },
+      { key: 'inPlace', label: 'CloneSet InPlaceIfPossible', run: () => rollout('CloneSet', n, 'InPlaceIfPossible') },
+    ],
+    r,
+    log,
+    `rollout ${n}`,
+  );
+  const variants = [
+    { key: 'recreate', label: 'CloneSet ReCreate', bound: recreateBound },
+    { key: 'deployment', label: 'Deployment RollingUpdate (maxSurge 0)', bound: recreateBound },
+    { key: 'inPlace', label: 'CloneSet InPlaceIfPossible', bound: inPlaceBound },
+  ];
+  const depMs = timesOf(runs.deployment!).median;
+  const rows: Cell[][] = variants.map(({ key, label, bound }) => {
+    const rs = runs[key]!;
+    const times = timesOf(rs);
+    const last = rs.at(-1)!;
+    const isCloneSet = key !== 'deployment';
+    return [
+      label,
+      n,
+      rs.length,
+      formatSeconds(times),
+      seconds(bound),
+      fixed(times.median / bound),
+      seconds(times.median / Math.ceil(n / batch)),
+      isCloneSet ? fixed(speedRatio(depMs, times.median)) : '1.00',
+      isCloneSet ? fixed(writesPerPodOf(rs, n).median) : 'n/a',
+      fixed(observedWritesPerPodOf(rs, n).median),
+      isCloneSet ? fixed(cpuPer100PodsOf(rs, n).median, 3) : 'n/a',
+      last.controller ? formatByKind(last.controller.byKind) : `pods created ${last.observed.podCreates}, deleted ${last.observed.podDeletes}, workload writes ${last.observed.workloadWrites - 1}, events ${JSON.stringify(last.observed.eventsByComponent)}`,
+    ];
+  });
+  const stats = (key: string) => {
+    const t = timesOf(runs[key]!);
+    return { median: t.median, min: t.min, max: t.max };
+  };
+  const parameters = { replicas: n, repeats: r, maxUnavailable: MAX_UNAVAILABLE, maxSurge: 0, podDelaysMs: POD_DELAYS };
+  const recreateRatio = speedRatio(depMs, timesOf(runs.recreate!).median);
+  const inPlaceRatio = speedRatio(depMs, timesOf(runs.inPlace!).median);
   return {
     title: `Rollout of ${n} pods (image change, maxUnavailable ${MAX_UNAVAILABLE}, no surge)`,
     method: [
-      `Each workload is created with ${n} Ready pods first (not timed); then its container image is changed with one JSON patch.`,
+      `Each workload is created with ${n} Ready pods first (not timed); then its container image is changed with one JSON patch. Each variant runs ${r} time(s), alternating as in the scale-out; times are the median, with min–max when there are several runs.`,
       'Time: from the patch until the watcher sees exactly N live pods, all Ready, each running the new image (spec and container status).',
       `Lower bound: ceil(N / maxUnavailable) = ceil(${n} / ${batch}) = ${Math.ceil(n / batch)} batches, each at least one pod's simulated delays:`,
       `start + ready = ${POD_DELAYS.startMs} + ${POD_DELAYS.readyMs} ms for a recreated pod, restart + ready = ${POD_DELAYS.restartMs} + ${POD_DELAYS.readyMs} ms for an in-place update.`,
       `Terminations (${POD_DELAYS.terminateMs} ms) are left out: a terminating pod no longer counts as a replica, so its replacement need not wait for it. API round trips, scheduling and watch latency are left out too,`,
-      'so the bound is what an infinitely fast control plane would reach; "per batch" is the measured time divided by the batch count.',
-      'Writes as in the scale-out table (the bench\'s own patch excluded).',
+      'so the bound is what an infinitely fast control plane would reach; "per batch" is the median time divided by the batch count.',
+      'Writes and CPU as in the scale-out table (the bench\'s own patch excluded).',
     ].join(' '),
-    headers: ['workload', 'N', 'time to all updated and Ready (s)', 'lower bound (s)', '× bound', 'per batch (s)', 'API writes', 'API writes / pod', 'observed writes / pod', 'writes by kind'],
+    headers: ['workload', 'N', 'runs', 'time to all updated and Ready (s)', 'lower bound (s)', '× bound', 'per batch (s)', 'Deployment / CloneSet', 'API writes / pod', 'observed writes / pod', 'CPU s / 100 pods', 'writes by kind (last run)'],
     rows,
     notes: [
-      `CloneSet ReCreate took ${fixed(runs[0]!.run.ms / runs[1]!.run.ms)}× the Deployment's time; CloneSet InPlaceIfPossible ${fixed(runs[2]!.run.ms / runs[1]!.run.ms)}×.`,
+      `The Deployment's median time divided by CloneSet ReCreate's: ${fixed(recreateRatio)}; by CloneSet InPlaceIfPossible's: ${fixed(inPlaceRatio)} (≥ 1.00: the CloneSet is at least as fast).`,
       'Reading the CloneSet ReCreate row: each pass labels the chosen pods specified-delete, deletes them, then creates the replacements in slow-start batches (1, 2, 4...) with each new pod\'s readiness-gate condition written beside the next batch; a new pod also needs its PreparingNormal→Normal label patch (after scheduling) before it counts. Writes to different pods in one pass run concurrently (16 at a time); the passes are sequential, and so are the slow-start batches (as in the ReplicaSet controller).',
     ],
+    data: {
+      rollout: {
+        parameters,
+        samples: { cloneSetMs: timesOf(runs.recreate!).samples, deploymentMs: timesOf(runs.deployment!).samples, cloneSetApiWritesPerPod: writesPerPodOf(runs.recreate!, n).samples },
+        cloneSetMs: stats('recreate'),
+        deploymentMs: stats('deployment'),
+        lowerBoundMs: recreateBound,
+        ratioVsDeployment: recreateRatio,
+        apiWritesPerPod: writesPerPodOf(runs.recreate!, n).median,
+      },
+      inPlace: {
+        parameters,
+        samples: { cloneSetMs: timesOf(runs.inPlace!).samples, deploymentRecreateMs: timesOf(runs.deployment!).samples, cloneSetApiWritesPerPod: writesPerPodOf(runs.inPlace!, n).samples },
+        cloneSetMs: stats('inPlace'),
+        lowerBoundMs: inPlaceBound,
+        ratioVsDeploymentRecreate: inPlaceRatio,
+      },
+      apiWrites: { inPlacePerPod: writesPerPodOf(runs.inPlace!, n).median, recreatePerPod: writesPerPodOf(runs.recreate!, n).median },
+      cpu: {
+        secondsPer100PodsUpdated: cpuPer100PodsOf(runs.inPlace!, n).median,
+        secondsPer100PodsUpdatedSamples: cpuPer100PodsOf(runs.inPlace!, n).samples,
+        secondsPer100PodsRecreated: cpuPer100PodsOf(runs.recreate!, n).median,
+      },
+    },
   };
 }

@@ -1,78 +1,186 @@
-// Scenario 1: scale-out 0→N, CloneSet vs Deployment with the same pod template.
+// Scenario 1: scale-out 0→N, CloneSet vs Deployment with the same pod template, each variant
+// run `repeats` times in alternating order: N = sizes.scaleOut at both client limits, then the
+// large N (where the controller's CPU time and event-loop delay are the issue's numbers), then
+// one more CloneSet run of N under the CPU profiler (where its time goes).
 import { SHIPPED_DEFAULTS, UNTHROTTLED } from '../controller-process.ts';
+import { summarizeProfile, type CpuProfile } from '../cpu-profile.ts';
 import { inNamespace } from '../kube.ts';
 import { allCreated, allReadyOn, allScheduled } from '../pods.ts';
+import { cpuPer100PodsOf, loopMaxOf, loopP99Of, milestonesOf, observedWritesPerPodOf, runAlternating, timesOf, writesPerPodOf, type Variant } from '../repeated.ts';
 import { fixed, seconds, type BenchSizes, type Cell, type Section } from '../result.ts';
+import type { ResultData } from '../results-json.ts';
+import { formatSeconds, speedRatio } from '../samples.ts';
 import { podReadyLowerBoundMs } from '../stats.ts';
 import { IMAGE_V1, POD_DELAYS, cloneSet, deployment } from '../workloads.ts';
+import { FRACTIONS, MILESTONES, timelineQuantiles } from '../timeline.ts';
 import { createWorkload, formatByKind, timed, withSession, type Kind, type TimedRun } from '../workload-run.ts';
 
 type Log = (line: string) => void;
+type Limits = { qps: number; burst: number };
 
-async function scaleOut(kind: Kind, n: number, qps: { qps: number; burst: number }): Promise<TimedRun> {
+/** One scale-out; with `profile`, the CloneSet controller's CPU profile of the run is handed to it. */
+async function scaleOut(kind: Kind, n: number, limits: Limits, profile?: (p: CpuProfile) => void): Promise<TimedRun> {
   return inNamespace(`bench-scale-${kind.toLowerCase()}`, (ns) =>
     withSession(
       kind,
       ns,
-      (s) => {
+      async (s) => {
         const spec = { name: 'app', replicas: n, image: IMAGE_V1 };
         const manifest = kind === 'CloneSet' ? cloneSet(spec) : deployment(spec);
-        return timed(s, 'app', n, 1, () => createWorkload(kind, ns, manifest), (pods) => allReadyOn(pods, n), 60_000 + n * 500, {
+        if (profile) await s.controller?.startProfile();
+        const run = await timed(s, 'app', n, 1, () => createWorkload(kind, ns, manifest), (pods) => allReadyOn(pods, n), 60_000 + n * 500, {
           created: (pods) => allCreated(pods, n),
           scheduled: (pods) => allScheduled(pods, n),
         });
+        if (profile && s.controller) profile((await s.controller.stopProfile()) as CpuProfile);
+        return run;
       },
-      qps,
+      limits,
     ),
   );
 }
 
-function milestone(r: TimedRun, what: string): string {
-  const ms = r.milestonesMs[what];
-  return ms !== undefined && Number.isFinite(ms) ? seconds(ms) : 'n/a';
+const PROFILE_TOP = 12;
+
+/** One more CloneSet scale-out, not in the timed samples (the profiler slows it), under the V8 profiler. */
+async function profiledScaleOut(n: number): Promise<ReturnType<typeof summarizeProfile>> {
+  let taken: CpuProfile | undefined;
+  await scaleOut('CloneSet', n, UNTHROTTLED, (p) => (taken = p));
+  if (!taken) throw new Error('the controller child answered without a CPU profile');
+  return summarizeProfile(taken, PROFILE_TOP);
 }
 
-function row(kind: string, client: string, n: number, r: TimedRun): Cell[] {
-  const writes = r.controller?.writes;
+const UNTHROTTLED_LABEL = `qps ${UNTHROTTLED.qps} / burst ${UNTHROTTLED.burst}`;
+const SHIPPED_LABEL = `qps ${SHIPPED_DEFAULTS.qps} / burst ${SHIPPED_DEFAULTS.burst} (shipped default)`;
+
+function variants(n: number, withShipped: boolean): Variant[] {
+  const all: Variant[] = [
+    { key: 'cloneSet', label: `CloneSet ${n}`, run: () => scaleOut('CloneSet', n, UNTHROTTLED) },
+    { key: 'deployment', label: `Deployment ${n}`, run: () => scaleOut('Deployment', n, UNTHROTTLED) },
+  ];
+  if (withShipped) all.push({ key: 'cloneSetShipped', label: `CloneSet ${n}, shipped client limits`, run: () => scaleOut('CloneSet', n, SHIPPED_DEFAULTS) });
+  return all;
+}
+
+const ms = (x: number): string => fixed(x, 1);
+
+function row(kind: Kind, client: string, n: number, runs: readonly TimedRun[], deploymentMedianMs: number): Cell[] {
+  const times = timesOf(runs);
+  const last = runs.at(-1);
+  const isCloneSet = kind === 'CloneSet';
   return [
     kind,
     client,
     n,
-    milestone(r, 'created'),
-    milestone(r, 'scheduled'),
-    seconds(r.ms),
-    seconds(podReadyLowerBoundMs(POD_DELAYS)),
-    writes ?? 'n/a',
-    writes === undefined ? 'n/a' : fixed(writes / n),
-    fixed(r.observedControllerWrites / n),
-    r.controller ? formatByKind(r.controller.byKind) : `pods created ${r.observed.podCreates}, workload writes ${r.observed.workloadWrites - 1}, events ${JSON.stringify(r.observed.eventsByComponent)}`,
+    runs.length,
+    seconds(milestonesOf(runs, 'created').median),
+    seconds(milestonesOf(runs, 'scheduled').median),
+    formatSeconds(times),
+    isCloneSet ? fixed(speedRatio(deploymentMedianMs, times.median)) : '1.00',
+    isCloneSet ? fixed(writesPerPodOf(runs, n).median) : 'n/a',
+    fixed(observedWritesPerPodOf(runs, n).median),
+    isCloneSet ? fixed(cpuPer100PodsOf(runs, n).median, 3) : 'n/a',
+    isCloneSet ? `${ms(loopP99Of(runs).median)} / ${ms(loopMaxOf(runs).max)}` : 'n/a',
+    !last ? '' : last.controller ? formatByKind(last.controller.byKind) : `pods created ${last.observed.podCreates}, workload writes ${last.observed.workloadWrites - 1}, events ${JSON.stringify(last.observed.eventsByComponent)}`,
   ];
 }
 
-export async function scaleOutScenario(sizes: BenchSizes, log: Log): Promise<Section> {
+/** results.json's object for one size: parameters, every sample, medians and the ratios. */
+function sizeData(n: number, repeats: number, runs: Record<string, TimedRun[]>): Record<string, unknown> {
+  const cs = timesOf(runs.cloneSet ?? []);
+  const dep = timesOf(runs.deployment ?? []);
+  const shipped = runs.cloneSetShipped ? timesOf(runs.cloneSetShipped) : undefined;
+  return {
+    parameters: { replicas: n, repeats, clientLimits: { unthrottled: UNTHROTTLED, shipped: SHIPPED_DEFAULTS }, podDelaysMs: POD_DELAYS },
+    samples: {
+      cloneSetMs: cs.samples,
+      deploymentMs: dep.samples,
+      ...(shipped ? { cloneSetShippedMs: shipped.samples } : {}),
+      cloneSetCreatedMs: milestonesOf(runs.cloneSet ?? [], 'created').samples,
+      deploymentCreatedMs: milestonesOf(runs.deployment ?? [], 'created').samples,
+      cloneSetScheduledMs: milestonesOf(runs.cloneSet ?? [], 'scheduled').samples,
+      deploymentScheduledMs: milestonesOf(runs.deployment ?? [], 'scheduled').samples,
+      cloneSetApiWritesPerPod: writesPerPodOf(runs.cloneSet ?? [], n).samples,
+    },
+    cloneSetMs: { median: cs.median, min: cs.min, max: cs.max },
+    deploymentMs: { median: dep.median, min: dep.min, max: dep.max },
+    ratioVsDeployment: speedRatio(dep.median, cs.median),
+    ...(shipped ? { shippedMs: { median: shipped.median, min: shipped.min, max: shipped.max }, shippedRatioVsDeployment: speedRatio(dep.median, shipped.median) } : {}),
+  };
+}
+
+/** When 10%...100% of the pods reached each milestone in the last run of each workload. */
+function timeline(n: number, runs: Record<string, TimedRun[]>): { rows: Cell[][]; data: Record<string, unknown> } {
   const rows: Cell[][] = [];
-  const largest = Math.max(...sizes.scaleOut);
-  for (const n of sizes.scaleOut) {
-    log(`scale-out ${n}: CloneSet`);
-    rows.push(row('CloneSet', 'qps 5000 / burst 10000', n, await scaleOut('CloneSet', n, UNTHROTTLED)));
-    log(`scale-out ${n}: Deployment`);
-    rows.push(row('Deployment', 'kcm: qps 5000 / burst 10000', n, await scaleOut('Deployment', n, UNTHROTTLED)));
+  const data: Record<string, unknown> = {};
+  for (const [key, kind] of [['cloneSet', 'CloneSet'], ['deployment', 'Deployment']] as const) {
+    const last = runs[key]?.at(-1);
+    if (!last) continue;
+    const q = timelineQuantiles(last.podMilestonesMs, n);
+    data[key] = q;
+    for (const m of MILESTONES) if (kind === 'CloneSet' || m !== 'gate written') rows.push([kind, m, ...q[m].map(seconds)]);
   }
-  log(`scale-out ${largest}: CloneSet with the shipped client limits`);
-  rows.push(row('CloneSet', 'qps 50 / burst 100 (shipped default)', largest, await scaleOut('CloneSet', largest, SHIPPED_DEFAULTS)));
+  return { rows, data };
+}
+
+export async function scaleOutScenario(sizes: BenchSizes, log: Log): Promise<Section> {
+  const n = sizes.scaleOut;
+  const large = sizes.scaleOutLarge;
+  const r = sizes.repeats;
+  const main = await runAlternating(variants(n, true), r, log, `scale-out ${n}`);
+  const big = await runAlternating(variants(large, false), r, log, `scale-out ${large}`);
+  const depMain = timesOf(main.deployment!).median;
+  const depBig = timesOf(big.deployment!).median;
+  const rows: Cell[][] = [
+    row('CloneSet', UNTHROTTLED_LABEL, n, main.cloneSet!, depMain),
+    row('Deployment', `kcm: ${UNTHROTTLED_LABEL}`, n, main.deployment!, depMain),
+    row('CloneSet', SHIPPED_LABEL, n, main.cloneSetShipped!, depMain),
+    row('CloneSet', UNTHROTTLED_LABEL, large, big.cloneSet!, depBig),
+    row('Deployment', `kcm: ${UNTHROTTLED_LABEL}`, large, big.deployment!, depBig),
+  ];
+  log(`scale-out ${n}: one more CloneSet run under the CPU profiler`);
+  const profile = await profiledScaleOut(n);
+  const steps = timeline(n, main);
+  const cpuCreated = cpuPer100PodsOf(big.cloneSet!, large);
+  const loopP99 = loopP99Of(big.cloneSet!);
+  const loopMax = loopMaxOf(big.cloneSet!);
+  const data: ResultData = {
+    scaleOut: { ...sizeData(n, r, main), timelineMs: { fractions: FRACTIONS, ...steps.data } },
+    scaleOut1000: sizeData(large, r, big),
+    cpuProfile: { replicas: n, busyMs: profile.totalMs, functions: profile.functions, packages: profile.packages },
+    apiWrites: { scaleOutPerPod: writesPerPodOf(main.cloneSet!, n).median, scaleOutPerPodSamples: writesPerPodOf(main.cloneSet!, n).samples },
+    cpu: { secondsPer100PodsCreated: cpuCreated.median, secondsPer100PodsCreatedSamples: cpuCreated.samples, createdMeasuredAtReplicas: large },
+    eventLoop: { p99Ms: loopP99.median, maxMs: loopMax.max, p99MsSamples: loopP99.samples, maxMsSamples: loopMax.samples, measuredAtReplicas: large },
+  };
   return {
     title: 'Scale-out 0→N',
     method: [
-      'A CloneSet and a Deployment with the same pod template are created with `replicas: N` in fresh namespaces, one at a time.',
-      'Time: from the create request until a watcher in the bench process sees N live pods, all Ready; "all created" and "all scheduled" are when the same watcher first saw N pods, and N pods bound to nodes (what is left after "all scheduled" is the simulated kubelet\'s and the readiness writes\' share).',
-      `Lower bound: one pod's simulated start + ready delay (${POD_DELAYS.startMs} + ${POD_DELAYS.readyMs} ms), as if every pod were created and scheduled at once.`,
+      `A CloneSet and a Deployment with the same pod template are created with \`replicas: N\` in fresh namespaces, one at a time; each variant runs ${r} time(s), alternating (CloneSet, Deployment, then Deployment, CloneSet...) so a drift of the shared machine hits both. Times are the median, with min–max when there are several runs.`,
+      'Time: from the create request until a watcher in the bench process sees N live pods, all Ready; "all created" and "all scheduled" (medians) are when the same watcher first saw N pods, and N pods bound to nodes (what is left after "all scheduled" is the simulated kubelet\'s and the readiness writes\' share).',
+      `Lower bound: one pod's simulated start + ready delay (${POD_DELAYS.startMs} + ${POD_DELAYS.readyMs} ms = ${seconds(podReadyLowerBoundMs(POD_DELAYS))} s), as if every pod were created and scheduled at once.`,
       'The CloneSet controller runs in its own Node process (like the kube-controller-manager it is compared with), with client limits matching that kube-controller-manager (`--kube-api-qps=5000 --kube-api-burst=10000`, set by kwokctl) unless the row says otherwise.',
-      '"API writes": POST/PUT/PATCH/DELETE counted by the CloneSet controller\'s own `rest_client_requests_total`, until its status settled. "Observed writes/pod": what a namespace watch sees the controller under test write (pods created or deleted, workload objects and ControllerRevisions created or changed, its Events created or updated), the same way for both; the kube-controller-manager\'s own metrics also count other tenants\' work, so they are not used.',
+      '"Deployment / CloneSet": the Deployment\'s median time divided by the CloneSet\'s (≥ 1.00: the CloneSet is at least as fast). "API writes": POST/PUT/PATCH/DELETE counted by the CloneSet controller\'s own `rest_client_requests_total`, until its status settled. "Observed writes/pod": what a namespace watch sees the controller under test write (pods created or deleted, workload objects and ControllerRevisions created or changed, its Events created or updated), the same way for both; the kube-controller-manager\'s own metrics also count other tenants\' work, so they are not used.',
+      '"CPU s / 100 pods": the controller child\'s `process.cpuUsage()` (user + system) over the run, per 100 pods. "Event loop": `perf_hooks.monitorEventLoopDelay` (1 ms resolution) in the controller child over the run, median of the runs\' p99 / largest max.',
     ].join(' '),
-    headers: ['workload', 'client limits', 'N', 'all created (s)', 'all scheduled (s)', 'time to all Ready (s)', 'lower bound (s)', 'API writes', 'API writes / pod', 'observed writes / pod', 'writes by kind'],
+    headers: ['workload', 'client limits', 'N', 'runs', 'all created (s)', 'all scheduled (s)', 'time to all Ready (s)', 'Deployment / CloneSet', 'API writes / pod', 'observed writes / pod', 'CPU s / 100 pods', 'event loop p99 / max (ms)', 'writes by kind (last run)'],
     rows,
     notes: [
-      'Per pod the CloneSet controller makes, by its specification (OpenKruise behaviour): the create, a /status patch setting its readiness-gate condition, a label patch moving it from PreparingNormal to Normal once scheduled, and one SuccessfulCreate Event; plus a few CloneSet /status patches and one ControllerRevision per workload. The ReplicaSet controller makes the create only, and its Event recorder aggregates similar Events. Pod patches cannot be attributed to a writer from a namespace watch (the simulated kubelet writes pods too), so "observed writes" leaves them out for both controllers.',
+      'Per pod the CloneSet controller makes, by its specification (OpenKruise behaviour): the create, a /status patch setting its readiness-gate condition and a label patch moving it from PreparingNormal to Normal once scheduled; its SuccessfulCreate Events are folded as client-go folds them (the first 9 distinct ones, then one combined Event with a series); plus a few CloneSet /status patches and one ControllerRevision per workload. The ReplicaSet controller makes the create only. Pod patches cannot be attributed to a writer from a namespace watch (the simulated kubelet writes pods too), so "observed writes" leaves them out for both controllers.',
+      `The shipped client limits are measured at N = ${n} only: at N = ${large} a run is bound by the client's limiter (about 3 writes per pod at ${SHIPPED_DEFAULTS.qps} writes/s, ${fixed((3 * large) / SHIPPED_DEFAULTS.qps, 0)} s), more than the full run's time budget allows for ${r} run(s).`,
+      'The event-loop delay is what the controller child\'s timers saw: on CPUs shared with the control plane and the bench, it includes time the process waited for a CPU, not only time a reconcile held the loop; the CPU profile below says which code ran.',
     ],
+    extraTables: [
+      {
+        caption: `Where the time goes: one scale-out of ${n} pods per workload (its last run), seconds from the create request until the given share of the pods had reached each milestone, as the bench's watcher saw it ("gate written": the CloneSet's InPlaceUpdateReady readiness-gate condition True; the Deployment's pods have no gate).`,
+        headers: ['workload', 'milestone', ...FRACTIONS.map((f) => `${f * 100}% of pods (s)`)],
+        rows: steps.rows,
+      },
+      {
+        caption: `Where the CloneSet controller's CPU goes: one more scale-out of ${n} pods (not among the timed samples: the profiler slows it) with the controller child under the V8 profiler (\`node:inspector\`) from the create request until the status settled (its start-up and cache sync left out); ${fixed(profile.totalMs / 1000)} s busy, idle left out. By package: ${profile.packages.slice(0, 8).map((p) => `${p.where} ${fixed(p.share * 100, 0)}%`).join(', ')}. The ${PROFILE_TOP} functions with the most self time:`,
+        headers: ['function', 'package', 'self (ms)', 'share of busy time'],
+        rows: profile.functions.map((f) => [f.name, f.where, fixed(f.ms, 0), `${fixed(f.share * 100, 1)}%`]),
+      },
+    ],
+    data,
   };
 }

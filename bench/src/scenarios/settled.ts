@@ -10,7 +10,15 @@ import { CONTROLLER_COMPONENTS, createWorkload, formatByKind, waitStatusSettled,
 
 type Log = (line: string) => void;
 
-async function settled(kind: Kind, sizes: BenchSizes): Promise<Cell[]> {
+interface SettledRun {
+  row: Cell[];
+  /** The controller's own count (undefined for the Deployment). */
+  writes: number | undefined;
+  reconciles: number | undefined;
+  observed: number;
+}
+
+async function settled(kind: Kind, sizes: BenchSizes): Promise<SettledRun> {
   const n = sizes.settledReplicas;
   return inNamespace(`bench-settled-${kind.toLowerCase()}`, (ns) =>
     withSession(
@@ -28,7 +36,7 @@ async function settled(kind: Kind, sizes: BenchSizes): Promise<Cell[]> {
         const after = await s.controller?.snapshot();
         const d = before && after ? diffSnapshots(before, after) : undefined;
         const observed = controllerWrites(s.observer.writes(), CONTROLLER_COMPONENTS[kind], 0);
-        return [
+        const row = [
           kind,
           n,
           sizes.settledSeconds,
@@ -37,6 +45,7 @@ async function settled(kind: Kind, sizes: BenchSizes): Promise<Cell[]> {
           d ? `${d.writes}${d.writes ? ` (${formatByKind(d.byKind)})` : ''}` : 'n/a',
           observed,
         ];
+        return { row, writes: d?.writes, reconciles: d?.reconciles, observed };
       },
       { resyncMs: sizes.settledResyncMs },
     ),
@@ -49,8 +58,8 @@ export async function settledScenario(sizes: BenchSizes, log: Log): Promise<Sect
   log(`settled: Deployment for ${sizes.settledSeconds} s`);
   const dep = await settled('Deployment', sizes);
   const notes: string[] = [];
-  if (cs[5] !== '0' || cs[6] !== 0) notes.push('**The settled CloneSet caused API writes: a no-op reconcile is not a no-op.**');
-  if (cs[4] === 0) notes.push('No reconcile ran during the window: the resync did not fire, so the zero proves less than it should.');
+  if (cs.writes !== 0 || cs.observed !== 0) notes.push('**The settled CloneSet caused API writes: a no-op reconcile is not a no-op.**');
+  if (cs.reconciles === 0) notes.push('No reconcile ran during the window: the resync did not fire, so the zero proves less than it should.');
   return {
     title: `Settled workload: API writes during ${sizes.settledSeconds} s of resyncs (expected 0)`,
     method: [
@@ -59,7 +68,16 @@ export async function settledScenario(sizes: BenchSizes, log: Log): Promise<Sect
       '"reconciles" is its `controller_runtime_reconcile_total` over the window, "API writes" its `rest_client_requests_total` writes, "observed writes" what a namespace watch saw the controller write.',
     ].join(' '),
     headers: ['workload', 'pods', 'window (s)', 'resync period', 'reconciles', 'API writes', 'observed writes'],
-    rows: [cs, dep],
+    rows: [cs.row, dep.row],
     notes,
+    data: {
+      settled: {
+        parameters: { replicas: sizes.settledReplicas, windowSeconds: sizes.settledSeconds, resyncMs: sizes.settledResyncMs },
+        writes: cs.writes,
+        observedWrites: cs.observed,
+        reconciles: cs.reconciles,
+        deploymentObservedWrites: dep.observed,
+      },
+    },
   };
 }

@@ -2,15 +2,19 @@
 // the controller-manager's webhook server (sequential, one kept-alive connection, bounded
 // count), and the same CloneSet as a server-side dry-run create through the apiserver (which
 // calls both webhooks) next to a Deployment dry-run create (no webhook) for the apiserver's
-// own share.
+// own share. Then the pod mutating webhook under load (./load.ts): it sits on every write of a
+// controlled pod, status writes included.
 import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import { KUSION_CONTROL_LABEL, KUSION_CONTROL_VALUE, POL_SERVICE_READY_GATE } from '@cloneset-suite/api-types';
 import { Agent, request } from 'node:https';
 import type { KubeObject } from '@cloneset-suite/kube-runtime';
 import { benchClient, cloneSetResource, deploymentResource, inNamespace, now } from '../kube.ts';
 import { fixed, type BenchSizes, type Cell, type Section } from '../result.ts';
+import { LoadClient, throughput, type LoadResult } from '../load.ts';
 import { summarize, type LatencySummary } from '../stats.ts';
 import { startWebhookServer } from '../webhook-server.ts';
-import { IMAGE_V1, cloneSet, deployment } from '../workloads.ts';
+import { IMAGE_V1, cloneSet, deployment, podTemplate } from '../workloads.ts';
 
 type Log = (line: string) => void;
 
@@ -65,7 +69,41 @@ async function timeLoop(count: number, call: () => Promise<void>): Promise<numbe
   return samples;
 }
 
-const row = (what: string, s: LatencySummary): Cell[] => [what, s.count, fixed(s.p50), fixed(s.p95), fixed(s.p99), fixed(s.max)];
+const row = (what: string, s: LatencySummary, rate = ''): Cell[] => [what, s.count, rate, fixed(s.p50), fixed(s.p95), fixed(s.p99), fixed(s.max)];
+
+/** A controlled pod's CREATE and its later /status UPDATE (Ready), as the apiserver sends them. */
+function podReviews(namespace: string): string[] {
+  const template = podTemplate('app', IMAGE_V1) as { metadata: { labels: Record<string, string>; annotations: Record<string, string> }; spec: Record<string, unknown> };
+  const pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'app-x7k2p', namespace, uid: randomUUID(), labels: { ...template.metadata.labels, [KUSION_CONTROL_LABEL]: KUSION_CONTROL_VALUE }, annotations: template.metadata.annotations },
+    spec: { ...template.spec, nodeName: 'kwok-node-0', readinessGates: [{ conditionType: POL_SERVICE_READY_GATE }] },
+    status: { phase: 'Pending' },
+  };
+  const ready = {
+    ...pod,
+    status: {
+      phase: 'Running',
+      conditions: [
+        { type: 'Ready', status: 'True' },
+        { type: POL_SERVICE_READY_GATE, status: 'True' },
+      ],
+    },
+  };
+  const resource = { group: '', version: 'v1', resource: 'pods' };
+  const kind = { group: '', version: 'v1', kind: 'Pod' };
+  const base = { uid: randomUUID(), kind, resource, namespace, name: pod.metadata.name, userInfo: { username: 'system:node:kwok-node-0' }, dryRun: false };
+  return [
+    { ...base, operation: 'CREATE', object: pod },
+    { ...base, operation: 'UPDATE', subResource: 'status', object: ready, oldObject: pod },
+  ].map((request) => JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request }));
+}
+
+const allowedCheck = (status: number, body: string): string | undefined =>
+  status !== 200 ? `HTTP ${status}` : body.includes('"allowed":true') ? undefined : `not allowed: ${body.slice(0, 200)}`;
+
+const loadNote = (what: string, r: LoadResult): string | undefined => (r.errors ? `${what}: ${r.errors} requests failed (first: ${r.firstError}).` : undefined);
 
 export async function webhookScenario(sizes: BenchSizes, log: Log): Promise<Section> {
   return inNamespace('bench-webhook', async (ns) => {
@@ -92,6 +130,21 @@ export async function webhookScenario(sizes: BenchSizes, log: Log): Promise<Sect
       const viaApiserver = await timeLoop(sizes.apiserverRequests, () => cloneSets.create(raw, { namespace: ns, dryRun: true }).then(() => undefined));
       const dep = { ...deployment({ name: 'app', replicas: 3, image: IMAGE_V1 }), metadata: { name: 'app', namespace: ns } };
       const baseline = await timeLoop(sizes.apiserverRequests, () => deployments.create(dep, { namespace: ns, dryRun: true }).then(() => undefined));
+      const load = sizes.podWebhook;
+      const pods = new LoadClient({ url: `${server.urlBase}/mutate-pod`, ca: server.ca, connections: load.connections, bodies: podReviews(ns), check: allowedCheck });
+      let paced: LoadResult;
+      let saturated: LoadResult;
+      try {
+        await pods.warmUp(WARMUP);
+        log(`webhook: /mutate-pod paced at ${load.paceRps} req/s for ${load.paceSeconds} s over ${load.connections} connections`);
+        paced = await pods.paced(load.paceRps, load.paceSeconds);
+        log(`webhook: /mutate-pod at saturation (at most ${load.saturationRequests} requests or ${load.saturationSeconds} s)`);
+        saturated = await pods.saturated(load.saturationRequests, load.saturationSeconds);
+      } finally {
+        pods.close();
+      }
+      const p = summarize(paced.latenciesMs);
+      const sat = summarize(saturated.latenciesMs);
       const m = summarize(mutate);
       const v = summarize(validate);
       const a = summarize(viaApiserver);
@@ -104,14 +157,37 @@ export async function webhookScenario(sizes: BenchSizes, log: Log): Promise<Sect
           'the time is the client\'s, from sending to the parsed response (a JSON patch for mutate, allowed for validate).',
           'Through the apiserver: server-side dry-run creates of the same CloneSet (the apiserver calls both webhooks, also over TLS on loopback) next to dry-run creates of a Deployment, which no webhook sees: the difference is what the webhooks add to a CloneSet write.',
         ].join(' '),
-        headers: ['request', 'count', 'p50', 'p95', 'p99', 'max'],
+        headers: ['request', 'count', 'req/s', 'p50', 'p95', 'p99', 'max'],
         rows: [
-          row('mutate (direct)', m),
-          row('validate (direct)', v),
+          row('CloneSet mutate (direct)', m),
+          row('CloneSet validate (direct)', v),
           row('CloneSet dry-run create via apiserver (both webhooks)', a),
           row('Deployment dry-run create via apiserver (no webhook)', b),
+          row(`/mutate-pod paced at ${load.paceRps} req/s, ${load.connections} connections`, p, fixed(throughput(paced), 0)),
+          row(`/mutate-pod at saturation, ${load.connections} connections`, sat, fixed(throughput(saturated), 0)),
         ],
-        notes: [`Webhooks' share of a CloneSet create at p50: ${fixed(a.p50 - b.p50)} ms (CloneSet minus Deployment dry-run; CRD and built-in storage paths differ too).`],
+        notes: [
+          `Webhooks' share of a CloneSet create at p50: ${fixed(a.p50 - b.p50)} ms (CloneSet minus Deployment dry-run; CRD and built-in storage paths differ too).`,
+          `/mutate-pod: AdmissionReviews of a controlled pod (\`${KUSION_CONTROL_LABEL}: "${KUSION_CONTROL_VALUE}"\`), a CREATE and its /status UPDATE to Ready in turn, over ${load.connections} kept-alive TLS connections opened beforehand (${WARMUP} warm-up requests each). Paced: ${load.paceRps} req/s for ${load.paceSeconds} s, open loop, each latency counted from when its request was due (a stall of the server shows as latency, not as a lower rate). Saturation: every connection sends its next request as soon as the previous one is answered, at most ${load.saturationRequests} requests or ${load.saturationSeconds} s; its req/s is the throughput at saturation.`,
+          `The load generator is the bench process itself, on the same ${os.availableParallelism()} CPUs as the webhook server (and the cluster): at saturation the two share the machine, so the throughput is a floor for the server alone.`,
+          ...[loadNote('paced', paced), loadNote('saturation', saturated)].filter((n): n is string => n !== undefined),
+        ],
+        data: {
+          webhook: {
+            parameters: { ...load, cloneSetRequests: sizes.webhookRequests, apiserverRequests: sizes.apiserverRequests },
+            podMutateP99Ms: p.p99,
+            podMutateP50Ms: p.p50,
+            podMutateMaxMs: p.max,
+            podMutatePacedRps: throughput(paced),
+            podMutateErrors: paced.errors + saturated.errors,
+            podMutateSaturationRps: throughput(saturated),
+            podMutateSaturationP99Ms: sat.p99,
+            cloneSetMutateP99Ms: m.p99,
+            cloneSetValidateP99Ms: v.p99,
+            cloneSetCreateViaApiserverP50Ms: a.p50,
+            deploymentCreateViaApiserverP50Ms: b.p50,
+          },
+        },
       };
     } finally {
       agent.destroy();

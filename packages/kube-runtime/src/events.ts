@@ -1,11 +1,14 @@
 // An events.k8s.io/v1 recorder with client-side aggregation: the first occurrence of an event
 // creates an Event; repeats within the aggregation window only bump a local counter, flushed as
 // one `series` patch per flush interval. A reconcile loop retrying every few ms therefore writes
-// once per interval, not once per retry. Recording never throws and never blocks the caller, and
+// once per interval, not once per retry. Similar events with different notes (one per created pod)
+// are folded into one combined Event past a threshold, as client-go does (./event-folding.ts).
+// Recording never throws and never blocks the caller, and
 // the queue of writes is bounded: while the apiserver is slow, what does not fit is dropped.
 import { randomBytes } from 'node:crypto';
 import type { KubeClient } from './client/client.ts';
 import { isNotFound } from './client/errors.ts';
+import { FOLD_AT_DISTINCT_NOTES, FOLD_WINDOW_MS, foldSimilar, type SimilarEvents } from './event-folding.ts';
 import { Resources } from './client/gvr.ts';
 import { mergePatch } from './client/patch.ts';
 import type { ResourceClient } from './client/resource-client.ts';
@@ -52,6 +55,10 @@ export interface EventRecorderOptions {
   flushIntervalMs?: number;
   /** Cap on distinct events tracked; the oldest are forgotten beyond it. */
   maxTracked?: number;
+  /** Distinct notes of similar events (same object, type, reason, action) from which they are folded (default 10, as client-go). */
+  foldAtDistinctNotes?: number;
+  /** Similar events start over after this long without one (default 10 min, as client-go). */
+  foldWindowMs?: number;
   /** Cap on writes waiting for the apiserver (default DEFAULT_MAX_QUEUED_EVENT_WRITES); beyond it events are dropped. */
   maxQueuedWrites?: number;
   clock?: Clock;
@@ -78,6 +85,7 @@ export class EventRecorder {
   private readonly o: EventRecorderOptions;
   private readonly events: ResourceClient<EventsV1Event>;
   private readonly tracked = new Map<string, Tracked>();
+  private readonly similar = new Map<string, SimilarEvents>();
   private readonly clock: Clock;
   private readonly logger: Logger;
   private readonly windowMs: number;
@@ -117,8 +125,16 @@ export class EventRecorder {
     if (this.stopped) return;
     const ref = referenceOf(regarding);
     const namespace = ref.namespace || 'default';
-    const key = [ref.kind, namespace, ref.name, ref.uid, type, reason, action, note].join('\u0000');
     const now = this.clock.now();
+    const groupKey = [ref.kind, namespace, ref.name, ref.uid, type, reason, action].join('\u0000');
+    const folding = foldSimilar(this.similar.get(groupKey), note, now, {
+      distinctNotes: this.o.foldAtDistinctNotes ?? FOLD_AT_DISTINCT_NOTES,
+      windowMs: this.o.foldWindowMs ?? FOLD_WINDOW_MS,
+    });
+    this.rememberSimilar(groupKey, folding.similar);
+    // A folded event is tracked under its group, so every one of them counts into the same Event.
+    const key = folding.fold ? `${groupKey}\u0000(combined)` : `${groupKey}\u0000${note}`;
+    const shownNote = folding.fold ? folding.note : note;
     const t = this.tracked.get(key);
     if (t && now - t.lastSeen < this.windowMs) {
       t.count++;
@@ -142,10 +158,11 @@ export class EventRecorder {
       reportingInstance: this.o.reportingInstance,
       action,
       reason,
-      note: note.length > NOTE_MAX ? `${note.slice(0, NOTE_MAX - 3)}...` : note,
+      note: shownNote.length > NOTE_MAX ? `${shownNote.slice(0, NOTE_MAX - 3)}...` : shownNote,
       type,
       regarding: ref,
-      ...(related ? { related: referenceOf(related) } : {}),
+      // A combined Event stands for many related objects, so it names none.
+      ...(related && !folding.fold ? { related: referenceOf(related) } : {}),
     };
     this.enqueue(async () => {
       try {
@@ -203,6 +220,12 @@ export class EventRecorder {
     this.queued++;
     const run = (): Promise<void> => write().finally(() => this.queued--);
     this.pending = this.pending.then(run, run);
+  }
+
+  private rememberSimilar(groupKey: string, similar: SimilarEvents): void {
+    this.similar.delete(groupKey); // re-inserted last: the map's order is least recently seen first
+    this.similar.set(groupKey, similar);
+    if (this.similar.size > this.maxTracked) this.similar.delete(this.similar.keys().next().value!);
   }
 
   private evictIfFull(): void {

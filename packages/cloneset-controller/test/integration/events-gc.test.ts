@@ -1,5 +1,6 @@
-// Events (§10.3) as `kubectl get events` shows them, and CloneSet deletion cascading to pods,
-// PVCs and revisions through the garbage collector (§11).
+// Events (§10.3) as `kubectl get events` shows them, folded as client-go folds them past 9
+// similar ones, and CloneSet deletion cascading to pods, PVCs and revisions through the garbage
+// collector (§11).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, kubectl } from '@cloneset-suite/local-cluster';
 import { installCrds, startController, withNamespace, type RunningController } from './harness.ts';
@@ -60,5 +61,23 @@ describe('events and cascading deletion', () => {
     await eventually('pods, claims and revisions gone', async () =>
       (await listPods(ns, 'app=ev', { terminating: true })).length === 0 && (await listPvcs(ns)).length === 0 && (await listRevisions(ns)).length === 0,
     { timeoutMs: 60_000 });
+  });
+
+  it('folds the SuccessfulCreate Events of a larger scale-out as client-go does: 9 of their own, then one combined', async () => {
+    await apply(ns, cloneSet('many', 14));
+    const pods = await readyPods(ns, 'app=many', 14);
+    const created = await eventually('10 SuccessfulCreate', async () => {
+      const e = (await listEvents(ns, 'SuccessfulCreate')).filter((x) => x.involvedObject?.name === 'many');
+      return e.length === 10 ? e : undefined;
+    });
+    const notes = created.map((e) => e.message ?? e.note ?? '');
+    const names = new Set(pods.map((p) => p.metadata.name));
+    const own = notes.filter((n) => names.has(n.replace(/^succeed to create pod /, '')));
+    const combined = notes.filter((n) => n.startsWith('(combined from similar events): succeed to create pod '));
+    expect(own).toHaveLength(9);
+    expect(combined).toHaveLength(1);
+    // No more than 10 ever: the other 4 count into the combined Event's series.
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect((await listEvents(ns, 'SuccessfulCreate')).filter((x) => x.involvedObject?.name === 'many')).toHaveLength(10);
   });
 });

@@ -78,6 +78,47 @@ describe('EventRecorder', () => {
     expect(transport.requests.filter((r) => r.method === 'POST')).toHaveLength(2);
   });
 
+  it('folds similar events with different notes into one combined Event, as client-go does', async () => {
+    const { clock, transport, recorder } = setup({ flushIntervalMs: 30_000 });
+    const pod = (i: number) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: `web-${i}`, namespace: 'ns', uid: `p-${i}` } });
+    for (let i = 0; i < 300; i++) {
+      recorder.event(cs, 'Normal', 'SuccessfulCreate', 'Create', `succeed to create pod web-${i}`, pod(i));
+      await settle(clock, 10);
+    }
+    await settle(clock, 30_000);
+    const posts = transport.requests.filter((r) => r.method === 'POST').map((r) => JSON.parse(r.body!) as { note: string; related?: unknown });
+    expect(posts.map((e) => e.note)).toEqual([
+      ...Array.from({ length: 9 }, (_, i) => `succeed to create pod web-${i}`),
+      '(combined from similar events): succeed to create pod web-9',
+    ]);
+    expect(posts[0]!.related).toMatchObject({ kind: 'Pod', name: 'web-0' });
+    expect(posts[9]!.related).toBeUndefined();
+    const patches = transport.requests.filter((r) => r.method === 'PATCH');
+    expect(patches).toHaveLength(1);
+    expect(JSON.parse(patches[0]!.body!).series.count).toBe(291);
+  });
+
+  it('keeps other reasons, types and objects apart, and starts over after 10 quiet minutes', async () => {
+    const { clock, transport, recorder } = setup();
+    const other = { ...cs, metadata: { ...cs.metadata, name: 'api', uid: 'u-2' } };
+    for (let i = 0; i < 9; i++) {
+      recorder.event(cs, 'Normal', 'SuccessfulCreate', 'Create', `succeed to create pod web-${i}`);
+      recorder.event(cs, 'Normal', 'SuccessfulDelete', 'Delete', `succeed to delete pod web-${i}`);
+      recorder.event(cs, 'Warning', 'SuccessfulCreate', 'Create', `warned about web-${i}`);
+      recorder.event(other, 'Normal', 'SuccessfulCreate', 'Create', `succeed to create pod api-${i}`);
+    }
+    await recorder.flush(); // writes go one at a time: wait for all of them
+    const notes = (): string[] => transport.requests.filter((r) => r.method === 'POST').map((r) => (JSON.parse(r.body!) as { note: string }).note);
+    expect(notes().filter((n) => n.startsWith('(combined'))).toEqual([]);
+    recorder.event(cs, 'Normal', 'SuccessfulCreate', 'Create', 'succeed to create pod web-9');
+    await recorder.flush(); // writes go one at a time: wait for all of them
+    expect(notes().at(-1)).toBe('(combined from similar events): succeed to create pod web-9');
+    await settle(clock, 10 * 60_000 + 1);
+    recorder.event(cs, 'Normal', 'SuccessfulCreate', 'Create', 'succeed to create pod web-10');
+    await recorder.flush(); // writes go one at a time: wait for all of them
+    expect(notes().at(-1)).toBe('succeed to create pod web-10');
+  });
+
   it('starts a new Event after the aggregation window or when the old one is gone', async () => {
     const { clock, transport, recorder, setPatchAnswer } = setup({ aggregationWindowMs: 60_000, flushIntervalMs: 1_000 });
     recorder.event(cs, 'Normal', 'SuccessfulCreate', 'Create', 'created pod');

@@ -1,0 +1,36 @@
+// How long a bench run should take, printed before it starts (so a full run that will not fit a
+// quiet window is not started) and next to the actual duration at the end (so the model can be
+// corrected). Seconds per unit fitted on 2 shared CPUs; namespace creation and deletion included.
+import type { BenchSizes } from './result.ts';
+
+const SCALE_OUT_FIXED_S = 12;
+const SCALE_OUT_PER_POD_S = 0.045;
+/** The shipped client limits (qps 50) pace about 3 writes per pod. */
+const SHIPPED_PER_POD_S = 3 / 50;
+const ROLLOUT_FIXED_S = 15;
+const ROLLOUT_PER_POD_S = 0.1;
+const SETTLED_SETUP_S = 20;
+const MEMORY_FIXED_S = 20;
+const MEMORY_PER_SIZE_S = 15;
+const MEMORY_PER_POD_S = 0.025;
+const WEBHOOK_FIXED_S = 15;
+const REQUEST_S = 0.005;
+
+const scaleOutRun = (n: number): number => SCALE_OUT_FIXED_S + SCALE_OUT_PER_POD_S * n;
+
+export function estimateSeconds(sizes: BenchSizes, scenarios: readonly string[]): number {
+  const r = sizes.repeats;
+  const per: Record<string, number> = {
+    // Plus one CloneSet run under the CPU profiler.
+    'scale-out': r * (3 * scaleOutRun(sizes.scaleOut) + SHIPPED_PER_POD_S * sizes.scaleOut + 2 * scaleOutRun(sizes.scaleOutLarge)) + scaleOutRun(sizes.scaleOut),
+    rollout: r * 3 * (ROLLOUT_FIXED_S + ROLLOUT_PER_POD_S * sizes.rollout),
+    settled: 2 * (SETTLED_SETUP_S + sizes.settledSeconds),
+    memory: MEMORY_FIXED_S + sizes.memory.reduce((sum, n) => sum + MEMORY_PER_SIZE_S + MEMORY_PER_POD_S * n, 0),
+    webhook:
+      WEBHOOK_FIXED_S +
+      sizes.podWebhook.paceSeconds +
+      sizes.podWebhook.saturationSeconds +
+      REQUEST_S * 2 * (sizes.webhookRequests + sizes.apiserverRequests),
+  };
+  return scenarios.reduce((sum, s) => sum + (per[s] ?? 0), 0);
+}

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { estimateSeconds } from '../../src/estimate.ts';
+import { FULL, QUICK } from '../../src/result.ts';
+
+const all = ['scale-out', 'rollout', 'settled', 'memory', 'webhook'];
+
+describe('estimateSeconds', () => {
+  it('keeps the full run under about 20 minutes and the quick one under 6', () => {
+    expect(estimateSeconds(FULL, all)).toBeLessThan(20 * 60);
+    expect(estimateSeconds(QUICK, all)).toBeLessThan(6 * 60);
+  });
+
+  it('counts only the selected scenarios, and grows with the repeats', () => {
+    expect(estimateSeconds(FULL, ['webhook'])).toBeLessThan(estimateSeconds(FULL, ['webhook', 'settled']));
+    expect(estimateSeconds(FULL, [])).toBe(0);
+    expect(estimateSeconds({ ...FULL, repeats: 6 }, ['rollout'])).toBe(2 * estimateSeconds(FULL, ['rollout']));
+  });
+});
