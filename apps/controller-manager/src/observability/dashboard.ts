@@ -101,6 +101,15 @@ const ROWS: { title: string; panels: PanelSpec[] }[] = [
         unit: 's',
         queries: [{ expr: 'histogram_quantile(0.99, sum by (le, method) (rate(cloneset_suite_transition_rule_webhook_call_duration_seconds_bucket[5m])))', legend: '{{method}}' }],
       },
+      {
+        title: 'Traffic drain time (p50, p99)',
+        description: 'From a controlled pod starting to drain (not Ready or terminating) to no EndpointSlice listing it as ready: what Preparing waits for behind a Service.',
+        unit: 's',
+        queries: [
+          { expr: 'histogram_quantile(0.5, sum by (le) (rate(cloneset_suite_traffic_drain_seconds_bucket[10m])))', legend: 'p50' },
+          { expr: 'histogram_quantile(0.99, sum by (le) (rate(cloneset_suite_traffic_drain_seconds_bucket[10m])))', legend: 'p99' },
+        ],
+      },
     ],
   },
   {

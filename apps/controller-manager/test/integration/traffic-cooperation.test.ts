@@ -8,9 +8,10 @@ import { createTestNamespace, eventually, getJson, kubectl, repoRoot, testKubeco
 import { KubeClient, Resources, loadKubeConfig } from '@cloneset-suite/kube-runtime';
 import type { Pod } from '@cloneset-suite/podopslifecycle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chaosLong, chaosSeed, killSchedule } from '../../../../e2e/src/chaos/seeded.ts';
 import { installCrds } from '../../src/local-install.ts';
 import { PodHistory, WatchHistory } from '../support/pod-history.ts';
-import { servicesListingReady, type SliceVersion } from '../support/traffic-order.ts';
+import { finalizerDropsWhileListed as finalizerDropsAtWrites, operationsAtWrites, servicesListingReady, type SliceVersion } from '../support/traffic-order.ts';
 import { startUrlModeManager, type UrlModeManager } from '../support/url-mode-manager.ts';
 
 const FIN = 'prot.podopslifecycle.kusionstack.io/endpointslice';
@@ -58,24 +59,8 @@ describe('traffic cooperation: EndpointSlices of the Services selecting a contro
       return ok && statusOk ? ps : undefined;
     }, { timeoutMs, intervalMs: 300 });
 
-  /** The pod writes of `app` that changed an image or started a deletion, each with the Services listing the pod as ready at that write. */
-  function operationsWhileListed(app: string): { pod: string; what: string; listedBy: string[] }[] {
-    const out: { pod: string; what: string; listedBy: string[] }[] = [];
-    for (const [before, after] of pods.transitions()) {
-      if (labelsOf(before).app !== app) continue;
-      const what = imageOf(before) !== imageOf(after) ? `image ${imageOf(before)} -> ${imageOf(after)}` : !before.metadata?.deletionTimestamp && after.metadata?.deletionTimestamp ? 'deletion' : undefined;
-      if (!what) continue;
-      out.push({ pod: after.metadata!.name!, what, listedBy: servicesListingReady(sliceVersions(), after.metadata!.uid!, after.metadata!.resourceVersion!) });
-    }
-    return out;
-  }
-
-  /** The writes that took the finalizer off a pod of `app` while a slice still listed it as ready. */
-  const finalizerDropsWhileListed = (app: string): { pod: string; listedBy: string[] }[] =>
-    pods.transitions()
-      .filter(([before, after]) => labelsOf(before).app === app && finalizersOf(before).includes(FIN) && !finalizersOf(after).includes(FIN))
-      .map(([, after]) => ({ pod: after.metadata!.name!, listedBy: servicesListingReady(sliceVersions(), after.metadata!.uid!, after.metadata!.resourceVersion!) }))
-      .filter((d) => d.listedBy.length > 0);
+  const operationsWhileListed = (app: string) => operationsAtWrites(pods.transitions(), sliceVersions(), app);
+  const finalizerDropsWhileListed = (app: string) => finalizerDropsAtWrites(pods.transitions(), sliceVersions(), app, FIN);
 
   const reasonsFor = async (pod: string): Promise<string[]> =>
     ((await getJson<Events>(['events.v1.events.k8s.io', '-n', ns.name, '--field-selector', `regarding.name=${pod}`]))?.items ?? []).map((e) => `${e.reason}: ${e.note ?? ''}`);
@@ -96,6 +81,12 @@ describe('traffic cooperation: EndpointSlices of the Services selecting a contro
     kubectl(['patch', 'clone', name, '-n', ns.name, '--type=json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }])]);
   const service = (name: string) => kubectl(['create', 'service', 'clusterip', name, '-n', ns.name, '--tcp=80:80']);
 
+  const webhooksAnswer = () =>
+    eventually('the pod webhooks answer', async () => {
+      await kubectl(['apply', '--dry-run=server', '-n', ns.name, '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'probe', labels: { [CONTROL]: 'true' } }, spec: { containers: [{ name: 'c', image: 'x' }] } }));
+      return true;
+    }, { timeoutMs: 60_000 });
+
   beforeAll(async () => {
     await installCrds((a, input) => kubectl(a, input), path.join(repoRoot, 'crds'));
     ns = await createTestNamespace('traffic');
@@ -103,10 +94,7 @@ describe('traffic cooperation: EndpointSlices of the Services selecting a contro
     pods = new PodHistory(client, ns.name);
     slices = new WatchHistory(client, ns.name, Resources.endpointSlices);
     manager = await startUrlModeManager(ns.name, 'traffic-test', ['--leader-elect=false']);
-    await eventually('the pod webhooks answer', async () => {
-      await kubectl(['apply', '--dry-run=server', '-n', ns.name, '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'probe', labels: { [CONTROL]: 'true' } }, spec: { containers: [{ name: 'c', image: 'x' }] } }));
-      return true;
-    }, { timeoutMs: 60_000 });
+    await webhooksAnswer();
   }, 120_000);
 
   afterAll(async () => {
@@ -194,6 +182,31 @@ describe('traffic cooperation: EndpointSlices of the Services selecting a contro
     expect(await reasonsFor(released!.metadata!.name!)).toContainEqual(expect.stringMatching(/^TrafficOff: traffic off: removed from EndpointSlices of service held/));
     await kubectl(['delete', 'endpointslice', 'held-static', '-n', ns.name]);
   });
+
+  it('SIGKILLs of the manager during a rollout behind a Service: no pod operated or released while listed as ready, every pod back online', async () => {
+    const seed = chaosSeed();
+    const [replicas, kills] = chaosLong() ? [20, 15] : [6, 3];
+    const schedule = killSchedule(seed, kills, 200, 2_500);
+    console.log(`[traffic chaos] seed ${seed}: ${kills} SIGKILLs after ${schedule.join(', ')} ms (CHAOS_SEED=${seed} replays it)`);
+    await service('crash');
+    await applyCloneSet('crash', replicas, 'nginx:1.27');
+    await settled('crash', replicas, 'nginx:1.27', true);
+    await setImage('crash', 'nginx:1.28');
+    for (const delay of schedule) {
+      await sleep(delay);
+      await manager!.restart();
+    }
+    // While the manager was down its pod webhooks (failurePolicy Fail) refused the simulated
+    // kubelet's status patches, and kwok does not retry a refused stage as a kubelet would: once
+    // the webhooks answer again, one write per pod makes it play the stage again.
+    await webhooksAnswer();
+    await kubectl(['annotate', 'pods', '-n', ns.name, '-l', 'app=crash', '--overwrite', 'test.cloneset-suite.io/nudge=after-kills']);
+    await settled('crash', replicas, 'nginx:1.28', true, 240_000);
+    const operations = operationsWhileListed('crash');
+    expect(operations.filter((o) => o.what.startsWith('image'))).toHaveLength(replicas);
+    expect(operations.filter((o) => o.listedBy.length > 0)).toEqual([]);
+    expect(finalizerDropsWhileListed('crash')).toEqual([]);
+  }, 600_000);
 
   it('a pod deleted while the manager is down stays Terminating only until it is back', async () => {
     await service('lone');

@@ -32,3 +32,37 @@ export function servicesListingReady(slices: readonly SliceVersion[], podUid: st
   }
   return [...out].sort();
 }
+
+/** One pod write that changed an image or began a deletion, with the Services listing the pod as ready at that write. */
+export interface OperationAtWrite {
+  pod: string;
+  what: string;
+  listedBy: string[];
+}
+
+type ObservedPod = {
+  metadata?: { name?: string; uid?: string; resourceVersion?: string; labels?: Record<string, string>; deletionTimestamp?: unknown; finalizers?: string[] };
+  spec?: { containers?: { image?: string }[] };
+};
+
+/** The writes among `transitions` (consecutive versions of each pod of label app=`app`) that operated a pod. */
+export function operationsAtWrites(transitions: readonly [ObservedPod, ObservedPod][], slices: readonly SliceVersion[], app: string): OperationAtWrite[] {
+  const out: OperationAtWrite[] = [];
+  for (const [before, after] of transitions) {
+    if (before.metadata?.labels?.app !== app) continue;
+    const imageBefore = before.spec?.containers?.[0]?.image;
+    const imageAfter = after.spec?.containers?.[0]?.image;
+    const what = imageBefore !== imageAfter ? `image ${imageBefore} -> ${imageAfter}` : !before.metadata?.deletionTimestamp && after.metadata?.deletionTimestamp ? 'deletion' : undefined;
+    if (!what) continue;
+    out.push({ pod: after.metadata!.name!, what, listedBy: servicesListingReady(slices, after.metadata!.uid!, after.metadata!.resourceVersion!) });
+  }
+  return out;
+}
+
+/** The writes that took `finalizer` off a pod of app=`app` while a slice still listed it as ready. */
+export function finalizerDropsWhileListed(transitions: readonly [ObservedPod, ObservedPod][], slices: readonly SliceVersion[], app: string, finalizer: string): { pod: string; listedBy: string[] }[] {
+  return transitions
+    .filter(([before, after]) => before.metadata?.labels?.app === app && (before.metadata?.finalizers ?? []).includes(finalizer) && !(after.metadata?.finalizers ?? []).includes(finalizer))
+    .map(([, after]) => ({ pod: after.metadata!.name!, listedBy: servicesListingReady(slices, after.metadata!.uid!, after.metadata!.resourceVersion!) }))
+    .filter((d) => d.listedBy.length > 0);
+}
