@@ -4,7 +4,6 @@
 import { POL_ANNOTATIONS, isKusionControlled, nanoTimestamp } from '@cloneset-suite/api-types';
 import {
   NamespaceIndex,
-  ResourceVersionExpectations,
   Resources,
   isConflict,
   jsonPatch,
@@ -22,6 +21,7 @@ import { observePod, phaseChangeEvents, type PodObservation } from '../core/phas
 import type { ServiceSelectorLookup } from '../core/dirty-finalizers.ts';
 import type { Pod } from '../core/pod-state.ts';
 import { passAllStageGate, type StageGate } from '../core/stage-gate.ts';
+import { podKey, trackOwnPodWrites } from './own-writes.ts';
 
 export const PODOPSLIFECYCLE_CONTROLLER_NAME = 'podopslifecycle';
 
@@ -58,19 +58,10 @@ export function createPodOpsLifecycleController(manager: Manager, options: PodOp
   const client = manager.client.resource<PodObject>(Resources.pods);
   const recorder = manager.eventRecorder('podopslifecycle-controller', options.instance ?? 'cloneset-suite');
   const gate = options.stageGate ?? passAllStageGate;
-  // Our own writes, so a reconcile never plans from a cache that has not seen them (§1.6 step 1).
-  const versions = new ResourceVersionExpectations({ clock: manager.clock });
   // The last phases seen per pod, for the phase-change Events.
   const observed = new Map<string, PodObservation>();
-  const keyOf = (pod: DeepReadonly<KubeObject>): string => namespacedKey(pod.metadata?.namespace, pod.metadata?.name ?? '');
-  pods.addEventHandler({
-    onAdd: (pod) => versions.observe(keyOf(pod), pod.metadata?.resourceVersion),
-    onUpdate: (_old, pod) => versions.observe(keyOf(pod), pod.metadata?.resourceVersion),
-    onDelete: (pod) => {
-      versions.delete(keyOf(pod));
-      observed.delete(keyOf(pod));
-    },
-  });
+  const versions = trackOwnPodWrites(pods, manager.clock, (key) => observed.delete(key));
+  const keyOf = podKey;
 
   const record = (pod: Pod, events: readonly PlannedEvent[]): void => {
     for (const e of events) recorder.event(pod as KubeObject, e.type, e.reason, e.action, e.note);

@@ -4,12 +4,10 @@
 import { POL_ANNOTATIONS, POL_TRAFFIC_FINALIZER, isKusionControlled } from '@cloneset-suite/api-types';
 import {
   NamespaceIndex,
-  ResourceVersionExpectations,
   Resources,
   isConflict,
   jsonPatch,
   jsonPointerEscape,
-  namespacedKey,
   type Controller,
   type DeepReadonly,
   type JsonPatchOperation,
@@ -20,6 +18,7 @@ import {
 import type { Pod } from '../core/pod-state.ts';
 import { serviceSelects } from '../core/service-selector.ts';
 import { isDraining, planTraffic, type TrafficWrite } from '../core/traffic-plan.ts';
+import { podKey, trackOwnPodWrites } from './own-writes.ts';
 import { SLICE_POD_INDEX, endpointsOfPod, slicePodKeys, trafficServicesIn, type EndpointSliceObject, type ServiceObject } from './traffic-sources.ts';
 
 export const TRAFFIC_COOPERATION_CONTROLLER_NAME = 'endpointslice-cooperation';
@@ -58,19 +57,11 @@ export function createTrafficCooperationController(manager: Manager, options: Tr
   const slices = manager.informers.informerFor<EndpointSliceObject>(Resources.endpointSlices, { ...scope, indexers: { [SLICE_POD_INDEX]: slicePodKeys } });
   const client = manager.client.resource<PodObject>(Resources.pods);
   const recorder = manager.eventRecorder('endpointslice-cooperation', options.instance ?? 'cloneset-suite');
-  const versions = new ResourceVersionExpectations({ clock: manager.clock });
   // When each pod was first seen draining (ms), for "traffic off ... after N ms".
   const drainStarts = new Map<string, number>();
-  const keyOf = (obj: DeepReadonly<KubeObject>): string => namespacedKey(obj.metadata?.namespace, obj.metadata?.name ?? '');
+  const versions = trackOwnPodWrites(pods, manager.clock, (key) => drainStarts.delete(key));
+  const keyOf = podKey;
   const concerned = (pod: DeepReadonly<KubeObject>): boolean => isKusionControlled(pod.metadata?.labels) || holdsFinalizer(pod);
-  pods.addEventHandler({
-    onAdd: (pod) => versions.observe(keyOf(pod), pod.metadata?.resourceVersion),
-    onUpdate: (_old, pod) => versions.observe(keyOf(pod), pod.metadata?.resourceVersion),
-    onDelete: (pod) => {
-      versions.delete(keyOf(pod));
-      drainStarts.delete(keyOf(pod));
-    },
-  });
 
   const reconcile = async (key: string, ctx: ReconcileContext): Promise<void> => {
     const cached = pods.getByKey(key);
