@@ -2,6 +2,7 @@
 // The shell executes `actions` in order, then calls computeStatus through statusInputFor.
 import type { V1ControllerRevision, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import { buildContext, revisionNameOf, type PlanContext } from './context.ts';
+import { hookWaits } from './hook-waits.ts';
 import { planImagePreDownload } from './image-predownload.ts';
 import type { FeatureGates } from './keys.ts';
 import type { Diffs } from './diff.ts';
@@ -133,6 +134,8 @@ function planSync(ctx: PlanContext, plan: Omit<ReconcilePlan, 'sync'>): SyncStep
     plan.requeueAfterMs = minRequeue(plan.requeueAfterMs, update.requeueAfterMs);
     sync = { step: 'update', scaleDiffs: scale.diffs, update: 'diffs' in update ? { diffs: update.diffs } : { stoppedBy: update.stoppedBy } };
   }
+  // A hook holding pods is said whichever step ran: the controller has nothing to do until it is released.
+  plan.waits.push(...hookWaits(ctx));
   const undone = new Set(actions.flatMap((a) => (a.kind === 'undoOperation' ? [a.name] : [])));
   for (const undo of planUndos(ctx.pods, wanted)) {
     if (!undone.has(undo.name)) actions.push({ ...undo, step: undo.type === 'update' ? 'update' : 'scale' });
