@@ -11,6 +11,9 @@ export interface PodView {
   instanceId: string | undefined;
   ready: boolean;
   terminating: boolean;
+  /** For checks beyond this module's (the user's own marks): the pod's labels and annotations. */
+  labels?: Readonly<Record<string, string>>;
+  annotations?: Readonly<Record<string, string>>;
 }
 
 export interface PvcView {

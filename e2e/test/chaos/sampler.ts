@@ -5,9 +5,14 @@ import type { KubeClient } from '@cloneset-suite/kube-runtime';
 import { checkSnapshot, emptyHistory, INSTANCE_ID_LABEL, type History, type Limits, type Snapshot, type Violation } from '../../src/chaos/invariants.ts';
 import { isReady, podsOf, pvcsOf, type PodObject, type PvcObject } from './cluster-client.ts';
 
-export interface SampledViolation extends Violation {
+export interface SampledViolation {
+  invariant: Violation['invariant'] | (string & {});
+  detail: string;
   atMs: number;
 }
+
+/** A scenario's own check on each sample, beside the rollout invariants (stateful: it keeps its history). */
+export type SnapshotCheck = (snap: Snapshot) => { invariant: string; detail: string }[];
 
 export async function takeSnapshot(client: KubeClient, namespace: string, selector: string): Promise<Snapshot> {
   // PVCs first: a pod seen alive afterwards was alive when its claim was seen gone.
@@ -22,6 +27,8 @@ const podView = (p: PodObject): Snapshot['pods'][number] => ({
   instanceId: p.metadata.labels?.[INSTANCE_ID_LABEL],
   ready: isReady(p),
   terminating: p.metadata.deletionTimestamp !== undefined,
+  labels: p.metadata.labels ?? {},
+  annotations: p.metadata.annotations ?? {},
 });
 
 const pvcView = (c: PvcObject): Snapshot['pvcs'][number] => ({
@@ -40,6 +47,7 @@ export class InvariantSampler {
   samples = 0;
   sampleErrors = 0;
   private readonly started = Date.now();
+  private readonly extraChecks: SnapshotCheck[] = [];
 
   private readonly client: KubeClient;
   private readonly namespace: string;
@@ -55,6 +63,10 @@ export class InvariantSampler {
     this.intervalMs = intervalMs;
   }
 
+  addCheck(check: SnapshotCheck): void {
+    this.extraChecks.push(check);
+  }
+
   start(): void {
     this.running = true;
     this.loop = (async () => {
@@ -67,8 +79,9 @@ export class InvariantSampler {
 
   async sampleOnce(): Promise<void> {
     const snap = await takeSnapshot(this.client, this.namespace, this.selector);
-    const { history, violations } = checkSnapshot(this.history, snap, this.limits);
+    const { history, violations: found } = checkSnapshot(this.history, snap, this.limits);
     this.history = history;
+    const violations = [...found, ...this.extraChecks.flatMap((check) => check(snap))];
     this.samples++;
     const atMs = Date.now() - this.started;
     // Keep the first few of each kind: enough to explain, bounded in memory.
