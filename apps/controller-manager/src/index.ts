@@ -16,6 +16,8 @@ export { webhookConfigurations } from './webhooks/configurations.ts';
 export type { WebhookConfiguration, ClientTarget } from './webhooks/configurations.ts';
 export type { AdmissionWebhook } from './webhooks/types.ts';
 export { managerPermissions, flattenRules } from './rbac.ts';
+export { rbacObjects } from './deploy/render.ts';
+export type { RbacOptions } from './deploy/render.ts';
 export type { PolicyRule, Permissions } from './rbac.ts';
 export { installCrds, installWebhookConfigurations, urlModeConfigurations } from './local-install.ts';
 export type { Kubectl } from './local-install.ts';

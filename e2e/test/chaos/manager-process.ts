@@ -10,9 +10,11 @@ import { installCrds, installWebhookConfigurations, loadConfig, urlModeConfigura
 /**
  * CHAOS_BREAK=<name> breaks one guarantee on purpose, to show the scenario checking it fails:
  * admission (no validating webhook), two-leaders (the standby runs without leader election),
- * lost-delete (the fault proxy answers pod deletes with success without forwarding them).
+ * lost-delete (the fault proxy answers pod deletes with success without forwarding them),
+ * rbac (the generated ClusterRole loses pod creation), body-limit (the webhook body limit is
+ * raised above what the security scenario sends).
  */
-export const breaking = (name: 'admission' | 'two-leaders' | 'lost-delete'): boolean => process.env.CHAOS_BREAK === name;
+export const breaking = (name: 'admission' | 'two-leaders' | 'lost-delete' | 'rbac' | 'body-limit'): boolean => process.env.CHAOS_BREAK === name;
 
 const mainEntry = path.join(repoRoot, 'apps/controller-manager/src/main.ts');
 const run = (args: readonly string[], input?: string): Promise<string> => kubectl(args, input);
@@ -160,13 +162,24 @@ export interface ChaosEnvironment {
   teardown(): Promise<void>;
 }
 
-/** A fresh namespace, its webhook configurations and one ready manager replica watching it. */
-export async function startChaosEnvironment(prefix: string, replica: Partial<Omit<ReplicaOptions, 'namespace' | 'name' | 'webhookUrlPort'>> = {}): Promise<ChaosEnvironment> {
+type ReplicaChoices = Partial<Omit<ReplicaOptions, 'namespace' | 'name' | 'webhookUrlPort'>>;
+
+/**
+ * A fresh namespace, its webhook configurations and one ready manager replica watching it.
+ * `prepare` runs once the namespace exists, before the manager starts (to give it its own
+ * credentials, say), and may add replica options.
+ */
+export async function startChaosEnvironment(
+  prefix: string,
+  replica: ReplicaChoices = {},
+  prepare?: (namespace: string, name: string) => Promise<ReplicaChoices>,
+): Promise<ChaosEnvironment> {
   const ns = await createTestNamespace(prefix);
   const port = await freePort();
   const name = `${prefix}-${ns.name.slice(-6)}`;
   const uninstall = await installForNamespace(ns.name, name, port);
-  const manager = await ManagerReplica.create({ ...replica, namespace: ns.name, name, webhookUrlPort: port });
+  const prepared = prepare ? await prepare(ns.name, name) : {};
+  const manager = await ManagerReplica.create({ ...replica, ...prepared, namespace: ns.name, name, webhookUrlPort: port });
   await manager.start();
   await waitForAdmission(ns.name);
   return {
