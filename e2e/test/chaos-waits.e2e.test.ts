@@ -110,11 +110,12 @@ describe('nothing waits silently: every wait is reported with what it waits for'
 
   it('a preDelete finalizer hook never released: FailedScale naming the hook, its finalizer and the pod', async () => {
     const finalizer = 'chaos.cloneset-suite.io/pre-delete';
-    const cs = base('predelete', { replicas: 2 }) as { spec: Record<string, unknown> & { template: { metadata: Record<string, unknown> } } };
+    const cs = base('predelete', { replicas: 2 }) as { spec: Record<string, unknown> };
     cs.spec.lifecycle = { preDelete: { finalizersHandler: [finalizer] } };
-    cs.spec.template.metadata.finalizers = [finalizer];
     await applyObject(ns, cs);
     await waitForRollout(client, ns, 'predelete', 120_000);
+    // As the hook's owner would: its finalizer on every pod it wants to see before deletion.
+    for (const pod of await podNames(ns, 'predelete')) await podsOf(client).patch(ns, pod, mergePatch({ metadata: { finalizers: [finalizer] } }));
     await cloneSetsOf(client).patch(ns, 'predelete', mergePatch({ spec: { replicas: 1 } }));
     const held = await eventually('a pod held in PreparingDelete', async () =>
       (await podsOf(client).list({ namespace: ns, labelSelector: 'app=predelete,lifecycle.apps.kruise.io/state=PreparingDelete' })).items[0]?.metadata.name, { timeoutMs: 60_000 });
