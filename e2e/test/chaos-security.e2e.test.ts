@@ -3,7 +3,9 @@
 // request refused (403 counted on its /metrics), and the account cannot do what it was never
 // granted. deploy/ grants no wildcard and reaches secrets only through a Role in the manager's own
 // namespace. The webhook server refuses a body over the limit (413) and malformed JSON (400)
-// without falling over (the next AdmissionReview is answered), refuses TLS 1.0/1.1 and accepts
+// without falling over (the next AdmissionReview is answered), answers fast-check generated garbage
+// (200 bodies in `npm test`, 2000 in `npm run test:chaos`; CHAOS_SEED replays) with 4xx only,
+// refuses TLS 1.0/1.1 and accepts
 // 1.2/1.3. Every outbound HTTP client of the shipped code is known and gives up on a server that
 // never answers, within its configured timeout.
 // CHAOS_BREAK=rbac (pod creation left out of the ClusterRole) and CHAOS_BREAK=body-limit (the
@@ -17,12 +19,14 @@ import { connect as tlsConnect, createServer as createTlsServer, type SecureVers
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { parseAllDocuments } from 'yaml';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, rbacObjects, type PolicyRule } from '@cloneset-suite/controller-manager';
 import { KubeConfigTransport, RestClient, loadKubeConfig, mergePatch } from '@cloneset-suite/kube-runtime';
 import { getJson, kubectl, repoRoot } from '@cloneset-suite/local-cluster';
 import { DEFAULT_WEBHOOK_TIMEOUT_MS, WebhookClient } from '@cloneset-suite/transition-rule';
 import { sumSamples } from '../src/chaos/metrics.ts';
+import { chaosLong, chaosSeed } from '../src/chaos/seeded.ts';
 import { cloneSetsOf, observerClient } from './chaos/cluster-client.ts';
 import { breaking, startChaosEnvironment, type ChaosEnvironment } from './chaos/manager-process.ts';
 import { applyObject, chaosCloneSet, setImage, waitForRollout } from './chaos/rollout.ts';
@@ -30,6 +34,8 @@ import { applyObject, chaosCloneSet, setImage, waitForRollout } from './chaos/ro
 const client = observerClient();
 /** The manager runs with --webhook-max-body-size=1Mi (the default 6Mi behaves alike; 1Mi keeps the test light). */
 const BODY_LIMIT_BYTES = 1024 * 1024;
+const GARBAGE_BODIES = chaosLong() ? 2000 : 200;
+const seed = chaosSeed();
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'chaos-security-'));
 
 type Rbac = { kind: string; metadata: { name: string; namespace?: string }; rules?: PolicyRule[] };
@@ -185,6 +191,27 @@ describe('security', () => {
       expect(next.status).toBe(200);
       expect((JSON.parse(next.text) as { response: { uid: string } }).response.uid).toBe('after-garbage');
       expect(env.manager.pid).toBeDefined();
+      expect(env.manager.starts).toBe(1);
+    });
+
+    it(`answers ${GARBAGE_BODIES} generated malformed bodies with 4xx and keeps serving`, async () => {
+      const bodies = fc.sample(
+        fc.oneof(
+          fc.string({ maxLength: 200 }),
+          fc.json().map((j) => j.slice(0, Math.max(1, j.length - 1))),
+          fc.jsonValue().map((v) => JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: v })),
+        ),
+        { numRuns: GARBAGE_BODIES, seed },
+      );
+      const statuses = new Map<number, number>();
+      for (const body of bodies) {
+        const { status } = await post(body);
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      }
+      const next = await post(review('after-fuzz'));
+      console.log(`[chaos-security] ${GARBAGE_BODIES} generated bodies (seed ${seed}): answers ${JSON.stringify(Object.fromEntries(statuses))}; then ${next.status}`);
+      expect([...statuses.keys()].every((code) => code >= 400 && code < 500)).toBe(true);
+      expect(next.status).toBe(200);
       expect(env.manager.starts).toBe(1);
     });
 

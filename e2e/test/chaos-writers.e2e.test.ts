@@ -13,7 +13,7 @@ import { eventually } from '@cloneset-suite/local-cluster';
 import { sumSamples } from '../src/chaos/metrics.ts';
 import { chaosLong, chaosSeed } from '../src/chaos/seeded.ts';
 import { specMismatches, type WantedSpec } from '../src/chaos/settled-spec.ts';
-import { checkUserMarks, missingWrittenMarks, USER_MARK_PREFIX, type MarkHistory } from '../src/chaos/user-marks.ts';
+import { checkUserMarks, marksOf, missingWrittenMarks, USER_MARK_PREFIX, type MarkHistory } from '../src/chaos/user-marks.ts';
 import { finalSpec, pickPod, writerSchedule, type WriterEdit } from '../src/chaos/writer-schedule.ts';
 import { cloneSetsOf, isReady, observerClient, podsOf, type CloneSetObject } from './chaos/cluster-client.ts';
 import { startChaosEnvironment, type ChaosEnvironment } from './chaos/manager-process.ts';
@@ -162,6 +162,18 @@ describe(`concurrent writers during a rollout (seed ${seed}, ${EDITS} edits in $
       marks = r.history;
       return r.violations;
     });
+    // How often the controller rewrote a pod the user had marked (an in-place update changes its revision label).
+    const revisionOf = new Map<string, string>();
+    let updatesOfMarkedPods = 0;
+    sampler.addCheck((snap) => {
+      for (const p of snap.pods) {
+        const rev = p.labels?.['controller-revision-hash'];
+        const before = revisionOf.get(p.uid);
+        if (before !== undefined && rev !== before && marksOf(p).size > 0) updatesOfMarkedPods++;
+        if (rev !== undefined) revisionOf.set(p.uid, rev);
+      }
+      return [];
+    });
     sampler.start();
 
     const schedule = writerSchedule(seed, { edits: EDITS, spanMs: SPAN_MS, minReplicas: 3, maxReplicas: MAX_REPLICAS, images: IMAGES });
@@ -189,7 +201,7 @@ describe(`concurrent writers during a rollout (seed ${seed}, ${EDITS} edits in $
     console.log(
       `[chaos-writers] seed ${seed}: ${schedule.length} edits in ${Math.round(editedMs / 1000)} s (${[...user.written.values()].reduce((n, m) => n + m.size, 0)} marks acknowledged on ${user.written.size} pods, ${user.deletes} pod deletes), ` +
         `settled ${Math.round(settledMs / 1000)} s later at ${JSON.stringify(want)}; conflicts retried: user ${user.conflicts}, manager ${managerConflicts}; ` +
-        `${surviving} written marks on the ${finalPods.length} final pods, ${lost.length} lost; sampler: ${sampler.summary()}`,
+        `${updatesOfMarkedPods} in-place updates of marked pods seen; ${surviving} written marks on the ${finalPods.length} final pods, ${lost.length} lost; sampler: ${sampler.summary()}`,
     );
     expect(sampler.violations).toEqual([]);
     expect(lost).toEqual([]);
