@@ -5,8 +5,9 @@
 // writes). The sampler checks every 250 ms that a mark the user wrote is never removed or changed
 // by a later write (user-marks.ts) and that no instance id has two pods; at the end the CloneSet
 // is at the last spec written (settled-spec.ts) and every written mark is on its surviving pod.
-// The last test breaks the guarantee on purpose (a writer drops a user label): the sampler must
-// report it. `npm test`: 40 edits in 30 s; `npm run test:chaos`: 300 in 240 s. CHAOS_SEED=<n> replays.
+// The schedule closes by marking every pod and then changing the image below the partition, so
+// the controller rewrites marked pods in every run. The last test breaks the guarantee on purpose
+// (a writer drops a user label): the sampler must report it. `npm test`: 40 edits in 30 s; `npm run test:chaos`: 300 in 240 s. CHAOS_SEED=<n> replays.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergePatch, NotFoundError, Resources, retryOnConflict, type KubeClient } from '@cloneset-suite/kube-runtime';
 import { eventually } from '@cloneset-suite/local-cluster';
@@ -53,6 +54,8 @@ class User {
       case 'podAnnotation':
       case 'deletePod':
         return this.onPod(edit.kind, edit.pick);
+      case 'markAll':
+        return this.markAll();
       default:
         return this.onCloneSet(edit);
     }
@@ -88,7 +91,13 @@ class User {
     }
   }
 
-  private async onCloneSet(edit: Exclude<WriterEdit, { pick: number }>): Promise<void> {
+  private async markAll(): Promise<void> {
+    const pods = (await podsOf(this.client).list({ namespace: this.namespace, labelSelector: `app=${NAME}` })).items.filter((p) => !p.metadata.deletionTimestamp);
+    // One pick per pod: pickPod over n sorted names at (i + 0.5) / n is the i-th.
+    for (let i = 0; i < pods.length; i++) await this.onPod('podLabel', (i + 0.5) / pods.length);
+  }
+
+  private async onCloneSet(edit: Exclude<WriterEdit, { pick: number } | { kind: 'markAll' }>): Promise<void> {
     await retryOnConflict(async (attempt) => {
       if (attempt > 1) this.conflicts++;
       const cs = await cloneSetsOf(this.client).get(this.namespace, NAME);
@@ -205,6 +214,8 @@ describe(`concurrent writers during a rollout (seed ${seed}, ${EDITS} edits in $
     );
     expect(sampler.violations).toEqual([]);
     expect(lost).toEqual([]);
+    // The schedule ends by marking every pod, then an update the partition lets through: the check above was exercised.
+    expect(updatesOfMarkedPods).toBeGreaterThan(0);
     expect(user.written.size).toBeGreaterThan(0);
     expect(env.manager.starts).toBe(1);
     expect(env.manager.pid).toBeDefined();

@@ -12,7 +12,7 @@ describe('writerSchedule', () => {
 
   it('makes every kind of edit over a long enough schedule', () => {
     const kinds = new Set(writerSchedule(1, { ...options, edits: 300 }).map((e) => e.edit.kind));
-    expect([...kinds].sort()).toEqual(['deletePod', 'image', 'partition', 'paused', 'podAnnotation', 'podLabel', 'replicas']);
+    expect([...kinds].sort()).toEqual(['deletePod', 'image', 'markAll', 'partition', 'paused', 'podAnnotation', 'podLabel', 'replicas']);
   });
 
   it('the final spec is the last value of each field, starting from the initial one', () => {
@@ -26,13 +26,18 @@ describe('writerSchedule', () => {
     expect(finalSpec({ replicas: 3, partition: 1, image: 'nginx:a', paused: true }, schedule)).toEqual({ replicas: 4, partition: 1, image: 'nginx:b', paused: false });
   });
 
-  it('property: times increase within the span, the schedule ends unpaused, values stay in range', () => {
+  it('property: times increase within the span, values stay in range; it ends marking every pod, then an image change a partition below replicas lets through, unpaused', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 0xffffffff }), fc.integer({ min: 1, max: 200 }), (seed, edits) => {
         const s = writerSchedule(seed, { ...options, edits });
-        expect(s).toHaveLength(edits + 1);
+        expect(s).toHaveLength(edits + 4);
         expect(s.every((e, i) => e.atMs >= 0 && e.atMs <= options.spanMs && (i === 0 || e.atMs >= s[i - 1]!.atMs))).toBe(true);
-        expect(finalSpec({ replicas: 3, partition: 0, image: 'nginx:a', paused: true }, s).paused).toBe(false);
+        const before = finalSpec({ replicas: 3, partition: 0, image: 'nginx:a', paused: true }, s.slice(0, -4));
+        const after = finalSpec({ replicas: 3, partition: 0, image: 'nginx:a', paused: true }, s);
+        expect(s.at(-4)!.edit.kind).toBe('markAll');
+        expect(after.image).not.toBe(before.image);
+        expect(after.partition).toBeLessThan(after.replicas);
+        expect(after.paused).toBe(false);
         let replicas = options.minReplicas;
         for (const { edit } of s) {
           if (edit.kind === 'replicas') {
@@ -48,7 +53,7 @@ describe('writerSchedule', () => {
     );
   });
 
-  it('alternates the image: back and forth, never the same twice in a row', () => {
+  it('alternates the image: back and forth, never the same twice in a row (the closing change included)', () => {
     const images = writerSchedule(3, { ...options, edits: 200 }).flatMap((e) => (e.edit.kind === 'image' ? [e.edit.value] : []));
     expect(images.length).toBeGreaterThan(5);
     expect(images.every((img, i) => i === 0 || img !== images[i - 1])).toBe(true);

@@ -6,6 +6,8 @@ import { seededRandom } from './seeded.ts';
 
 export type WriterEdit =
   | { kind: 'podLabel' | 'podAnnotation' | 'deletePod'; /** which pod, as a fraction of the sorted pod list when the edit runs */ pick: number }
+  /** A label of the user's on every pod there is. */
+  | { kind: 'markAll' }
   | { kind: 'replicas'; value: number }
   | { kind: 'partition'; value: number }
   | { kind: 'image'; value: string }
@@ -32,8 +34,10 @@ export interface ScheduleOptions {
   images: readonly [string, string];
 }
 
+type RandomKind = Exclude<WriterEdit['kind'], 'markAll'>;
+
 /** Pod writes most often (they race the controller's pod writes), spec edits and deletes less. */
-const KINDS: readonly [WriterEdit['kind'], number][] = [
+const KINDS: readonly [RandomKind, number][] = [
   ['podLabel', 4],
   ['podAnnotation', 4],
   ['deletePod', 1],
@@ -43,7 +47,7 @@ const KINDS: readonly [WriterEdit['kind'], number][] = [
   ['paused', 1],
 ];
 
-function pickKind(x: number): WriterEdit['kind'] {
+function pickKind(x: number): RandomKind {
   const total = KINDS.reduce((n, [, w]) => n + w, 0);
   let at = x * total;
   for (const [kind, w] of KINDS) {
@@ -54,8 +58,9 @@ function pickKind(x: number): WriterEdit['kind'] {
 }
 
 /**
- * Edits at increasing times within spanMs. Ends unpaused (a paused CloneSet never settles), so the
- * last spec is one the controller must reach.
+ * Edits at increasing times within spanMs. Ends with every pod marked, then the other image and a
+ * partition below replicas, so at least one marked pod is updated by the controller whatever the
+ * seed; and unpaused (a paused CloneSet never settles), so the last spec is one the controller must reach.
  */
 export function writerSchedule(seed: number, o: ScheduleOptions): ScheduledEdit[] {
   if (o.edits < 1 || o.minReplicas < 1 || o.maxReplicas < o.minReplicas) throw new Error(`bad writer schedule options: ${JSON.stringify(o)}`);
@@ -80,7 +85,12 @@ export function writerSchedule(seed: number, o: ScheduleOptions): ScheduledEdit[
         return { atMs, edit: { kind, pick: next() } };
     }
   });
-  out.push({ atMs: o.spanMs, edit: { kind: 'paused', value: false } });
+  out.push(
+    { atMs: o.spanMs, edit: { kind: 'markAll' } },
+    { atMs: o.spanMs, edit: { kind: 'image', value: o.images[1 - imageIndex]! } },
+    { atMs: o.spanMs, edit: { kind: 'partition', value: Math.floor(next() * replicas) } },
+    { atMs: o.spanMs, edit: { kind: 'paused', value: false } },
+  );
   return out;
 }
 
