@@ -1,6 +1,7 @@
 // How long a bench run should take, printed before it starts (so a full run that will not fit a
 // quiet window is not started) and next to the actual duration at the end (so the model can be
 // corrected). Seconds per unit fitted on 2 shared CPUs; namespace creation and deletion included.
+import { DEFAULT_EVENT_SERIES_FLUSH_MS } from '@cloneset-suite/kube-runtime';
 import type { BenchSizes } from './result.ts';
 
 const SCALE_OUT_FIXED_S = 12;
@@ -24,7 +25,8 @@ export function estimateSeconds(sizes: BenchSizes, scenarios: readonly string[])
     // Plus one CloneSet run under the CPU profiler.
     'scale-out': r * (3 * scaleOutRun(sizes.scaleOut) + SHIPPED_PER_POD_S * sizes.scaleOut + 2 * scaleOutRun(sizes.scaleOutLarge)) + scaleOutRun(sizes.scaleOut),
     rollout: r * 3 * (ROLLOUT_FIXED_S + ROLLOUT_PER_POD_S * sizes.rollout),
-    settled: 2 * (SETTLED_SETUP_S + sizes.settledSeconds),
+    // The CloneSet's window waits out its Event recorder's series flush first.
+    settled: 2 * (SETTLED_SETUP_S + sizes.settledSeconds) + DEFAULT_EVENT_SERIES_FLUSH_MS / 1000,
     memory: MEMORY_FIXED_S + sizes.memory.reduce((sum, n) => sum + MEMORY_PER_SIZE_S + MEMORY_PER_POD_S * n, 0),
     webhook:
       WEBHOOK_FIXED_S +

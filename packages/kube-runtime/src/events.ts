@@ -80,6 +80,8 @@ const NOTE_MAX = 1024;
 
 /** As client-go's event broadcaster, which drops beyond a queue of 1000. */
 export const DEFAULT_MAX_QUEUED_EVENT_WRITES = 1000;
+/** How often accumulated repeats (and folded similar Events) are written as a series update. */
+export const DEFAULT_EVENT_SERIES_FLUSH_MS = 30_000;
 
 export class EventRecorder {
   private readonly o: EventRecorderOptions;
@@ -103,7 +105,7 @@ export class EventRecorder {
     this.clock = options.clock ?? realClock;
     this.logger = (options.logger ?? silentLogger()).child({ component: 'event-recorder' });
     this.windowMs = options.aggregationWindowMs ?? 10 * 60_000;
-    this.flushMs = options.flushIntervalMs ?? 30_000;
+    this.flushMs = options.flushIntervalMs ?? DEFAULT_EVENT_SERIES_FLUSH_MS;
     this.maxTracked = options.maxTracked ?? 4096;
     this.maxQueued = Math.max(1, options.maxQueuedWrites ?? DEFAULT_MAX_QUEUED_EVENT_WRITES);
   }

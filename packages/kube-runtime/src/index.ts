@@ -49,7 +49,7 @@ export { Controller, TerminalError, DEFAULT_MAX_CONCURRENT_RECONCILES, DEFAULT_R
 export { DEFAULT_CACHE_STALE_AFTER_MS } from './informer/staleness.ts';
 export type { StaleCache } from './informer/staleness.ts';
 export type { ControllerOptions, MapObjectToKeys, ReconcileContext, ReconcileResult, Reconciler } from './controller.ts';
-export { EventRecorder, referenceOf } from './events.ts';
+export { EventRecorder, DEFAULT_EVENT_SERIES_FLUSH_MS, referenceOf } from './events.ts';
 export type { EventRecorderOptions, EventType, EventsV1Event, ObjectReference } from './events.ts';
 export { ScaleExpectations, ResourceVersionExpectations, compareResourceVersions } from './expectations.ts';
 export type { ExpectationAction, ExpectationsOptions } from './expectations.ts';
