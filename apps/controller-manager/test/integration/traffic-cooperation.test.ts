@@ -9,6 +9,7 @@ import { KubeClient, Resources, loadKubeConfig } from '@cloneset-suite/kube-runt
 import type { Pod } from '@cloneset-suite/podopslifecycle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chaosLong, chaosSeed, killSchedule } from '../../../../e2e/src/chaos/seeded.ts';
+import { cloneSet } from '../../../../packages/cloneset-controller/test/integration/support.ts';
 import { installCrds } from '../../src/local-install.ts';
 import { PodHistory, WatchHistory } from '../support/pod-history.ts';
 import { finalizerDropsWhileListed as finalizerDropsAtWrites, operationsAtWrites, servicesListingReady, type SliceVersion } from '../support/traffic-order.ts';
@@ -66,17 +67,7 @@ describe('traffic cooperation: EndpointSlices of the Services selecting a contro
     ((await getJson<Events>(['events.v1.events.k8s.io', '-n', ns.name, '--field-selector', `regarding.name=${pod}`]))?.items ?? []).map((e) => `${e.reason}: ${e.note ?? ''}`);
 
   const applyCloneSet = (name: string, replicas: number, image: string) =>
-    kubectl(['apply', '-n', ns.name, '-f', '-'], JSON.stringify({
-      apiVersion: 'apps.kruise.io/v1alpha1',
-      kind: 'CloneSet',
-      metadata: { name },
-      spec: {
-        replicas,
-        selector: { matchLabels: { app: name } },
-        template: { metadata: { labels: { app: name, [CONTROL]: 'true' } }, spec: { containers: [{ name: 'main', image }] } },
-        updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 1 },
-      },
-    }));
+    kubectl(['apply', '-n', ns.name, '-f', '-'], JSON.stringify(cloneSet(name, replicas, { updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 1 } }, { labels: { [CONTROL]: 'true' }, spec: { containers: [{ name: 'main', image }] } })));
   const setImage = (name: string, image: string) =>
     kubectl(['patch', 'clone', name, '-n', ns.name, '--type=json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }])]);
   const service = (name: string) => kubectl(['create', 'service', 'clusterip', name, '-n', ns.name, '--tcp=80:80']);
