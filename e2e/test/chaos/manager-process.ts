@@ -3,6 +3,7 @@
 // run several replicas behind one webhook address. The webhook configurations are URL mode and
 // scoped to the test namespace, so a dead manager refuses nothing outside it.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { createTestNamespace, eventually, freePort, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
 import { installCrds, installWebhookConfigurations, loadConfig, urlModeConfigurations } from '@cloneset-suite/controller-manager';
@@ -72,6 +73,7 @@ export class ManagerReplica {
       `--webhook-configuration-name=${this.o.name}`,
       `--webhook-secret-name=${this.o.name}-certs`,
       '--graceful-shutdown-timeout=5s',
+      ...(process.env.CHAOS_MANAGER_LOG_LEVEL ? [`--log-level=${process.env.CHAOS_MANAGER_LOG_LEVEL}`] : []),
       ...(this.o.extraArgs ?? []),
     ];
   }
@@ -93,9 +95,9 @@ export class ManagerReplica {
     const child = spawn(process.execPath, [mainEntry, ...this.args()], { cwd: repoRoot, env: this.o.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     this.starts++;
-    this.log += `\n--- start ${this.starts} (pid ${child.pid}) ---\n`;
-    child.stdout?.on('data', (c: Buffer) => (this.log += c.toString()));
-    child.stderr?.on('data', (c: Buffer) => (this.log += c.toString()));
+    this.record(`\n--- start ${this.starts} (pid ${child.pid}) ---\n`);
+    child.stdout?.on('data', (c: Buffer) => this.record(c.toString()));
+    child.stderr?.on('data', (c: Buffer) => this.record(c.toString()));
     this.alive = true;
     this.exitedPromise = new Promise((resolve) =>
       child.on('exit', () => {
@@ -104,6 +106,16 @@ export class ManagerReplica {
       }),
     );
     await this.ready(timeoutMs, probe);
+  }
+
+  /**
+   * Keeps the output for failure messages; CHAOS_MANAGER_LOG_DIR=<dir> also appends it to
+   * <dir>/<lease name>.log, for reading a long run after the fact.
+   */
+  private record(text: string): void {
+    this.log += text;
+    const dir = process.env.CHAOS_MANAGER_LOG_DIR;
+    if (dir) appendFileSync(path.join(dir, `${this.o.name}.log`), text);
   }
 
   async ready(timeoutMs = 120_000, probe: 'readyz' | 'healthz' = 'readyz'): Promise<void> {
