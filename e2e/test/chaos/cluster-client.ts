@@ -7,8 +7,8 @@ export const cloneSets = { group: 'apps.kruise.io', version: 'v1alpha1', resourc
 
 export interface PodObject extends KubeObject {
   metadata: ObjectMeta;
-  spec?: { containers?: { name: string; image: string }[] };
-  status?: { conditions?: { type: string; status: string }[] };
+  spec?: { containers?: { name: string; image: string }[]; nodeName?: string };
+  status?: { phase?: string; conditions?: { type: string; status: string; reason?: string }[] };
 }
 export interface PvcObject extends KubeObject {
   metadata: ObjectMeta;

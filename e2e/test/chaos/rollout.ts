@@ -67,8 +67,27 @@ export async function rolloutComplete(client: KubeClient, namespace: string, nam
 export async function waitForRollout(client: KubeClient, namespace: string, name: string, timeoutMs: number): Promise<void> {
   await eventually(`CloneSet ${name} rolled out`, async () => (await rolloutComplete(client, namespace, name)) || undefined, { timeoutMs, intervalMs: 500 }).catch(async (err: unknown) => {
     const cs = await cloneSetsOf(client).get(namespace, name).catch(() => undefined);
-    throw new Error(`${(err as Error).message}\nstatus: ${JSON.stringify(cs?.status)}`, { cause: err });
+    const lagging = await laggingPods(client, namespace, name, cs?.status?.updateRevision).catch((e: unknown) => [`(pods not listed: ${String(e)})`]);
+    throw new Error(`${(err as Error).message}\nstatus: ${JSON.stringify(cs?.status)}\npods keeping it from completing:\n${lagging.join('\n')}`, { cause: err });
   });
+}
+
+/** One line per pod that is terminating, not Ready or not on the update revision: what a stuck rollout waits for. */
+async function laggingPods(client: KubeClient, namespace: string, name: string, updateRevision: string | undefined): Promise<string[]> {
+  const pods = (await podsOf(client).list({ namespace, labelSelector: `app=${name}` })).items;
+  return pods
+    .filter((p) => p.metadata.deletionTimestamp || !isReady(p) || p.metadata.labels?.['controller-revision-hash'] !== updateRevision)
+    .map((p) =>
+      JSON.stringify({
+        name: p.metadata.name,
+        labels: p.metadata.labels,
+        finalizers: p.metadata.finalizers,
+        deleting: p.metadata.deletionTimestamp,
+        node: p.spec?.nodeName,
+        phase: p.status?.phase,
+        conditions: p.status?.conditions?.map((c) => `${c.type}=${c.status}${c.reason ? `(${c.reason})` : ''}`),
+      }),
+    );
 }
 
 /** resourceVersions of the CloneSet, its pods and PVCs: equal across a quiet period = no writes. */
