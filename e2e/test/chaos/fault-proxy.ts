@@ -42,8 +42,16 @@ const kindOf = (method: string, url: URL): string => {
   return { POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete' }[method] ?? method.toLowerCase();
 };
 
-export async function startFaultProxy(options: { swallowPodDeletes?: boolean } = {}): Promise<FaultProxy> {
+export interface FaultProxyOptions {
+  /** CHAOS_BREAK=lost-delete: pod deletes answered with success and never forwarded. */
+  swallowPodDeletes?: boolean;
+  /** Watches of collections whose path matches are passed on this late, as a lagging cache sees them. */
+  delayWatches?: { path: RegExp; ms: number };
+}
+
+export async function startFaultProxy(options: FaultProxyOptions = {}): Promise<FaultProxy> {
   const swallowPodDeletes = options.swallowPodDeletes ?? false;
+  const delayed = (kind: string, url: URL): number => (kind === 'watch' && options.delayWatches?.path.test(url.pathname) ? options.delayWatches.ms : 0);
   const kc = loadKubeConfig(testKubeconfigPath());
   const upstream = new URL(kc.getCurrentCluster()!.server);
   const tls: RequestOptions = {};
@@ -89,7 +97,12 @@ export async function startFaultProxy(options: { swallowPodDeletes?: boolean } =
     const up = httpsRequest({ ...tls, host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers }, (upRes) => {
       if (kind === 'create' && upRes.statusCode === 409 && /\/pods$/.test(url.pathname)) counts.duplicateCreates++;
       res.writeHead(upRes.statusCode ?? 502, upRes.headers);
-      upRes.pipe(res);
+      const lag = delayed(kind, url);
+      if (lag > 0) {
+        // Same delay for every chunk: the events keep their order, each arrives `lag` ms late.
+        upRes.on('data', (chunk: Buffer) => setTimeout(() => res.writableEnded || res.write(chunk), lag));
+        upRes.on('end', () => setTimeout(() => res.writableEnded || res.end(), lag));
+      } else upRes.pipe(res);
       if (kind === 'watch' && upRes.statusCode === 200) {
         const expire = (): void => {
           upRes.unpipe(res);

@@ -20,6 +20,7 @@ import { describePlan, planReconcile, statusInputFor } from '../core/reconcile-p
 import { selectorMatches } from '../core/selector.ts';
 import { computeStatus, statusEquals } from '../core/status.ts';
 import type { CloneSetLike } from '../core/types.ts';
+import { claimExpectation } from './claim-expectation.ts';
 import { executePlan } from './executor.ts';
 import { ImagePullJobSupport } from './image-pull-jobs.ts';
 import { passError } from './pass-error.ts';
@@ -102,6 +103,18 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
       const key = singleKey(owningCloneSetKey(pod));
       if (key && pod.metadata?.name) expectationsRef.current?.observe(key, 'delete', pod.metadata.name);
     },
+  });
+
+  // A PVC turning terminating, or gone, satisfies the delete expectation of that claim.
+  const observeClaimDelete = (pvc: DeepReadonly<KubeObject>): void => {
+    const key = singleKey(owningCloneSetKey(pvc));
+    if (key && pvc.metadata?.name) expectationsRef.current?.observe(key, 'delete', claimExpectation(pvc.metadata.name));
+  };
+  pvcs.addEventHandler({
+    onUpdate: (_old, pvc) => {
+      if (pvc.metadata?.deletionTimestamp) observeClaimDelete(pvc);
+    },
+    onDelete: observeClaimDelete,
   });
 
   const reconcile = async (key: string, ctx: ReconcileContext): Promise<ReconcileResult | void> => {

@@ -24,6 +24,7 @@ import { deleteImagePullJobs, imagePullJobResource, type ImagePullJobSupport } f
 import { writeOperation } from './operation-writes.ts';
 import type { ExecutedFailure } from './pass-error.ts';
 import { writeOutcome } from './write-outcome.ts';
+import { claimExpectation } from './claim-expectation.ts';
 import { cloneSetResource, podResource, pvcResource, revisionResource } from './resources.ts';
 
 export interface ExecutionContext {
@@ -274,12 +275,12 @@ async function executeOne(action: PlannedOther, ctx: ExecutionContext, state: Pl
         }
       }
       for (const pvc of action.withPvcs) {
-        await withWarning(ctx, 'FailedDelete', 'Delete', `failed to delete pvc ${pvc}`, () => deleteIgnoringNotFound(() => pvcs.delete(ns, pvc, write)));
+        await deleteClaim(ctx, pvc, `failed to delete pvc ${pvc}`, () => pvcs.delete(ns, pvc, write));
       }
       return;
     }
     case 'deletePvc':
-      await withWarning(ctx, 'FailedDelete', 'Delete', `failed to clean up PVC ${action.name}`, () => deleteIgnoringNotFound(() => pvcs.delete(ns, action.name, write)));
+      await deleteClaim(ctx, action.name, `failed to clean up PVC ${action.name}`, () => pvcs.delete(ns, action.name, write));
       return;
     case 'reownPvc': {
       // Only the entry that changes, tested first: other owners stay, and a PVC whose owners moved
@@ -445,6 +446,30 @@ async function withWarning(ctx: ExecutionContext, reason: string, action: string
   } catch (err) {
     // A lost race is replanned, not reported.
     if (writeOutcome(err) !== 'conflict') ctx.recorder.event(ctx.cs, 'Warning', reason, action, `${message}: ${errorMessage(err)}`);
+    throw err;
+  }
+}
+
+/**
+ * A PVC delete, expected until the PVC cache shows it terminating or gone: a pass planned from a
+ * cache that still lists the claim as live would reuse its instance id and, the claim existing,
+ * create the replacement pod without one; the claim then goes and the pod never schedules.
+ */
+async function deleteClaim(ctx: ExecutionContext, name: string, message: string, call: () => Promise<unknown>): Promise<void> {
+  const expected = claimExpectation(name);
+  ctx.expectations.expect(ctx.key, 'delete', expected);
+  try {
+    await withWarning(ctx, 'FailedDelete', 'Delete', message, async () => {
+      try {
+        await call();
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+        ctx.expectations.observe(ctx.key, 'delete', expected); // gone before we asked
+      }
+    });
+  } catch (err) {
+    // Not deleted: no event of this delete is coming.
+    ctx.expectations.observe(ctx.key, 'delete', expected);
     throw err;
   }
 }
