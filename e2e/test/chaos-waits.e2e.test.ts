@@ -4,10 +4,12 @@
 // waited for, then removing the obstacle and checking the CloneSet moves on and the condition clears:
 // - a ResourceQuota refusing pods: FailedCreate Event + FailedScale condition naming the quota;
 // - a terminating pod holding the name an instance id needs: WaitingForPodDeletion Event + FailedScale naming the pod;
-// - a lifecycle hook never released (preDelete finalizer, inPlaceUpdate label): FailedScale /
-//   FailedUpdate naming the hook and the pod (the controller said nothing before issue #14);
+// - a lifecycle hook never released (preDelete finalizer, inPlaceUpdate label): a
+//   WaitingForLifecycleHook Event and PodsHeld naming the hook and the pod; FailedScale /
+//   FailedUpdate stay clear, as OpenKruise sets them only on errors (a hook taking its time is not one);
 // - a pod held in PodOpsLifecycle PreCheck by a PodTransitionRule: the pod's PreCheck Event, the
-//   rule's status naming the rule and the missing label;
+//   rule's status naming the rule and the missing label, and on the CloneSet a
+//   WaitingForPodTransitionRule Event and PodsHeld naming the rule and how many pods it holds;
 // - a pod admission webhook that is down: FailedCreate Event + FailedScale naming the webhook.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergePatch, Resources } from '@cloneset-suite/kube-runtime';
@@ -44,6 +46,12 @@ async function reportedCondition(namespace: string, name: string, type: string, 
     const c = await conditionOf(namespace, name, type);
     return c?.status === 'True' && names.every((n) => c.message?.includes(n)) ? c.message : undefined;
   }, { timeoutMs: 60_000, intervalMs: 500 });
+}
+
+/** Fails when the condition is True now: an ordinary wait must not read as a failure. */
+async function expectNotTrue(namespace: string, name: string, type: string): Promise<void> {
+  const c = await conditionOf(namespace, name, type);
+  expect(c?.status === 'True' ? `${type} True: ${c.message ?? ''}` : undefined).toBeUndefined();
 }
 
 async function clearedCondition(namespace: string, name: string, type: string): Promise<void> {
@@ -108,7 +116,7 @@ describe('nothing waits silently: every wait is reported with what it waits for'
     await clearedCondition(ns, 'reuse', 'FailedScale');
   });
 
-  it('a preDelete finalizer hook never released: FailedScale naming the hook, its finalizer and the pod', async () => {
+  it('a preDelete finalizer hook never released: WaitingForLifecycleHook Event and PodsHeld naming the hook, its finalizer and the pod; no FailedScale', async () => {
     const finalizer = 'chaos.cloneset-suite.io/pre-delete';
     const cs = base('predelete', { replicas: 2 }) as { spec: Record<string, unknown> };
     cs.spec.lifecycle = { preDelete: { finalizersHandler: [finalizer] } };
@@ -119,14 +127,16 @@ describe('nothing waits silently: every wait is reported with what it waits for'
     await cloneSetsOf(client).patch(ns, 'predelete', mergePatch({ spec: { replicas: 1 } }));
     const held = await eventually('a pod held in PreparingDelete', async () =>
       (await podsOf(client).list({ namespace: ns, labelSelector: 'app=predelete,lifecycle.apps.kruise.io/state=PreparingDelete' })).items[0]?.metadata.name, { timeoutMs: 60_000 });
-    const message = await reportedCondition(ns, 'predelete', 'FailedScale', ['preDelete', finalizer, held]);
-    summary.push(`  preDelete hook: pod ${held} in PreparingDelete; FailedScale "${message}"`);
+    const note = await reportedEvent(ns, 'CloneSet', 'predelete', 'WaitingForLifecycleHook', ['preDelete', finalizer, held]);
+    const message = await reportedCondition(ns, 'predelete', 'PodsHeld', ['preDelete', finalizer, held]);
+    await expectNotTrue(ns, 'predelete', 'FailedScale');
+    summary.push(`  preDelete hook: pod ${held} in PreparingDelete; Event WaitingForLifecycleHook "${note}"; PodsHeld "${message}"`);
     await podsOf(client).patch(ns, held, mergePatch({ metadata: { finalizers: null } }));
-    await clearedCondition(ns, 'predelete', 'FailedScale');
+    await clearedCondition(ns, 'predelete', 'PodsHeld');
     await eventually('the released pod deleted', async () => !(await podNames(ns, 'predelete', true)).includes(held), { timeoutMs: 60_000 });
   });
 
-  it('an inPlaceUpdate label hook never released: FailedUpdate naming the hook, its label and the pod', async () => {
+  it('an inPlaceUpdate label hook never released: WaitingForLifecycleHook Event and PodsHeld naming the hook, its label and the pod; no FailedUpdate', async () => {
     const cs = base('inplace', { strategy: 'InPlaceIfPossible' }) as { spec: Record<string, unknown> & { template: { metadata: { labels: Record<string, string> } } } };
     cs.spec.lifecycle = { inPlaceUpdate: { labelsHandler: { [HOLD]: 'true' } } };
     cs.spec.template.metadata.labels[HOLD] = 'true';
@@ -135,14 +145,16 @@ describe('nothing waits silently: every wait is reported with what it waits for'
     const [pod] = await podNames(ns, 'inplace');
     await kubectl(['patch', 'clone', 'inplace', '-n', ns, '--type=json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'nginx:2.0' }])]);
     await eventually('the pod held in PreparingUpdate', async () => (await podsOf(client).get(ns, pod!)).metadata.labels?.['lifecycle.apps.kruise.io/state'] === 'PreparingUpdate', { timeoutMs: 60_000 });
-    const message = await reportedCondition(ns, 'inplace', 'FailedUpdate', ['inPlaceUpdate', `${HOLD}=true`, pod!]);
-    summary.push(`  inPlaceUpdate hook: pod ${pod} in PreparingUpdate; FailedUpdate "${message}"`);
+    const note = await reportedEvent(ns, 'CloneSet', 'inplace', 'WaitingForLifecycleHook', ['inPlaceUpdate', `${HOLD}=true`, pod!]);
+    const message = await reportedCondition(ns, 'inplace', 'PodsHeld', ['inPlaceUpdate', `${HOLD}=true`, pod!]);
+    await expectNotTrue(ns, 'inplace', 'FailedUpdate');
+    summary.push(`  inPlaceUpdate hook: pod ${pod} in PreparingUpdate; Event WaitingForLifecycleHook "${note}"; PodsHeld "${message}"`);
     await podsOf(client).patch(ns, pod!, mergePatch({ metadata: { labels: { [HOLD]: null } } }));
-    await clearedCondition(ns, 'inplace', 'FailedUpdate');
+    await clearedCondition(ns, 'inplace', 'PodsHeld');
     await waitForRollout(client, ns, 'inplace', 120_000);
   });
 
-  it('a pod held in PreCheck by a PodTransitionRule: the pod\'s PreCheck Event, the rule\'s status naming the rule and the missing label', async () => {
+  it('a pod held in PreCheck by a PodTransitionRule: the pod\'s PreCheck Event, the rule\'s status naming the rule and the missing label, the CloneSet\'s WaitingForPodTransitionRule Event and PodsHeld naming the rule and the pod count', async () => {
     const approval = 'chaos.cloneset-suite.io/approved';
     await applyObject(ns, {
       apiVersion: 'apps.kusionstack.io/v1alpha1',
@@ -164,10 +176,13 @@ describe('nothing waits silently: every wait is reported with what it waits for'
     }, { timeoutMs: 60_000, intervalMs: 500 });
     expect(detail.rejectInfo?.[0]?.ruleName).toBe('needs-approval');
     expect(detail.rejectInfo?.[0]?.reason).toContain(approval);
-    const csConditions = (await cloneSetsOf(client).get(ns, 'prechecked')).status?.conditions?.filter((c) => c.status === 'True').map((c) => `${c.type}: ${c.message ?? ''}`);
-    summary.push(`  PreCheck: pod Event PreCheck "${note.slice(0, 160)}"; rule status ${JSON.stringify(detail.rejectInfo)}; CloneSet conditions True: ${JSON.stringify(csConditions)}`);
+    const csNote = await reportedEvent(ns, 'CloneSet', 'prechecked', 'WaitingForPodTransitionRule', ['approval', 'needs-approval', '1 pod(s)', pod!, approval]);
+    const message = await reportedCondition(ns, 'prechecked', 'PodsHeld', ['approval', 'needs-approval', '1 pod(s)', pod!, 'PreCheck']);
+    await expectNotTrue(ns, 'prechecked', 'FailedUpdate');
+    summary.push(`  PreCheck: pod Event PreCheck "${note.slice(0, 160)}"; rule status ${JSON.stringify(detail.rejectInfo)}; CloneSet Event WaitingForPodTransitionRule "${csNote}"; PodsHeld "${message}"`);
     await kubectl(['label', 'pod', pod!, '-n', ns, `${approval}=true`]);
     await waitForRollout(client, ns, 'prechecked', 120_000);
+    await clearedCondition(ns, 'prechecked', 'PodsHeld');
   });
 
   it('a pod admission webhook that is down: FailedCreate Event and FailedScale naming the webhook', async () => {

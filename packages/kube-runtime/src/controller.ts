@@ -60,6 +60,22 @@ export const DEFAULT_RECONCILE_TIMEOUT_MS = 60_000;
 /** How soon a key skipped for a stale cache is looked at again. */
 const STALE_CACHE_RECHECK_MS = 5_000;
 
+/**
+ * The reason of a reconcile's signal when the controller stops (shutdown, lost lease), as opposed
+ * to its deadline: a reconciler can tell "the manager is going away" from "this pass took too long".
+ */
+export class ControllerStoppedError extends Error {
+  constructor(controller: string) {
+    super(`controller ${controller} stopped`);
+    this.name = 'ControllerStoppedError';
+  }
+}
+
+/** Whether `signal` was aborted because its controller is stopping. */
+export function abortedByStop(signal: AbortSignal): boolean {
+  return signal.aborted && signal.reason instanceof ControllerStoppedError;
+}
+
 class ReconcileTimeoutError extends Error {
   constructor(timeoutMs: number) {
     super(`reconcile exceeded its ${timeoutMs}ms deadline`);
@@ -186,7 +202,7 @@ export class Controller {
   /** Stops handing out keys and aborts in-flight reconciles' signals; start() then resolves. */
   stop(): void {
     if (this.stopController.signal.aborted) return;
-    this.stopController.abort(new Error(`controller ${this.name} stopped`));
+    this.stopController.abort(new ControllerStoppedError(this.name));
     this.queue.shutDown();
   }
 

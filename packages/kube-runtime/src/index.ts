@@ -45,7 +45,7 @@ export type {
   WatchEvent,
   WatchEventType,
 } from './client/types.ts';
-export { Controller, TerminalError, DEFAULT_MAX_CONCURRENT_RECONCILES, DEFAULT_RECONCILE_TIMEOUT_MS } from './controller.ts';
+export { Controller, ControllerStoppedError, TerminalError, abortedByStop, DEFAULT_MAX_CONCURRENT_RECONCILES, DEFAULT_RECONCILE_TIMEOUT_MS } from './controller.ts';
 export { DEFAULT_CACHE_STALE_AFTER_MS } from './informer/staleness.ts';
 export type { StaleCache } from './informer/staleness.ts';
 export type { ControllerOptions, MapObjectToKeys, ReconcileContext, ReconcileResult, Reconciler } from './controller.ts';

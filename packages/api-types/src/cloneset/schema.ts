@@ -273,7 +273,7 @@ export const CloneSetSpecSchema = Type.Object(
 export type CloneSetSpec = Static<typeof CloneSetSpecSchema>;
 
 export const CloneSetConditionSchema = Type.Object({
-  type: str({ description: 'FailedScale, FailedUpdate or Progressing.' }),
+  type: str({ description: 'FailedScale, FailedUpdate, Progressing or PodsHeld.' }),
   status: stringEnum(CONDITION_STATUSES),
   lastTransitionTime: Type.Optional(str({ format: 'date-time' })),
   lastUpdateTime: Type.Optional(str({ format: 'date-time' })),

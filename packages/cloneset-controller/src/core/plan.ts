@@ -189,6 +189,20 @@ export function inStep(step: PlanStep, actions: readonly PlanAction[]): PlannedA
 /** Something a step waits for: reported on its condition (and by an Event), not retried as an error. */
 export type PlanWait = PlanError;
 
+/** Who holds pods outside the controller's reach; the reason of the PodsHeld condition. */
+export type HoldKind = 'LifecycleHook' | 'PodTransitionRule';
+
+/**
+ * Pods someone else holds (a lifecycle hook's owner, a PodTransitionRule): an ordinary wait,
+ * said on the PodsHeld condition and by a Normal Event, never on FailedScale/FailedUpdate
+ * (OpenKruise sets those only for errors, issue #14).
+ */
+export interface PodHold {
+  kind: HoldKind;
+  /** What holds the pods and which ones, in words (the condition message, the Event note). */
+  message: string;
+}
+
 export interface Plan {
   actions: PlanAction[];
   /** True when the step wrote something, so later steps of the pass are skipped (§3 step 11). */

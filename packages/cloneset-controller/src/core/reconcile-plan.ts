@@ -2,14 +2,16 @@
 // The shell executes `actions` in order, then calls computeStatus through statusInputFor.
 import type { V1ControllerRevision, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import { buildContext, revisionNameOf, type PlanContext } from './context.ts';
+import { PODS_HELD_CONDITION, holdEvents } from './held-condition.ts';
 import { hookWaits } from './hook-waits.ts';
 import { planImagePreDownload } from './image-predownload.ts';
 import type { FeatureGates } from './keys.ts';
 import type { Diffs } from './diff.ts';
-import { failureCondition, inStep, minRequeue, type PlannedAction, type PlanError, type PlanStep, type PlanWait } from './plan.ts';
+import { failureCondition, inStep, minRequeue, type PlannedAction, type PlanError, type PlanStep, type PlanWait, type PodHold } from './plan.ts';
 import { planUndos, type CloneSetOperationType, type WantedPods } from './ops-lifecycle.ts';
 import { classifyPods, podName } from './pod-state.ts';
 import { computeRevisions, planHistoryTruncation, type RevisionsResult } from './revisions.ts';
+import { transitionRuleWaits } from './rule-waits.ts';
 import { planPodsToDeleteCleanup, planPvcCleanup, planScale } from './scale-plan.ts';
 import type { NodeLabels } from './scale-in-order.ts';
 import type { CloneSetLike } from './types.ts';
@@ -58,6 +60,8 @@ export interface ReconcilePlan {
   errors: PlanError[];
   /** What the pass waits for (e.g. a terminating pod's name): on the condition, not an error. */
   waits: PlanWait[];
+  /** Pods a lifecycle hook or a PodTransitionRule holds: the PodsHeld condition, not a failure. */
+  holds: PodHold[];
   requeueAfterMs?: number;
   revisions: RevisionsResult;
   context: PlanContext;
@@ -96,7 +100,7 @@ export function planReconcile(input: ReconcileInput): ReconcilePlan {
     ...(input.podNamed ? { podNamed: input.podNamed } : {}),
   });
 
-  const result: Omit<ReconcilePlan, 'sync'> = { actions, errors: [], waits: [], revisions, context: ctx };
+  const result: Omit<ReconcilePlan, 'sync'> = { actions, errors: [], waits: [], holds: [], revisions, context: ctx };
   // §3 step 10. A revision created in this very pass is handled by the next one, once it exists.
   if (!revisions.actions.some((a) => a.kind === 'createRevision')) {
     actions.push(...inStep('preDownload', planImagePreDownload(ctx, { crdPresent: !!input.imagePullJobCrdPresent })));
@@ -134,8 +138,9 @@ function planSync(ctx: PlanContext, plan: Omit<ReconcilePlan, 'sync'>): SyncStep
     plan.requeueAfterMs = minRequeue(plan.requeueAfterMs, update.requeueAfterMs);
     sync = { step: 'update', scaleDiffs: scale.diffs, update: 'diffs' in update ? { diffs: update.diffs } : { stoppedBy: update.stoppedBy } };
   }
-  // A hook holding pods is said whichever step ran: the controller has nothing to do until it is released.
-  plan.waits.push(...hookWaits(ctx));
+  // Held pods are said whichever step ran: the controller has nothing to do until they are released.
+  plan.holds.push(...hookWaits(ctx), ...transitionRuleWaits(ctx));
+  actions.push(...inStep('scale', holdEvents(plan.holds, ctx.cs.status?.conditions?.find((c) => c.type === PODS_HELD_CONDITION))));
   const undone = new Set(actions.flatMap((a) => (a.kind === 'undoOperation' ? [a.name] : [])));
   for (const undo of planUndos(ctx.pods, wanted)) {
     if (!undone.has(undo.name)) actions.push({ ...undo, step: undo.type === 'update' ? 'update' : 'scale' });
@@ -177,6 +182,8 @@ export function statusInputFor(plan: ReconcilePlan, failures: readonly ActionFai
     collisionCount: plan.revisions.collisionCount,
     partition: ctx.knobs.partitionValid ? ctx.knobs.partition : undefined,
     failures: merged,
+    // A deleting CloneSet plans no sync step, so its holds were not looked at.
+    ...(plan.sync.step === 'none' ? {} : { held: plan.holds }),
     nowMs,
   };
 }
@@ -201,6 +208,7 @@ export function describePlan(plan: ReconcilePlan): Record<string, unknown> {
     actions,
     ...(plan.errors.length ? { errors: plan.errors.map((e) => `${e.condition}: ${e.message}`) } : {}),
     ...(plan.waits.length ? { waits: plan.waits.map((e) => e.message) } : {}),
+    ...(plan.holds.length ? { holds: plan.holds.map((h) => h.message) } : {}),
     ...(plan.requeueAfterMs !== undefined ? { requeueAfterMs: plan.requeueAfterMs } : {}),
   };
 }

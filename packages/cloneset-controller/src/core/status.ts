@@ -1,7 +1,9 @@
 // Status (spec §1.6, §10) with decisions.md fix 3 (failure conditions cleared on
 // the next successful pass) and the v1.9 Progressing condition.
 import type { V1Pod } from '@kubernetes/client-node';
+import { PODS_HELD_CONDITION, heldCondition } from './held-condition.ts';
 import { MAX_INT32 } from './keys.ts';
+import type { PodHold } from './plan.ts';
 import { isAvailable, isPodAtRevision, isUpdateReady, readySinceMs } from './pod-state.ts';
 import { selectorToString } from './selector.ts';
 import { rfc3339, toMillis } from './time.ts';
@@ -22,6 +24,8 @@ export interface StatusInput {
    * succeeded, undefined when it did not run (the condition is left as it was).
    */
   failures: { FailedScale?: string | null; FailedUpdate?: string | null };
+  /** Pods held by a hook or a rule in this pass (the PodsHeld condition); undefined: not looked at. */
+  held?: readonly PodHold[];
   nowMs: number;
 }
 
@@ -35,14 +39,17 @@ function setCondition(
   list: StatusCondition[],
   next: { type: string; status: string; reason?: string; message?: string },
   nowMs: number,
+  { refreshMessage = false } = {},
 ): StatusCondition[] {
   const now = rfc3339(nowMs);
   const existing = list.find((c) => c.type === next.type);
   // An unchanged status and reason keeps the condition as it is, message included (v1.9
   // semantics). Refreshing the message would rewrite /status on every failing retry (create
   // errors name a fresh pod each time), and our own status write re-enqueues the CloneSet at
-  // once: a hot loop around the rate limiter's backoff.
-  if (existing && existing.status === next.status && (existing.reason ?? '') === (next.reason ?? '')) return list;
+  // once: a hot loop around the rate limiter's backoff. PodsHeld refreshes it: its message
+  // changes only when other pods are held, and a stale list of held pods would mislead.
+  const sameMessage = !refreshMessage || (existing?.message ?? '') === (next.message ?? '');
+  if (existing && existing.status === next.status && (existing.reason ?? '') === (next.reason ?? '') && sameMessage) return list;
   const cond: StatusCondition = {
     type: next.type,
     status: next.status,
@@ -92,6 +99,9 @@ export function computeStatus(input: StatusInput): StatusResult {
       conditions = setCondition(conditions, { type, status: 'False', reason: 'Succeeded' }, nowMs);
     }
   }
+
+  const held = heldCondition(input.held, conditions.find((c) => c.type === PODS_HELD_CONDITION));
+  if (held) conditions = setCondition(conditions, { type: PODS_HELD_CONDITION, ...held }, nowMs, { refreshMessage: true });
 
   let requeue: number | undefined;
   const deadline = cs.spec.progressDeadlineSeconds;

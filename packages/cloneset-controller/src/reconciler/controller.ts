@@ -5,7 +5,6 @@ import {
   OwnerUIDIndex,
   ResourceVersionExpectations,
   enqueueControllerOwner,
-  jsonPatch,
   namespacedKey,
   type Controller,
   type DeepReadonly,
@@ -24,6 +23,7 @@ import { claimExpectation } from './claim-expectation.ts';
 import { executePlan } from './executor.ts';
 import { ImagePullJobSupport } from './image-pull-jobs.ts';
 import { passError } from './pass-error.ts';
+import { writeCloneSetStatus } from './status-write.ts';
 import { cloneSetResource, nodeResource, podResource, pvcResource, revisionResource } from './resources.ts';
 
 export const CLONESET_CONTROLLER_NAME = 'cloneset';
@@ -179,18 +179,20 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
     });
 
     const { status, requeueAfterMs: statusRequeueMs } = computeStatus(statusInputFor(plan, execution.failures, nowMs));
+    let statusConflict = false;
     if (!statusEquals(cs.status, status)) {
-      const written = await manager.client
-        .resource<CloneSetObject>(cloneSetResource)
-        .patchStatus(cs.metadata.namespace, cs.metadata.name ?? '', jsonPatch([{ op: 'add', path: '/status', value: status }]), { signal: ctx.signal });
-      statusVersions.expect(key, written.metadata?.resourceVersion);
+      const written = await writeCloneSetStatus(manager.client, cs, status, ctx.signal);
+      if (written.written) statusVersions.expect(key, written.resourceVersion);
+      else statusConflict = true;
     }
     // The errors themselves go to the queue, so a Retry-After among them sets the backoff.
     const failed = passError(plan.errors, execution.failures);
     if (failed) throw failed;
-    // A write that lost a race: replan from a fresher cache, with backoff, failing no condition.
-    if (execution.conflicts.length > 0) {
-      ctx.logger.debug({ cloneSet: key, conflicts: execution.conflicts.map((c) => c.message) }, 'writes lost a race; replanning');
+    // A write that lost a race (the status included): replan from a fresher cache, with backoff,
+    // failing no condition and recording no Event.
+    if (execution.conflicts.length > 0 || statusConflict) {
+      const conflicts = [...execution.conflicts.map((c) => c.message), ...(statusConflict ? ['status: the CloneSet changed since the cache read'] : [])];
+      ctx.logger.debug({ cloneSet: key, conflicts }, 'writes lost a race; replanning');
       return { requeue: true };
     }
     const requeueMs = [plan.requeueAfterMs, statusRequeueMs].filter((ms): ms is number => ms !== undefined && ms > 0);

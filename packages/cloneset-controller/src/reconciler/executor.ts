@@ -2,6 +2,7 @@
 // slow-start batches and stop at the first failed batch (§6.4); every create and delete is
 // registered in the expectations before the call so a fast second pass cannot repeat it (§6.8).
 import {
+  abortedByStop,
   isAlreadyExists,
   isNotFound,
   retryOnConflict,
@@ -187,6 +188,11 @@ async function createPod(action: PlannedCreate, ctx: ExecutionContext, result: E
     if (writeOutcome(err, ctx.signal) === 'unknown') {
       // The POST may have landed: the expectation stays, so the next pass waits for the cache
       // (or the expectation window) instead of creating a second pod under a new id.
+      if (abortedByStop(ctx.signal)) {
+        // The manager is stopping: nothing is wrong, and the next leader's cache shows the pod or not.
+        ctx.logger.info({ pod: action.name }, 'pod create cut short by shutdown; the next leader sees whether it landed');
+        return false;
+      }
       ctx.logger.warn({ err, pod: action.name }, 'pod create outcome unknown; waiting for the cache');
       ctx.recorder.event(ctx.cs, 'Warning', 'CreatePodOutcomeUnknown', 'Create', `no answer to the create of pod ${action.name}: ${errorMessage(err)}; waiting for it to show up before creating more`);
       return false;

@@ -3,6 +3,7 @@
 // the client reports as one: requeue and replan, no condition), or it was refused (a failure of
 // its step).
 import { ApiError, isConflict } from '@cloneset-suite/kube-runtime';
+import { provedNeverSent } from './transport-errors.ts';
 
 export type WriteOutcome = 'unknown' | 'conflict' | 'failed';
 
@@ -10,12 +11,14 @@ export type WriteOutcome = 'unknown' | 'conflict' | 'failed';
  * `signal` is the reconcile's: aborted mid-request (its deadline, a shutdown), the request may
  * have reached the apiserver. 504 and reason Timeout/ServerTimeout are the apiserver's own
  * "did not complete in time": the write may still be applied, as client-go's IsTimeout says.
+ * A transport error is unknown unless its cause proves the request never left (transport-errors.ts).
  */
 export function writeOutcome(err: unknown, signal?: AbortSignal): WriteOutcome {
   if (signal?.aborted) return 'unknown';
   if (err instanceof ApiError) {
     // Reason Timeout with code 0 is our client's own deadline.
     if (err.code === 504 || err.reason === 'Timeout' || err.reason === 'ServerTimeout') return 'unknown';
+    if (err.code === 0 && err.reason === 'TransportError') return provedNeverSent(err.cause) ? 'failed' : 'unknown';
     if (isConflict(err)) return 'conflict';
   }
   return 'failed';

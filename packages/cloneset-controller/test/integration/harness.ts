@@ -34,16 +34,22 @@ export interface RecordedRequest {
 /** Whether a recorded request targets a pod (or a pod subresource such as status). */
 export const isPodWrite = (r: RecordedRequest): boolean => /\/api\/v1\/namespaces\/[^/]+\/pods(\/|$)/.test(r.path);
 
+/** Runs before a request of the controller is sent: a test's way to race it with another writer. */
+export type BeforeSend = (req: HttpRequest) => Promise<void>;
+
 /** Passes requests to the kubeconfig transport and records the mutating ones. */
 class RecordingTransport implements Transport {
   readonly host: string;
   readonly log: RecordedRequest[] = [];
   private readonly inner: Transport;
-  constructor(inner: Transport) {
+  private readonly beforeSend: BeforeSend | undefined;
+  constructor(inner: Transport, beforeSend?: BeforeSend) {
     this.inner = inner;
     this.host = inner.host;
+    this.beforeSend = beforeSend;
   }
   async send(req: HttpRequest): Promise<HttpResponse> {
+    await this.beforeSend?.(req);
     // Sub-millisecond clock: requests of one concurrent batch must be seen to overlap.
     const now = (): number => performance.timeOrigin + performance.now();
     const startMs = now();
@@ -53,10 +59,10 @@ class RecordingTransport implements Transport {
   }
 }
 
-export function startController(namespace: string, options: Omit<CloneSetControllerOptions, 'namespace'> = {}): RunningController {
+export function startController(namespace: string, options: Omit<CloneSetControllerOptions, 'namespace'> = {}, beforeSend?: BeforeSend): RunningController {
   const registry = new Registry();
   const kubeConfig = loadKubeConfig(testKubeconfigPath());
-  const transport = new RecordingTransport(new KubeConfigTransport(kubeConfig));
+  const transport = new RecordingTransport(new KubeConfigTransport(kubeConfig), beforeSend);
   const manager = new Manager({
     kubeConfig,
     transport,

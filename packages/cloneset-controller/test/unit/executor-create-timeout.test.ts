@@ -2,7 +2,7 @@
 // a server-side timeout) may have landed. Its expectation stays until the cache shows the pod or
 // the expectation window passes, so the next pass waits instead of creating under a new id.
 import { describe, expect, it } from 'vitest';
-import { ApiError, FakeClock, ScaleExpectations, type KubeObject } from '@cloneset-suite/kube-runtime';
+import { ApiError, ControllerStoppedError, FakeClock, ScaleExpectations, type KubeObject, type Logger } from '@cloneset-suite/kube-runtime';
 import type { PlannedAction } from '../../src/core/plan.ts';
 import { planReconcile } from '../../src/core/reconcile-plan.ts';
 import { executePlan } from '../../src/reconciler/executor.ts';
@@ -17,6 +17,15 @@ function planCreates(replicas: number): PlannedAction[] {
 }
 
 const clientTimeout = () => new ApiError(0, 'Timeout', 'no answer within 60000 ms (POST /api/v1/namespaces/ns/pods)', undefined, 'POST /api/v1/namespaces/ns/pods');
+/** undici's fetch error when the connection closes after the body went out. */
+const socketClosed = () =>
+  new ApiError(0, 'TransportError', 'fetch failed: other side closed', undefined, 'POST /api/v1/namespaces/ns/pods', {
+    cause: new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) }),
+  });
+const connectionRefused = () =>
+  new ApiError(0, 'TransportError', 'fetch failed: connect ECONNREFUSED', undefined, 'POST /api/v1/namespaces/ns/pods', {
+    cause: new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6443'), { code: 'ECONNREFUSED' }) }),
+  });
 const serverTimeout = () => new ApiError(504, 'Timeout', 'Timeout: request did not complete within requested timeout', undefined, 'POST /api/v1/namespaces/ns/pods');
 
 /** The pod is stored (the POST landed), then the answer is lost. */
@@ -32,6 +41,7 @@ describe('executePlan: a create with an unknown outcome', () => {
   it.each([
     ['the client timeout', clientTimeout],
     ['a server-side timeout (504)', serverTimeout],
+    ['a socket closed after the body was sent (UND_ERR_SOCKET)', socketClosed],
   ])('%s keeps the expectation until the cache shows the pod', async (_name, error) => {
     const clock = new FakeClock(NOW);
     const expectations = new ScaleExpectations({ controller: 'cloneset', clock, timeoutMs: WINDOW_MS });
@@ -81,6 +91,34 @@ describe('executePlan: a create with an unknown outcome', () => {
     const api = fakeApi(landsThenTimesOut(clientTimeout));
     await executePlan(planCreates(3), executionContext(api, expectations));
     expect(api.calls.filter((c) => c.verb === 'create')).toHaveLength(1);
+  });
+
+  it('a connection refused (the POST never left) is a failure and drops its expectation', async () => {
+    const expectations = new ScaleExpectations({ controller: 'cloneset', clock: new FakeClock(NOW), timeoutMs: WINDOW_MS });
+    const api = fakeApi((call) => (call.verb === 'create' ? Promise.reject(connectionRefused()) : undefined));
+    const result = await executePlan(planCreates(1), executionContext(api, expectations));
+    expect(expectations.satisfied('ns/cs')).toBe(true);
+    expect(result.failures).toHaveLength(1);
+    expect(api.events.map((e) => e.reason)).toEqual(['FailedCreate']);
+  });
+
+  it('a create cut by the manager stopping: no Warning Event, an info line, the expectation kept', async () => {
+    const expectations = new ScaleExpectations({ controller: 'cloneset', clock: new FakeClock(NOW), timeoutMs: WINDOW_MS });
+    const stopping = new AbortController();
+    const api = fakeApi((call) => {
+      if (call.verb !== 'create') return undefined;
+      stopping.abort(new ControllerStoppedError('cloneset'));
+      return Promise.reject(new ApiError(0, 'TransportError', 'This operation was aborted', undefined, 'POST /api/v1/namespaces/ns/pods'));
+    });
+    const lines: { level: string; msg: string }[] = [];
+    const capture = (level: string) => (_obj: unknown, msg: string) => lines.push({ level, msg });
+    const logger = { debug: capture('debug'), info: capture('info'), warn: capture('warn'), error: capture('error') } as unknown as Logger;
+    const result = await executePlan(planCreates(1), executionContext(api, expectations, { signal: stopping.signal, logger }));
+    expect(api.events).toEqual([]);
+    expect(result.failures).toEqual([]);
+    expect(lines.map((l) => l.level)).toEqual(['info']);
+    expect(lines[0]!.msg).toContain('shutdown');
+    expect(expectations.satisfied('ns/cs')).toBe(false);
   });
 
   it('a refused create (the apiserver answered) is still a failure and drops its expectation', async () => {

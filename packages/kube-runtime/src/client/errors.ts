@@ -36,8 +36,9 @@ export class ApiError extends Error {
   /** "METHOD path" of the request, for logs. */
   readonly request: string;
 
-  constructor(code: number, reason: string, message: string, details: StatusDetails | undefined, request: string) {
-    super(message);
+  /** `options.cause`: the transport's own error when no answer came (its code says how far the request got). */
+  constructor(code: number, reason: string, message: string, details: StatusDetails | undefined, request: string, options?: ErrorOptions) {
+    super(message, options);
     this.name = 'ApiError';
     this.code = code;
     this.reason = reason;

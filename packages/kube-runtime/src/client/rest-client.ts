@@ -116,7 +116,7 @@ class Deadline {
 function transportError(err: unknown, req: HttpRequest, deadline: Deadline): ApiError {
   if (err instanceof ApiError) return err;
   if (deadline.expired) return new ApiError(0, 'Timeout', `no answer within ${deadline.timeoutMs} ms (${describe(req)})`, undefined, describe(req));
-  return new ApiError(0, 'TransportError', `${errorMessage(err)} (${describe(req)})`, undefined, describe(req));
+  return new ApiError(0, 'TransportError', `${errorMessage(err)} (${describe(req)})`, undefined, describe(req), { cause: err });
 }
 
 function describe(req: HttpRequest): string {

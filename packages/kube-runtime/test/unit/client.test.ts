@@ -82,11 +82,14 @@ describe('typed errors', () => {
     const { client, metrics } = setup(() => ({ status: 404, body: 'plain text' }));
     const err = await client.resource(Resources.pods).get('ns', 'x').catch((e: unknown) => e);
     expect(isNotFound(err)).toBe(true);
-    const broken = setup(() => Promise.reject(new Error('ECONNREFUSED')));
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6443'), { code: 'ECONNREFUSED' });
+    const broken = setup(() => Promise.reject(refused));
     const err2 = await broken.client.resource(Resources.pods).get('ns', 'x').catch((e: unknown) => e);
     expect(err2).toBeInstanceOf(ApiError);
     expect((err2 as ApiError).code).toBe(0);
     expect((err2 as ApiError).message).toContain('ECONNREFUSED');
+    // The transport's own error stays reachable: its code tells whether the request left.
+    expect((err2 as ApiError).cause).toBe(refused);
     expect(await metrics.registry.getSingleMetricAsString('rest_client_requests_total')).toContain(
       'rest_client_requests_total{code="404",method="GET",host="fake:6443"} 1',
     );

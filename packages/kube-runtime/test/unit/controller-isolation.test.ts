@@ -1,7 +1,7 @@
 // Issue #15 item 7: one slow key must not stall the others. Several workers by default, and a
 // deadline on each reconcile (its signal aborts; the key is retried with backoff).
 import { describe, expect, it } from 'vitest';
-import { Controller, DEFAULT_MAX_CONCURRENT_RECONCILES, type ReconcileContext } from '../../src/controller.ts';
+import { Controller, DEFAULT_MAX_CONCURRENT_RECONCILES, abortedByStop, type ReconcileContext } from '../../src/controller.ts';
 import { createMetrics } from '../../src/metrics.ts';
 import { FakeClock, flushMicrotasks, sleep } from '../../src/util/clock.ts';
 import { FakeSource } from '../support/fake-source.ts';
@@ -23,6 +23,8 @@ function setup(options: { maxConcurrentReconciles?: number; reconcileTimeoutMs?:
   const metrics = createMetrics();
   const finished = new Map<string, number>();
   const aborted: string[] = [];
+  /** Per aborted key: whether its signal said the controller is stopping (not its deadline). */
+  const byStop = new Map<string, boolean>();
   const source = new FakeSource<Obj>();
   const reconcile = async (key: string, ctx: ReconcileContext): Promise<void> => {
     try {
@@ -30,12 +32,13 @@ function setup(options: { maxConcurrentReconciles?: number; reconcileTimeoutMs?:
       finished.set(key, clock.now());
     } catch (err) {
       aborted.push(key);
+      byStop.set(key, abortedByStop(ctx.signal));
       throw err;
     }
   };
   const controller = new Controller({ name: 'demo', reconcile, clock, metrics, ...options });
   controller.watches(source, (o) => `${o.metadata.namespace}/${o.metadata.name}`);
-  return { clock, metrics, source, controller, finished, aborted };
+  return { clock, metrics, source, controller, finished, aborted, byStop };
 }
 
 describe('Controller isolation between keys', () => {
@@ -61,7 +64,7 @@ describe('Controller isolation between keys', () => {
   });
 
   it('aborts a reconcile at its deadline and retries the key with backoff', async () => {
-    const { clock, metrics, source, controller, aborted } = setup({ reconcileTimeoutMs: 30_000 });
+    const { clock, metrics, source, controller, aborted, byStop } = setup({ reconcileTimeoutMs: 30_000 });
     const stop = new AbortController();
     const run = controller.start(stop.signal);
     await settle(clock);
@@ -70,11 +73,26 @@ describe('Controller isolation between keys', () => {
     expect(aborted).toEqual([]);
     await settle(clock, 1);
     expect(aborted).toEqual(['ns/slow']);
+    expect(byStop.get('ns/slow')).toBe(false);
     expect((await metrics.reconcileTotal.get()).values.find((v) => v.labels.result === 'error')?.value).toBe(1);
     expect(controller.queue.numRequeues('ns/slow')).toBe(1);
     stop.abort();
     await settle(clock);
     await run;
+  });
+
+  it('a reconcile cut by the controller stopping sees a ControllerStoppedError reason, not its deadline', async () => {
+    const { clock, source, controller, aborted, byStop } = setup({ reconcileTimeoutMs: 30_000 });
+    const stop = new AbortController();
+    const run = controller.start(stop.signal);
+    await settle(clock);
+    source.add(obj('slow'));
+    await settle(clock, 1_000);
+    stop.abort();
+    await settle(clock);
+    await run;
+    expect(aborted).toEqual(['ns/slow']);
+    expect(byStop.get('ns/slow')).toBe(true);
   });
 
   it('has a deadline by default', async () => {
