@@ -36,6 +36,16 @@ describe('checkSnapshot', () => {
     expect(kinds(after(healthy), { ...healthy, pvcs: [pvc('a'), pvc('b'), pvc('c', { terminating: true })] })).toEqual(['pvc-deleted-under-pod']);
   });
 
+  it('catches a pod that took the id of a claim being deleted (a replacement that can never schedule)', () => {
+    const podGone: Snapshot = { pods: [pod('a'), pod('b'), pod('c', { terminating: true })], pvcs: [pvc('a'), pvc('b'), pvc('c', { terminating: true })] };
+    const l = { ...limits, checkAvailability: false };
+    const h = checkSnapshot(after(healthy), podGone, l).history;
+    const replacement = pod('c', { uid: 'pod-c2', ready: false });
+    expect(kinds(h, { pods: [pod('a'), pod('b'), replacement], pvcs: [pvc('a'), pvc('b'), pvc('c', { terminating: true })] }, l)).toEqual(['pvc-deleted-under-pod']);
+    // Once the old claim is gone and the replacement has its own, all is well.
+    expect(kinds(h, { pods: [pod('a'), pod('b'), replacement], pvcs: [pvc('a'), pvc('b'), pvc('c', { uid: 'pvc-c2' })] }, l)).toEqual([]);
+  });
+
   it('allows a PVC to go once its pod went', () => {
     const podGone: Snapshot = { pods: [pod('a'), pod('b'), pod('c', { terminating: true })], pvcs: healthy.pvcs };
     const l = { ...limits, checkAvailability: false };

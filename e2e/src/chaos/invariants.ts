@@ -107,10 +107,17 @@ export function checkSnapshot(history: History, snap: Snapshot, limits: Limits):
       if (names.has(pvc.name)) violations.push({ invariant: 'pvc-duplicate', detail: `PVC name ${pvc.name} twice` });
       names.add(pvc.name);
     }
-    // Deleted (gone or terminating) since the previous sample while a pod with its id is active now.
-    const nowLive = new Set(livePvcs.map((c) => c.name));
+    // An active pod whose claim is on its way out: it was created (or kept) with an id whose claim
+    // the controller deleted, and will never schedule (or loses its volume) once the claim goes.
+    const liveNames = new Set(livePvcs.map((c) => c.name));
+    for (const pvc of snap.pvcs) {
+      const pod = pvc.terminating && !liveNames.has(pvc.name) ? active.find((p) => p.instanceId === pvc.instanceId) : undefined;
+      if (pod) violations.push({ invariant: 'pvc-deleted-under-pod', detail: `pod ${pod.name} (id ${pvc.instanceId}) is active while its PVC ${pvc.name} is being deleted` });
+    }
+    // Gone since the previous sample while a pod with its id is active now (terminating: above).
+    const listed = new Set(snap.pvcs.map((c) => c.name));
     for (const [name, pvc] of history.livePvcs) {
-      if (!nowLive.has(name) && pvc.instanceId !== undefined && activeIds.has(pvc.instanceId)) {
+      if (!listed.has(name) && pvc.instanceId !== undefined && activeIds.has(pvc.instanceId)) {
         const pod = active.find((p) => p.instanceId === pvc.instanceId);
         // A new pod reusing the id gets a new claim; the old one going is fine only if its pod went first.
         if (pod && history.podByInstanceId.get(pvc.instanceId) === pod.uid) {
