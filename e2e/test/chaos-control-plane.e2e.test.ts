@@ -66,12 +66,13 @@ describe('control-plane faults', () => {
 
     // 4. The apiserver itself goes away mid-rollout (local cluster only: the test restarts its process).
     await setImage(ns.name, name, 'nginx:3.0');
+    const exitsBefore = manager.unexpectedExits.length;
     if (!usingExternalCluster()) await restartComponent('kube-apiserver');
     // Unable to renew its Lease while the apiserver is away, the manager exits on purpose (as
-    // controller-runtime does) for its supervisor to start it again: play the supervisor.
+    // controller-runtime does) for its supervisor (ManagerReplica plays it) to start it again.
     await sleep(5_000);
-    const exitedWithApiserver = manager.pid === undefined;
-    if (exitedWithApiserver) await manager.start();
+    await manager.settled();
+    const exitedWithApiserver = manager.unexpectedExits.length > exitsBefore;
 
     await waitForRollout(client, ns.name, name, 240_000).catch((err: unknown) => {
       const complaints = manager.output().split('\n').filter((l) => /"level":"(warn|error|fatal)"/.test(l)).slice(-20);

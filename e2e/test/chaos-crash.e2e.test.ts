@@ -87,7 +87,7 @@ describe(`manager crash during rollouts (seed ${seed}, ${KILLS} kills per strate
     const claims = checkSettledClaims(snap, [PVC_TEMPLATE], name, bound);
     console.log(
       `[chaos-crash] ${strategy}: seed ${strategySeed}, ${KILLS} SIGKILLs over ${rounds} rollouts of ${REPLICAS} pods in ${Math.round(rolloutMs / 1000)} s; ` +
-        `mean restart-to-ready ${Math.round(restartMs / KILLS)} ms; sampler: ${sampler.summary()}; writes after settling: ${changed.length}`,
+        `mean restart-to-ready ${Math.round(restartMs / KILLS)} ms; exits on its own (restarted) ${manager.unexpectedExits.length}; sampler: ${sampler.summary()}; writes after settling: ${changed.length}`,
     );
     expect(sampler.violations).toEqual([]);
     expect(sampler.samples).toBeGreaterThan(10);

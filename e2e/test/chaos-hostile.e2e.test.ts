@@ -70,6 +70,7 @@ describe(`hostile and broken CloneSet input (seed ${seed}, ${RUNS} cases)`, () =
     console.log(`[chaos-hostile] ${RUNS} cases: ${outcomes.refused} refused naming the field, ${outcomes.accepted} accepted (broken pod templates: ${[...accepted.keys()].join(', ')})`);
     expect([...new Set(wrong)]).toEqual([]);
     expect(manager.pid).toBeDefined();
+    expect(manager.unexpectedExits).toEqual([]); // never exited (and was restarted) on its own
     expect(manager.starts).toBe(1);
   });
 
@@ -130,6 +131,7 @@ describe(`hostile and broken CloneSet input (seed ${seed}, ${RUNS} cases)`, () =
     expect(windowCreates).toBeLessThanOrEqual(broken.length * 2 * 4);
     expect(mean(during)).toBeLessThan(Math.max(2 * mean(baseline), mean(baseline) + 3_000));
     expect(manager.pid).toBeDefined();
+    expect(manager.unexpectedExits).toEqual([]); // never exited (and was restarted) on its own
     expect(manager.starts).toBe(1);
     expect((await fetch(`http://127.0.0.1:${manager.probesPort}/healthz`)).status).toBe(200);
   });

@@ -191,6 +191,7 @@ describe('security', () => {
       expect(next.status).toBe(200);
       expect((JSON.parse(next.text) as { response: { uid: string } }).response.uid).toBe('after-garbage');
       expect(env.manager.pid).toBeDefined();
+      expect(env.manager.unexpectedExits).toEqual([]); // never exited (and was restarted) on its own
       expect(env.manager.starts).toBe(1);
     });
 

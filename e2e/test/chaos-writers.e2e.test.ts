@@ -219,6 +219,7 @@ describe(`concurrent writers during a rollout (seed ${seed}, ${EDITS} edits in $
     expect(user.written.size).toBeGreaterThan(0);
     expect(env.manager.starts).toBe(1);
     expect(env.manager.pid).toBeDefined();
+    expect(env.manager.unexpectedExits).toEqual([]); // never exited (and was restarted) on its own
   }, long ? 1_200_000 : 400_000);
 
   it('the sampler and the final check catch a writer dropping a user label (the guarantee broken on purpose)', async () => {

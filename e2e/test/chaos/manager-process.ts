@@ -40,9 +40,14 @@ export class ManagerReplica {
   private exitedPromise: Promise<void> = Promise.resolve();
   private alive = false;
   private log = '';
+  /** Set by kill() and stop(): the exit that follows is ours, not one for the supervisor. */
+  private exitRequested = false;
+  private restarting: Promise<void> | undefined;
   readonly probesPort: number;
   readonly metricsPort: number;
   starts = 0;
+  /** Exits nobody asked for (lost leadership under load, a crash), each followed by a restart. */
+  readonly unexpectedExits: { at: Date; code: number | null; signal: string | null }[] = [];
 
   private readonly o: ReplicaOptions;
 
@@ -99,13 +104,33 @@ export class ManagerReplica {
     child.stdout?.on('data', (c: Buffer) => this.record(c.toString()));
     child.stderr?.on('data', (c: Buffer) => this.record(c.toString()));
     this.alive = true;
+    this.exitRequested = false;
     this.exitedPromise = new Promise((resolve) =>
-      child.on('exit', () => {
+      child.on('exit', (code, signal) => {
         this.alive = false;
         resolve();
+        if (!this.exitRequested) this.superviseExit(code, signal, probe);
       }),
     );
     await this.ready(timeoutMs, probe);
+  }
+
+  /**
+   * Plays the Deployment's restart policy: a manager that exits on its own (it stops on purpose
+   * when it cannot renew its Lease, as controller-runtime does) is started again a second later.
+   */
+  private superviseExit(code: number | null, signal: string | null, probe: 'readyz' | 'healthz'): void {
+    this.unexpectedExits.push({ at: new Date(), code, signal });
+    this.record(`\n--- exited on its own (code ${code}, signal ${signal}); restarting in 1 s ---\n`);
+    this.restarting = new Promise<void>((r) => setTimeout(r, 1_000))
+      .then(() => (this.exitRequested || this.pid !== undefined ? undefined : this.start(120_000, probe)))
+      .catch((err: unknown) => this.record(`\n--- restart failed: ${String(err)} ---\n`))
+      .finally(() => (this.restarting = undefined));
+  }
+
+  /** Resolves once a restart the supervisor began (if any) has finished. */
+  async settled(): Promise<void> {
+    while (this.restarting) await this.restarting;
   }
 
   /**
@@ -129,13 +154,18 @@ export class ManagerReplica {
 
   /** SIGKILL: no shutdown hooks, no lease release, in-flight writes cut. */
   async kill(): Promise<void> {
+    await this.settled();
     if (this.pid === undefined) return;
+    this.exitRequested = true;
     this.child!.kill('SIGKILL');
     await this.exitedPromise;
   }
 
   async stop(): Promise<void> {
+    this.exitRequested = true;
+    await this.settled();
     if (this.pid === undefined) return;
+    this.exitRequested = true;
     this.child!.kill('SIGTERM');
     await this.exitedPromise;
   }
