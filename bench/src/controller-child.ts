@@ -42,10 +42,13 @@ const manager = new Manager({
   registry,
   defaultResyncMs: options.resyncMs,
   logger: createLogger({ level: 'warn', base: { bench: options.namespace } }),
+  // The elector gets its own client and limiter from the manager, as in the controller-manager.
+  ...(options.leaderElection ? { leaderElection: { namespace: options.namespace, releaseOnCancel: true, ...options.leaderElection } } : {}),
 });
 createCloneSetController(manager, { namespace: options.namespace, maxConcurrentReconciles: options.maxConcurrentReconciles });
 const abort = new AbortController();
 const done = manager.start(abort.signal);
+
 
 async function metricSum(name: string, filter: (labels: Partial<Record<string, string | number>>) => boolean = () => true): Promise<number> {
   const metric = await registry.getSingleMetric(name)?.get();
@@ -76,6 +79,8 @@ async function snapshot(): Promise<WriteSnapshot> {
 }
 
 const reply = (r: ChildReply): void => void process.send?.(r);
+// A leader that lost its Lease stops its controllers: the parent must hear of it, not time out.
+void done.then((reason) => reply({ type: 'stopped', reason }));
 
 // The profiler runs only between the parent's start and stop, so the profile shows the work
 // measured, not the process's start-up; no inspector session exists in the timed runs.

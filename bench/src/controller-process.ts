@@ -16,10 +16,14 @@ export class ControllerProcess {
   private readonly pending = new Map<number, (s: WriteSnapshot) => void>();
   private readonly pendingProfiles = new Map<number, (p: unknown) => void>();
   private readonly exited: Promise<void>;
+  private stopReason: ((reason: string) => void) | undefined;
+  /** Resolves with the reason once the child's Manager stopped (at the parent's stop(), or e.g. 'lost-leadership'). */
+  readonly managerStopped: Promise<string>;
 
   private constructor(child: ChildProcess) {
     this.child = child;
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    this.managerStopped = new Promise((resolve) => (this.stopReason = resolve));
     child.on('message', (raw: unknown) => {
       const msg = raw as ChildReply;
       if (msg.type === 'snapshot') {
@@ -28,6 +32,8 @@ export class ControllerProcess {
       } else if (msg.type === 'profile') {
         this.pendingProfiles.get(msg.id)?.(msg.profile);
         this.pendingProfiles.delete(msg.id);
+      } else if (msg.type === 'stopped') {
+        this.stopReason?.(msg.reason);
       }
     });
   }

@@ -7,6 +7,16 @@ export interface ControllerChildOptions {
   /** Informer resync (0 = never): each resync re-delivers every cached object, a no-op reconcile. */
   resyncMs: number;
   maxConcurrentReconciles: number;
+  /** Run the controller only while holding this Lease (in `namespace`), as the controller-manager does. */
+  leaderElection?: ChildLeaderElection;
+}
+
+export interface ChildLeaderElection {
+  name: string;
+  identity: string;
+  leaseDurationMs: number;
+  renewDeadlineMs: number;
+  retryPeriodMs: number;
 }
 
 export interface WriteSnapshot {
@@ -33,7 +43,9 @@ export type ChildRequest = { type: 'snapshot'; id: number } | { type: 'profile-s
 export type ChildReply =
   | { type: 'started' }
   | { type: 'snapshot'; id: number; snapshot: WriteSnapshot }
-  | { type: 'profile'; id: number; profile?: unknown };
+  | { type: 'profile'; id: number; profile?: unknown }
+  /** The child's Manager stopped, and why (e.g. 'lost-leadership'). */
+  | { type: 'stopped'; reason: string };
 
 /** "pods", "pods/status", "clonesets/status" from an API path. */
 export function apiResourceOf(path: string): string {

@@ -8,6 +8,7 @@ const SCALE_OUT_FIXED_S = 12;
 const SCALE_OUT_PER_POD_S = 0.045;
 /** The shipped client limits (qps 50) pace about 3 writes per pod. */
 const SHIPPED_PER_POD_S = 3 / 50;
+const LEASE_ACQUIRE_S = 3;
 const ROLLOUT_FIXED_S = 15;
 const ROLLOUT_PER_POD_S = 0.1;
 const SETTLED_SETUP_S = 20;
@@ -24,6 +25,8 @@ export function estimateSeconds(sizes: BenchSizes, scenarios: readonly string[])
   const per: Record<string, number> = {
     // Plus one CloneSet run under the CPU profiler.
     'scale-out': r * (3 * scaleOutRun(sizes.scaleOut) + SHIPPED_PER_POD_S * sizes.scaleOut + 2 * scaleOutRun(sizes.scaleOutLarge)) + scaleOutRun(sizes.scaleOut),
+    // One run, paced by the shipped limits; the lease is taken first (at most a retry period).
+    lease: scaleOutRun(sizes.leaseScaleOut) + SHIPPED_PER_POD_S * sizes.leaseScaleOut + LEASE_ACQUIRE_S,
     rollout: r * 3 * (ROLLOUT_FIXED_S + ROLLOUT_PER_POD_S * sizes.rollout),
     // The CloneSet's window waits out its Event recorder's series flush first.
     settled: 2 * (SETTLED_SETUP_S + sizes.settledSeconds) + DEFAULT_EVENT_SERIES_FLUSH_MS / 1000,

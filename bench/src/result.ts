@@ -35,6 +35,8 @@ export interface BenchSizes {
   scaleOut: number;
   /** The large scale-out (the issue's N = 1,000), where CPU and event-loop delay are measured too. */
   scaleOutLarge: number;
+  /** The scale-out at the shipped client limits during which the leader's Lease renewals are watched (issue #15's N = 1,000). */
+  leaseScaleOut: number;
   rollout: number;
   settledReplicas: number;
   settledSeconds: number;
@@ -49,6 +51,7 @@ export const FULL: BenchSizes = {
   repeats: 3,
   scaleOut: 300,
   scaleOutLarge: 1000,
+  leaseScaleOut: 1000,
   rollout: 100,
   settledReplicas: 20,
   settledSeconds: 30,
@@ -64,6 +67,7 @@ export const QUICK: BenchSizes = {
   repeats: 1,
   scaleOut: 30,
   scaleOutLarge: 60,
+  leaseScaleOut: 60,
   rollout: 30,
   settledReplicas: 10,
   settledSeconds: 10,

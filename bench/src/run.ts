@@ -1,4 +1,4 @@
-// npm run bench -- [--quick] [--only=scale-out,rollout,settled,memory,webhook] [--out=path] (options: ./options.ts)
+// npm run bench -- [--quick] [--only=scale-out,rollout,settled,memory,webhook,lease] [--out=path] (options: ./options.ts)
 // Starts (or reuses) the local cluster, runs each scenario in its own namespace, one after the
 // other, and writes bench/results.md and bench/results.json beside it.
 import { writeFile } from 'node:fs/promises';
@@ -12,6 +12,7 @@ import { floorNotes, writeFloors } from './floors.ts';
 import { describeEnvironment, gitCommit, renderReport, type ScenarioRun } from './report.ts';
 import { FULL, QUICK, type BenchSizes, type Section } from './result.ts';
 import { buildResultsJson, jsonPathBeside, mergeResultData } from './results-json.ts';
+import { leaseScenario } from './scenarios/lease.ts';
 import { memoryScenario } from './scenarios/memory.ts';
 import { rolloutScenario } from './scenarios/rollout.ts';
 import { scaleOutScenario } from './scenarios/scale-out.ts';
@@ -25,6 +26,7 @@ const SCENARIOS: Record<string, (sizes: BenchSizes, log: Log) => Promise<Section
   settled: settledScenario,
   memory: memoryScenario,
   webhook: webhookScenario,
+  lease: leaseScenario,
 };
 
 let values: ReturnType<typeof parseBenchArgs>;

@@ -166,7 +166,7 @@ export async function scaleOutScenario(sizes: BenchSizes, log: Log): Promise<Sec
     rows,
     notes: [
       'Per pod the CloneSet controller makes, by its specification (OpenKruise behaviour): the create, a /status patch setting its readiness-gate condition and a label patch moving it from PreparingNormal to Normal once scheduled; its SuccessfulCreate Events are folded as client-go folds them (the first 9 distinct ones, then one combined Event with a series); plus a few CloneSet /status patches and one ControllerRevision per workload. The ReplicaSet controller makes the create only. Pod patches cannot be attributed to a writer from a namespace watch (the simulated kubelet writes pods too), so "observed writes" leaves them out for both controllers.',
-      `The shipped client limits are measured at N = ${n} only: at N = ${large} a run is bound by the client's limiter (about 3 writes per pod at ${SHIPPED_DEFAULTS.qps} writes/s, ${fixed((3 * large) / SHIPPED_DEFAULTS.qps, 0)} s), more than the full run's time budget allows for ${r} run(s).`,
+      `The shipped client limits are measured at N = ${n} only: at N = ${large} a run is bound by the client's limiter (about 3 writes per pod at ${SHIPPED_DEFAULTS.qps} writes/s, ${fixed((3 * large) / SHIPPED_DEFAULTS.qps, 0)} s), more than the full run's time budget allows for ${r} run(s); the lease section has one run of N = ${sizes.leaseScaleOut} at these limits.`,
       'The event-loop delay is what the controller child\'s timers saw: on CPUs shared with the control plane and the bench, it includes time the process waited for a CPU, not only time a reconcile held the loop; the CPU profile below says which code ran.',
     ],
     extraTables: [

@@ -82,7 +82,7 @@ export { LeaderElector } from './leader-election.ts';
 export type { LeaderElectionOptions, Lease } from './leader-election.ts';
 export { createLogger, silentLogger } from './logger.ts';
 export type { Logger, LoggerOptions, LogLevel } from './logger.ts';
-export { Manager } from './manager.ts';
+export { LEADER_ELECTION_CLIENT_LIMITS, Manager } from './manager.ts';
 export type { LeaderElectionConfig, ManagerOptions, StopReason } from './manager.ts';
 export { whenAborted } from './runnable.ts';
 export type { Runnable } from './runnable.ts';

@@ -53,6 +53,9 @@ export interface ManagerOptions {
   leaderElection?: LeaderElectionConfig;
 }
 
+/** The elector's own client limit when the config sets none (client-go's defaults). */
+export const LEADER_ELECTION_CLIENT_LIMITS = { qps: 5, burst: 10 } as const;
+
 /** signal: asked to stop (exit 0). lost-leadership / failed: exit non-zero so a fresh process starts. */
 export type StopReason = 'signal' | 'lost-leadership' | 'failed';
 
@@ -225,7 +228,7 @@ export class Manager {
     const { qps, burst, ...lease } = le;
     const elector = new LeaderElector({
       ...lease,
-      client: this.newClient({ qps: qps ?? 5, burst: burst ?? 10, requestTimeoutMs: le.renewDeadlineMs, userAgentSuffix: 'leader-election' }),
+      client: this.newClient({ qps: qps ?? LEADER_ELECTION_CLIENT_LIMITS.qps, burst: burst ?? LEADER_ELECTION_CLIENT_LIMITS.burst, requestTimeoutMs: le.renewDeadlineMs, userAgentSuffix: 'leader-election' }),
       clock: this.clock,
       logger: this.logger,
       metrics: this.metrics,

@@ -7,6 +7,7 @@ import {
   INPLACE_UPDATE_STATE_ANNOTATION,
   INPLACE_UPDATE_STATE_ANNOTATION_LEGACY,
 } from './keys.ts';
+import { findIn } from './frozen-lists.ts';
 import { rfc3339 } from './time.ts';
 
 /** One batch of containers whose spec was patched, and when (metav1.Time, whole seconds). */
@@ -146,9 +147,9 @@ export function isInPlaceUpdateComplete(pod: V1Pod): boolean {
   const state = readUpdateState(pod);
   if (!state) return true;
   for (const [name, last] of Object.entries(state.lastContainerStatuses ?? {})) {
-    const status = pod.status?.containerStatuses?.find((c) => c.name === name);
+    const status = findIn(pod.status?.containerStatuses, (c) => c.name === name);
     if (!status) return false;
-    const specImage = pod.spec?.containers.find((c) => c.name === name)?.image;
+    const specImage = findIn(pod.spec?.containers, (c) => c.name === name)?.image;
     const idChanged = !!status.imageID && status.imageID !== last.imageID;
     const sameImage = specImage !== undefined && normaliseImage(status.image) === normaliseImage(specImage);
     if (!idChanged && !sameImage) return false;

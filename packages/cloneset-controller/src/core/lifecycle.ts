@@ -1,6 +1,7 @@
 // Lifecycle hook predicates and KruisePodReady bookkeeping (spec §1.5, §9).
 import type { V1Pod } from '@kubernetes/client-node';
 import { KRUISE_POD_READY, LIFECYCLE_STATE_LABEL, LIFECYCLE_TIMESTAMP_ANNOTATION } from './keys.ts';
+import { someIn } from './frozen-lists.ts';
 import type { PatchPodAction, PodConditionPatch } from './plan.ts';
 import { getCondition, lifecycleState, podLabels, podName } from './pod-state.ts';
 import { rfc3339 } from './time.ts';
@@ -42,7 +43,7 @@ export function statePatch(pod: V1Pod, to: string, nowMs: number, extra: Partial
 }
 
 export function hasReadinessGate(pod: V1Pod, type: string): boolean {
-  return (pod.spec?.readinessGates ?? []).some((g) => g.conditionType === type);
+  return someIn(pod.spec?.readinessGates, (g) => g.conditionType === type);
 }
 
 interface NotReadyEntry {

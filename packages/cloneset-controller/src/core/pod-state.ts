@@ -11,7 +11,8 @@ import {
   REVISION_LABEL,
   SPECIFIED_DELETE_LABEL,
 } from './keys.ts';
-import { selectorMatches } from './selector.ts';
+import { findIn, someIn } from './frozen-lists.ts';
+import { selectorMatcher } from './selector.ts';
 import { toMillis } from './time.ts';
 import type { CloneSetLike } from './types.ts';
 
@@ -30,7 +31,7 @@ export function isActive(pod: V1Pod): boolean {
 }
 
 export function getCondition(pod: V1Pod, type: string): V1PodCondition | undefined {
-  return pod.status?.conditions?.find((c) => c.type === type);
+  return findIn(pod.status?.conditions, (c) => c.type === type);
 }
 
 export function isPodReadyCondition(pod: V1Pod): boolean {
@@ -139,12 +140,8 @@ export function maxRestartCount(pod: V1Pod): number {
 
 // ---- ownership and claiming (§2, §11) ----
 
-function refsTo(pod: V1Pod, uid: string) {
-  return (pod.metadata?.ownerReferences ?? []).filter((r) => r.uid === uid);
-}
-
 export function isOwnedBy(pod: V1Pod, uid: string): boolean {
-  return refsTo(pod, uid).length > 0;
+  return someIn(pod.metadata?.ownerReferences, (r) => r.uid === uid);
 }
 
 export interface PodClaim {
@@ -167,16 +164,17 @@ export function classifyPods(cs: CloneSetLike, pods: readonly V1Pod[]): PodClaim
   const uid = cs.metadata.uid ?? '';
   const deleting = !!cs.metadata.deletionTimestamp;
   const out: PodClaim = { claimed: [], inactive: [], toRelease: [], toAdopt: [] };
+  const matchesSelector = selectorMatcher(cs.spec.selector);
   for (const pod of pods) {
-    const refs = refsTo(pod, uid);
-    if (refs.length === 0) continue;
+    const refs = pod.metadata?.ownerReferences;
+    if (!isOwnedBy(pod, uid)) continue;
     if (!isActive(pod)) {
       out.inactive.push(pod);
       continue;
     }
-    const isController = refs.some((r) => r.controller === true);
-    const otherController = (pod.metadata?.ownerReferences ?? []).some((r) => r.controller === true && r.uid !== uid);
-    const matches = selectorMatches(cs.spec.selector, podLabels(pod));
+    const isController = someIn(refs, (r) => r.uid === uid && r.controller === true);
+    const otherController = someIn(refs, (r) => r.controller === true && r.uid !== uid);
+    const matches = matchesSelector(podLabels(pod));
     if (matches) {
       if (isController) out.claimed.push(pod);
       else if (!otherController && !deleting) {

@@ -1,6 +1,6 @@
 // Label selectors via api-types; the planners never throw on a bad selector
 // (admission rejects them), they match nothing and print "".
-import { InvalidLabelSelectorError, labelSelectorMatches, labelSelectorToString } from '@cloneset-suite/api-types';
+import { InvalidLabelSelectorError, compileLabelSelector, labelSelectorMatches, labelSelectorToString } from '@cloneset-suite/api-types';
 import type { Selector } from './types.ts';
 
 export function selectorMatches(selector: Selector | undefined, labels: Record<string, string> | undefined): boolean {
@@ -8,6 +8,19 @@ export function selectorMatches(selector: Selector | undefined, labels: Record<s
     return labelSelectorMatches(selector, labels);
   } catch (e) {
     if (e instanceof InvalidLabelSelectorError) return false;
+    throw e;
+  }
+}
+
+/**
+ * selectorMatches as a predicate, the selector validated once: for matching every pod of a pass
+ * (validating its keys per pod was a large share of a pass at 1,000 pods).
+ */
+export function selectorMatcher(selector: Selector | undefined): (labels: Record<string, string> | undefined) => boolean {
+  try {
+    return compileLabelSelector(selector);
+  } catch (e) {
+    if (e instanceof InvalidLabelSelectorError) return () => false;
     throw e;
   }
 }

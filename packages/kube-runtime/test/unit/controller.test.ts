@@ -15,10 +15,13 @@ const obj = (name: string, ownerName?: string): Obj => ({
   metadata: { name, namespace: 'ns', ...(ownerName ? { ownerName } : {}) },
 });
 
-/** Gives the controller's loop (p-queue, awaits) time to move on fake time. */
+/** Event-loop turns per settle: a worker takes one after each reconcile before its next key. */
+const SETTLE_TURNS = 5;
+
+/** Gives the controller's loop (p-queue, awaits, a turn between reconciles) time to move on fake time. */
 async function settle(clock: FakeClock, ms = 0): Promise<void> {
   await clock.advance(ms);
-  await new Promise((r) => setImmediate(r));
+  for (let turn = 0; turn < SETTLE_TURNS; turn++) await new Promise((r) => setImmediate(r));
   await flushMicrotasks();
 }
 
@@ -237,6 +240,32 @@ describe('Controller', () => {
     await settle(clock, 30_000);
     await settle(clock, 60_000);
     expect(times).toEqual([0, 30_000, 60_000]);
+    controller.stop();
+    await done;
+  });
+
+  it('gives the event loop a turn between reconciles: passes that never wait on I/O do not hold a timer off', async () => {
+    // Each pass re-adds its own key while it runs (as a watch event would), so the queue hands
+    // it out again at once, and no pass awaits I/O: without a turn in between, every pass runs
+    // as microtasks and a due timer (a Lease renewal) waits for the whole chain.
+    const CAP = 20_000;
+    let passes = 0;
+    let timerFired = false;
+    const { source, controller } = setup((key) => {
+      passes++;
+      if (!timerFired && passes < CAP) controller.enqueue(key);
+      return Promise.resolve();
+    });
+    source.add(obj('a'));
+    const done = controller.start();
+    const passesAtTimer = await new Promise<number>((resolve) =>
+      setTimeout(() => {
+        timerFired = true;
+        resolve(passes);
+      }, 1),
+    );
+    expect(passesAtTimer).toBeGreaterThan(0);
+    expect(passesAtTimer).toBeLessThan(CAP);
     controller.stop();
     await done;
   });
