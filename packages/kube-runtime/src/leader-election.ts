@@ -174,6 +174,17 @@ export class LeaderElector {
       renewTime: microTime(now),
       leaseTransitions: 0,
     };
+    // The leader's fast path (as client-go's): one PUT on the version it last saw. A loaded
+    // apiserver then costs one round trip per renewal, not two; a conflict falls back to reading.
+    const held = this.observed;
+    if (this.leading && held?.metadata?.resourceVersion && held.spec?.holderIdentity === this.o.identity) {
+      try {
+        this.observe(await this.leases.replace({ ...held, spec: { ...held.spec, renewTime: record.renewTime, leaseDurationSeconds: record.leaseDurationSeconds } }, { signal }));
+        return true;
+      } catch (err) {
+        if (!isConflict(err)) throw err;
+      }
+    }
     let current: Lease;
     try {
       current = await this.leases.get(this.o.namespace, this.o.name, { signal });

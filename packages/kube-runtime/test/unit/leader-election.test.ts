@@ -37,7 +37,7 @@ function candidate(server: LeaseServer, clock: FakeClock, identity: string, time
   });
   const ac = new AbortController();
   const done = elector.run(ac.signal);
-  return { elector, ac, done, partitioned, metrics };
+  return { elector, ac, done, partitioned, metrics, transport };
 }
 
 /** Parses the timeline into [identity, start, stop] intervals and checks they never overlap. */
@@ -84,6 +84,42 @@ describe('LeaderElector', () => {
     b.ac.abort();
     await tick(clock, 1000);
     await Promise.all([a.done, b.done]);
+  });
+
+  it('renews with one PUT on the version it holds: no GET while nobody else writes the lease', async () => {
+    const clock = new FakeClock(1_700_000_000_000);
+    const server = new LeaseServer();
+    const timeline: string[] = [];
+    const a = candidate(server, clock, 'a', timeline);
+    await tick(clock, 100);
+    expect(a.elector.isLeader()).toBe(true);
+    const seen = a.transport.requests.length;
+    await tick(clock, 20_000);
+    const renewals = a.transport.requests.slice(seen).map((r) => r.method);
+    expect(renewals.length).toBeGreaterThanOrEqual(8);
+    expect(new Set(renewals)).toEqual(new Set(['PUT']));
+    expect(timeline).toEqual(['1700000000000 a start']);
+    a.ac.abort();
+    await tick(clock, 1000);
+    await a.done;
+  });
+
+  it('a lease taken behind its back: the fast-path PUT conflicts, the re-read shows the new holder, and it stops leading', async () => {
+    const clock = new FakeClock(1_700_000_000_000);
+    const server = new LeaseServer();
+    const timeline: string[] = [];
+    const a = candidate(server, clock, 'a', timeline);
+    await tick(clock, 100);
+    expect(a.elector.isLeader()).toBe(true);
+    const taken = server.lease!;
+    server.lease = { ...taken, metadata: { ...taken.metadata, resourceVersion: String(++server.rv) }, spec: { ...taken.spec, holderIdentity: 'x' } };
+    await tick(clock, 3_000);
+    expect(a.elector.isLeader()).toBe(false);
+    expect(timeline).toEqual(['1700000000000 a start', expect.stringMatching(/ a stop$/)]);
+    expect(a.transport.requests.some((r) => r.method === 'GET')).toBe(true);
+    a.ac.abort();
+    await tick(clock, 1000);
+    await a.done;
   });
 
   it('a partitioned leader stops acting before the other takes over, and the takeover happens within the lease duration', async () => {
