@@ -31,6 +31,11 @@ describe('storage class', () => {
   });
 });
 
+/** Go-template blocks opened and not yet closed in `text`. */
+function openBlocks(text: string): number {
+  return (text.match(/\{\{-?\s*(range|with|if)\b/g) ?? []).length - (text.match(/\{\{-?\s*end\s*-?\}\}/g) ?? []).length;
+}
+
 describe('kwok stages', () => {
   const dir = path.resolve(import.meta.dirname, '../../stages');
   const stages = readdirSync(dir)
@@ -62,6 +67,9 @@ describe('kwok stages', () => {
       for (const p of s.spec.next.patches ?? []) {
         expect(p.subresource, s.metadata.name).toBe('status');
         expect(p.template, s.metadata.name).toMatch(/^metadata:\n {2}resourceVersion: \{\{ \.metadata\.resourceVersion \| Quote \}\}$/m);
+        // Outside every range/with/if block: rendered once, with the pod as the template's dot.
+        const before = p.template.slice(0, p.template.search(/^metadata:$/m));
+        expect(openBlocks(before), s.metadata.name).toBe(0);
       }
     }
   });
