@@ -108,9 +108,9 @@ describe('kwok stages under concurrent status writes', () => {
       // in which kwok plays the pod's first stage.
       const started = (name: string) => (): boolean => watch.versions.get(name)?.some((p) => p.status.podIP) ?? false;
       await Promise.all(names.flatMap((name) => Array.from({ length: WRITERS_PER_POD }, (_, writer) => writeConditionRepeatedly(proxy!.url, ns, name, writer, started(name)))));
-      await eventually('every pod Ready', async () => names.every((n) => watch.versions.get(n)?.some(isReady)), { timeoutMs: 60_000 });
+      await eventually('every pod Ready', () => Promise.resolve(names.every((n) => watch.versions.get(n)?.some(isReady))), { timeoutMs: 60_000 });
       await new Promise((r) => setTimeout(r, 2_000)); // late replays, if any, reach the watch
-      const replays = Object.fromEntries(names.map((n) => [n, replayedStages(watch.versions.get(n) ?? [])]).filter(([, r]) => r.length > 0));
+      const replays = Object.fromEntries(names.map((n) => [n, replayedStages(watch.versions.get(n) ?? [])] as const).filter(([, r]) => r.length > 0));
       expect(replays).toEqual({});
       for (const n of names) expect(isReady(watch.versions.get(n)!.at(-1)!), n).toBe(true);
     } finally {
