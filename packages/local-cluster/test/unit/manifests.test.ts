@@ -31,11 +31,18 @@ describe('storage class', () => {
   });
 });
 
+/** Go-template blocks opened and not yet closed in `text`. */
+function openBlocks(text: string): number {
+  return (text.match(/\{\{-?\s*(range|with|if)\b/g) ?? []).length - (text.match(/\{\{-?\s*end\s*-?\}\}/g) ?? []).length;
+}
+
 describe('kwok stages', () => {
   const dir = path.resolve(import.meta.dirname, '../../stages');
   const stages = readdirSync(dir)
     .filter((f) => f.endsWith('.yaml'))
-    .flatMap((f) => parseAllDocuments(readFileSync(path.join(dir, f), 'utf8')).map((d) => d.toJS() as Doc & { spec: { selector?: unknown; resourceRef: { kind: string }; next: { statusTemplate?: string } } }));
+    .flatMap((f) => parseAllDocuments(readFileSync(path.join(dir, f), 'utf8')).map((d) => d.toJS() as Doc & { spec: { selector?: unknown; resourceRef: { kind: string }; next: { statusTemplate?: string; patches?: { subresource?: string; template: string }[]; delete?: boolean } } }));
+  const podStages = stages.filter((s) => s.spec.resourceRef.kind === 'Pod');
+  const templates = (s: (typeof stages)[number]): string[] => [s.spec.next.statusTemplate ?? '', ...(s.spec.next.patches ?? []).map((p) => p.template)];
 
   it('defines the suite pod and node stages, each with a selector (kwok ignores stages without one)', () => {
     expect(stages.map((s) => s.metadata.name).sort()).toEqual([
@@ -46,8 +53,24 @@ describe('kwok stages', () => {
   });
 
   it('never sets readiness-gate conditions itself (controllers own them)', () => {
-    for (const s of stages.filter((x) => x.spec.resourceRef.kind === 'Pod')) {
-      expect(s.spec.next.statusTemplate ?? '', s.metadata.name).not.toMatch(/range \.spec\.readinessGates \}\}\s*- /);
+    for (const s of podStages) {
+      for (const t of templates(s)) expect(t, s.metadata.name).not.toMatch(/range \.spec\.readinessGates \}\}\s*- /);
+    }
+  });
+
+  it('writes a pod only at the version the stage was computed from (a stale replay is refused, issue #17)', () => {
+    const writing = podStages.filter((s) => !s.spec.next.delete);
+    expect(writing.length).toBeGreaterThan(0);
+    for (const s of writing) {
+      expect(s.spec.next.statusTemplate, s.metadata.name).toBeUndefined();
+      expect(s.spec.next.patches?.length, s.metadata.name).toBeGreaterThan(0);
+      for (const p of s.spec.next.patches ?? []) {
+        expect(p.subresource, s.metadata.name).toBe('status');
+        expect(p.template, s.metadata.name).toMatch(/^metadata:\n {2}resourceVersion: \{\{ \.metadata\.resourceVersion \| Quote \}\}$/m);
+        // Outside every range/with/if block: rendered once, with the pod as the template's dot.
+        const before = p.template.slice(0, p.template.search(/^metadata:$/m));
+        expect(openBlocks(before), s.metadata.name).toBe(0);
+      }
     }
   });
 });
