@@ -5,8 +5,9 @@ import { FULL, QUICK } from '../../src/result.ts';
 const all = ['scale-out', 'rollout', 'settled', 'memory', 'webhook'];
 
 describe('estimateSeconds', () => {
-  it('keeps the full run under about 20 minutes and the quick one under 6', () => {
-    expect(estimateSeconds(FULL, all)).toBeLessThan(20 * 60);
+  // The full run's memory size is 10,000 pods (issue #15 item 9): about 10 of its minutes.
+  it('keeps the full run under about 30 minutes and the quick one under 6', () => {
+    expect(estimateSeconds(FULL, all)).toBeLessThan(30 * 60);
     expect(estimateSeconds(QUICK, all)).toBeLessThan(6 * 60);
   });
 
