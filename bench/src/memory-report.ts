@@ -9,9 +9,10 @@ export interface MemoryReport {
   /** Resident set size after GC: what a container's memory limit is charged for. */
   rss: number;
   avgJsonBytes: number;
-  /** Highest RSS and heap seen while relisting every pod into the full cache. */
+  /** Highest RSS seen while relisting every pod into the full cache. */
   relistPeakRss: number;
-  relistPeakHeapUsed: number;
+  /** Highest heap left after a GC at each page of a relist: what the relist keeps alive. */
+  relistPeakLiveHeap: number;
   /** The process's RSS high-water mark (initial list included). */
   maxRss: number;
 }
@@ -30,7 +31,8 @@ export interface MemorySize {
   jsonBytesPerPod: number;
   /** How far RSS rose above the settled RSS while a relist ran: the headroom one relist needs. */
   relistRssOverSettledBytes: number;
-  relistHeapOverSettledBytes: number;
+  /** How far the live heap rose above the settled heap during a relist. */
+  relistLiveHeapOverSettledBytes: number;
   maxRssBytes: number;
 }
 
@@ -51,7 +53,7 @@ export function memorySize(baseline: MemoryReport, r: MemoryReport, previous: Me
     marginalBytesPerPod: previous && r.pods !== previous.pods ? (r.heapUsed - previous.heapUsed) / (r.pods - previous.pods) : undefined,
     jsonBytesPerPod: r.avgJsonBytes,
     relistRssOverSettledBytes: Math.max(0, r.relistPeakRss - r.rss),
-    relistHeapOverSettledBytes: Math.max(0, r.relistPeakHeapUsed - r.heapUsed),
+    relistLiveHeapOverSettledBytes: Math.max(0, r.relistPeakLiveHeap - r.heapUsed),
     maxRssBytes: r.maxRss,
   };
 }

@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { memorySize, type MemoryReport } from '../../src/memory-report.ts';
 
 const MiB = 1024 * 1024;
-const report = (pods: number, heapMiB: number, rssMiB: number, relistPeakRssMiB = rssMiB, relistPeakHeapMiB = heapMiB): MemoryReport => ({
+const report = (pods: number, heapMiB: number, rssMiB: number, relistPeakRssMiB = rssMiB, relistPeakLiveHeapMiB = heapMiB): MemoryReport => ({
   pods,
   heapUsed: heapMiB * MiB,
   v8Used: heapMiB * MiB,
   rss: rssMiB * MiB,
   avgJsonBytes: 2900,
   relistPeakRss: relistPeakRssMiB * MiB,
-  relistPeakHeapUsed: relistPeakHeapMiB * MiB,
+  relistPeakLiveHeap: relistPeakLiveHeapMiB * MiB,
   maxRss: (relistPeakRssMiB + 10) * MiB,
 });
 
@@ -29,8 +29,8 @@ describe('memorySize', () => {
   });
 
   it('relist headroom: peak during the relist over the settled value, never negative', () => {
-    expect(memorySize(base, report(1000, 50, 150, 180, 70), undefined)).toMatchObject({ relistRssOverSettledBytes: 30 * MiB, relistHeapOverSettledBytes: 20 * MiB });
-    expect(memorySize(base, report(1000, 50, 150, 140, 45), undefined)).toMatchObject({ relistRssOverSettledBytes: 0, relistHeapOverSettledBytes: 0 });
+    expect(memorySize(base, report(1000, 50, 150, 180, 70), undefined)).toMatchObject({ relistRssOverSettledBytes: 30 * MiB, relistLiveHeapOverSettledBytes: 20 * MiB });
+    expect(memorySize(base, report(1000, 50, 150, 140, 45), undefined)).toMatchObject({ relistRssOverSettledBytes: 0, relistLiveHeapOverSettledBytes: 0 });
   });
 
   it('no pod: no per-pod number, rather than a division by zero passed off as 0', () => {
