@@ -1,41 +1,34 @@
-// Scenario 4: heap per cached pod. A ReplicaSet (the kube-controller-manager, not the
-// controller under test) fills a namespace with Ready pods; a fresh child process runs the
-// CloneSet controller's caches on it and reports its heap after GC, compared with the same
-// child on an empty namespace.
+// Scenario 4: memory per cached pod. Pods created straight through the API (bare-pods.ts) fill
+// a namespace and are made Ready by the simulated kubelet; a fresh child process runs the
+// CloneSet controller's caches on it and reports its heap and RSS after GC, compared with the
+// same child on an empty namespace, and how far RSS rises while it relists every pod.
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { mergePatch, type KubeObject } from '@cloneset-suite/kube-runtime';
-import { benchClient, inNamespace, replicaSetResource, sleep } from '../kube.ts';
+import { countReadyPods, createBarePods } from '../bare-pods.ts';
+import { inNamespace, sleep } from '../kube.ts';
 import { fixed, type BenchSizes, type Cell, type Section } from '../result.ts';
-import { replicaSet } from '../workloads.ts';
+import { memorySize, type MemoryReport, type MemorySize } from '../memory-report.ts';
 
 type Log = (line: string) => void;
 
 const childEntry = fileURLToPath(new URL('../memory-child.ts', import.meta.url));
 
-interface HeapReport {
-  pods: number;
-  heapUsed: number;
-  v8Used: number;
-  avgJsonBytes: number;
-}
-
-async function measure(namespace: string, expected: number): Promise<HeapReport> {
+async function measure(namespace: string, expected: number): Promise<MemoryReport> {
   const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', childEntry, JSON.stringify({ namespace, expected })], {
-    timeout: 120_000,
+    timeout: 120_000 + expected * 20,
     maxBuffer: 1 << 20,
   });
-  return JSON.parse(stdout.trim().split('\n').at(-1)!) as HeapReport;
+  return JSON.parse(stdout.trim().split('\n').at(-1)!) as MemoryReport;
 }
 
-async function waitReady(ns: string, replicas: number, timeoutMs: number): Promise<void> {
+/** Waits until `pods` are Ready; past the deadline, answers how many are (the caller notes it). */
+async function waitReady(ns: string, pods: number, timeoutMs: number): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const rs = (await benchClient().resource<KubeObject>(replicaSetResource).get(ns, 'mem')) as { status?: { readyReplicas?: number } };
-    if (rs.status?.readyReplicas === replicas) return;
-    if (Date.now() > deadline) throw new Error(`ReplicaSet ${ns}/mem: ${rs.status?.readyReplicas ?? 0}/${replicas} ready`);
-    await sleep(1_000);
+    const ready = await countReadyPods(ns);
+    if (ready >= pods || Date.now() > deadline) return ready;
+    await sleep(5_000);
   }
 }
 
@@ -44,54 +37,72 @@ const mib = (b: number): string => (b / 1024 / 1024).toFixed(1);
 export async function memoryScenario(sizes: BenchSizes, log: Log): Promise<Section> {
   const rows: Cell[][] = [];
   const notes: string[] = [];
-  let baselineHeapBytes: number | undefined;
-  const perSize: { pods: number; heapBytes: number; bytesPerPod: number; marginalBytesPerPod: number | undefined; jsonBytesPerPod: number }[] = [];
+  let baseline: MemoryReport | undefined;
+  const perSize: MemorySize[] = [];
   await inNamespace('bench-memory', async (ns) => {
     log('memory: baseline on an empty namespace');
     const base = await measure(ns, 0);
-    baselineHeapBytes = base.heapUsed;
-    rows.push([0, mib(base.heapUsed), '', '', '', '']);
-    await benchClient().resource<KubeObject>(replicaSetResource).create(replicaSet('mem', 0), { namespace: ns });
-    let previous: HeapReport | undefined;
+    baseline = base;
+    rows.push([0, mib(base.heapUsed), '', '', '', '', mib(base.rss), '', '', '', '']);
+    let previous: MemoryReport | undefined;
+    let created = 0;
     for (const n of sizes.memory) {
       log(`memory: ${n} pods`);
-      await benchClient().resource<KubeObject>(replicaSetResource).patch(ns, 'mem', mergePatch({ spec: { replicas: n } }));
-      await waitReady(ns, n, 60_000 + n * 100);
+      await createBarePods(ns, 'mem', created, n);
+      created = n;
+      const ready = await waitReady(ns, n, 60_000 + n * 50);
+      if (ready < n) notes.push(`${ready} of the ${n} pods were Ready when measured (the simulated kubelet had not caught up); the others lack a Ready status, so they are slightly smaller.`);
       const r = await measure(ns, n);
-      const marginal = previous ? (r.heapUsed - previous.heapUsed) / (r.pods - previous.pods) : undefined;
-      perSize.push({ pods: n, heapBytes: r.heapUsed, bytesPerPod: (r.heapUsed - base.heapUsed) / n, marginalBytesPerPod: marginal, jsonBytesPerPod: r.avgJsonBytes });
+      const size = memorySize(base, r, previous);
+      perSize.push(size);
       rows.push([
         n,
         mib(r.heapUsed),
         mib(r.heapUsed - base.heapUsed),
-        fixed((r.heapUsed - base.heapUsed) / n / 1024, 1),
-        marginal === undefined ? '' : fixed(marginal / 1024, 1),
+        fixed(size.bytesPerPod / 1024, 1),
+        size.marginalBytesPerPod === undefined ? '' : fixed(size.marginalBytesPerPod / 1024, 1),
         fixed(r.avgJsonBytes / 1024, 2),
+        mib(r.rss),
+        fixed(size.rssMiBPer1000Pods, 1),
+        mib(size.relistRssOverSettledBytes),
+        mib(size.relistLiveHeapOverSettledBytes),
+        mib(r.maxRss),
       ]);
       previous = r;
     }
   });
   notes.push(
-    'The pods are a ReplicaSet\'s (ownerReference, pod-template-hash label), Running and Ready with the simulated kubelet\'s status; a CloneSet\'s pods carry a few more labels and a readiness gate, so they are slightly larger.',
+    'The pods are created straight through the API (no owner), bound to the simulated nodes, Running and Ready with the simulated kubelet\'s status; a CloneSet\'s pods carry an ownerReference, a few more labels and a readiness gate, so they are slightly larger.',
+    'RSS is what a container\'s memory limit is charged for; V8 keeps freed pages for a while, so RSS after GC is above the heap by the code, the buffers and the unused heap pages.',
   );
+  // The headline numbers are the largest size's: fixed costs weigh least there.
+  const largest = perSize.at(-1);
   return {
     title: 'Memory per cached pod',
     method: [
-      'A fresh Node process (`--expose-gc`) creates the CloneSet controller on one namespace (pods, PVCs, ControllerRevisions, CloneSets and the cluster\'s nodes cached, with the controller\'s indexes), waits until its pod cache holds N pods, runs GC four times and reads `process.memoryUsage().heapUsed`.',
-      'Per pod: (heap − heap of the same process on the empty namespace) / N; marginal: the heap difference between two sizes divided by the pod difference, which cancels fixed costs.',
+      'A fresh Node process (`--expose-gc`) creates the CloneSet controller on one namespace (pods, PVCs, ControllerRevisions, CloneSets and the cluster\'s nodes cached, with the controller\'s indexes), waits until its pod cache holds N pods, runs GC four times and reads `process.memoryUsage()` (heapUsed and rss).',
+      'Per pod: (value − value of the same process on the empty namespace) / N; marginal: the heap difference between two sizes divided by the pod difference, which cancels fixed costs.',
+      'Relist: the process then lists every pod again into its full cache as the informer does after a 410 (pages of 500, nothing changed), sampling RSS after each page; the rise over the settled RSS is the headroom a relist needs. It relists once more with a GC after each page: the rise of that heap over the settled heap is what a relist keeps alive (one page of listed JSON, and the objects that changed), which no GC can free under a limit. Peak RSS: the process\'s high-water mark (`maxRSS`), its first list included.',
       'JSON size: the average `JSON.stringify` length of a cached pod, for scale.',
     ].join(' '),
-    headers: ['pods cached', 'heap used (MiB)', 'heap over baseline (MiB)', 'KiB / pod', 'marginal KiB / pod', 'JSON KiB / pod'],
+    headers: ['pods cached', 'heap used (MiB)', 'heap over baseline (MiB)', 'KiB / pod', 'marginal KiB / pod', 'JSON KiB / pod', 'RSS (MiB)', 'RSS MiB / 1,000 pods', 'relist RSS rise (MiB)', 'relist live heap rise (MiB)', 'peak RSS (MiB)'],
     rows,
     notes,
     data: {
-      // The headline numbers are the largest size's: fixed costs weigh least there.
       memory: {
         parameters: { sizes: sizes.memory },
-        baselineHeapBytes,
-        bytesPerPod: perSize.at(-1)?.bytesPerPod,
-        marginalBytesPerPod: perSize.at(-1)?.marginalBytesPerPod,
-        jsonBytesPerPod: perSize.at(-1)?.jsonBytesPerPod,
+        baselineHeapBytes: baseline?.heapUsed,
+        bytesPerPod: largest?.bytesPerPod,
+        marginalBytesPerPod: largest?.marginalBytesPerPod,
+        jsonBytesPerPod: largest?.jsonBytesPerPod,
+        pods: largest?.pods,
+        baselineRssBytes: baseline?.rss,
+        rssBytes: largest?.rssBytes,
+        heapMiBPer1000Pods: largest?.heapMiBPer1000Pods,
+        rssMiBPer1000Pods: largest?.rssMiBPer1000Pods,
+        relistRssOverSettledBytes: largest?.relistRssOverSettledBytes,
+        relistLiveHeapOverSettledBytes: largest?.relistLiveHeapOverSettledBytes,
+        maxRssBytes: largest?.maxRssBytes,
         perSize,
       },
     },

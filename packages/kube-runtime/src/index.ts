@@ -70,10 +70,10 @@ export {
 } from './informer/indexer.ts';
 export type { IndexFunc, ListQuery } from './informer/indexer.ts';
 export { Reflector } from './informer/reflector.ts';
-export type { ReflectorOptions, ReflectorStore } from './informer/reflector.ts';
+export type { ReflectorOptions, ReflectorStore, ReplaceSession } from './informer/reflector.ts';
 export { SharedIndexInformer } from './informer/shared-informer.ts';
 export type { InformerOptions } from './informer/shared-informer.ts';
-export { stripManagedFields } from './informer/transform.ts';
+export { keepIdentityAndLabels, stripManagedFields } from './informer/transform.ts';
 export type { ObjectTransform } from './informer/transform.ts';
 export type { EventSource, ResourceEventHandler } from './informer/types.ts';
 export { objectKey, namespacedKey, splitKey } from './keys.ts';

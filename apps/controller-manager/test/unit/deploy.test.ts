@@ -89,6 +89,12 @@ describe('deploy/', () => {
     expect(helm('networkpolicy.yaml')).toMatch(/kind: NetworkPolicy/);
   });
 
+  it('ships one default memory request and limit, in the chart and in kustomize (issue #15 item 9)', () => {
+    const container = docs('deployment.yaml')[0]!.spec.template.spec.containers[0] as Obj;
+    const values = parseAllDocuments(readFileSync(path.join(repoRoot, 'deploy/helm/cloneset-suite/values.yaml'), 'utf8'))[0]!.toJS() as Obj;
+    expect(values.resources).toEqual(container.resources);
+  });
+
   it('binds the webhook server to the pod IP, not every interface (issue #15 item 8)', () => {
     const container = docs('deployment.yaml')[0]!.spec.template.spec.containers[0] as Obj;
     expect(container.args).toContain('--webhook-host=$(POD_IP)');

@@ -22,6 +22,7 @@ import type { CloneSetLike } from '../core/types.ts';
 import { claimExpectation } from './claim-expectation.ts';
 import { executePlan } from './executor.ts';
 import { ImagePullJobSupport } from './image-pull-jobs.ts';
+import { nodeCacheScope, pvcCacheScope } from './cache-scopes.ts';
 import { passError } from './pass-error.ts';
 import { writeCloneSetStatus } from './status-write.ts';
 import { cloneSetResource, nodeResource, podResource, pvcResource, revisionResource } from './resources.ts';
@@ -54,9 +55,9 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
   const scope = options.namespace ? { namespace: options.namespace } : {};
   const cloneSets = manager.informers.informerFor<CloneSetObject>(cloneSetResource, scope);
   const pods = manager.informers.informerFor<KubeObject>(podResource, scope);
-  const pvcs = manager.informers.informerFor<KubeObject>(pvcResource, scope);
+  const pvcs = manager.informers.informerFor<KubeObject>(pvcResource, { ...scope, ...pvcCacheScope });
   const revisions = manager.informers.informerFor<KubeObject>(revisionResource, scope);
-  const nodes = manager.informers.informerFor<KubeObject>(nodeResource);
+  const nodes = manager.informers.informerFor<KubeObject>(nodeResource, nodeCacheScope);
   const gates = options.featureGates ?? {};
   // Looked up in the cache only when scale-in ranks by topology; cached labels are frozen, read only.
   const nodeLabels = (name: string): Readonly<Record<string, string>> | undefined => nodes.getByKey(name)?.metadata?.labels;

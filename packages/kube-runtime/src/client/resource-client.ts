@@ -83,19 +83,32 @@ export class ResourceClient<T extends KubeObject> {
     });
   }
 
-  /** Follows `continue` tokens; resourceVersion of the result is the first page's (a snapshot). */
-  async listAll(options: Omit<ListOptions, 'continue'> = {}): Promise<ObjectList<T>> {
+  /**
+   * The pages of one list, fetched one at a time as the caller consumes them, so a caller that
+   * handles each page before asking for the next holds one page of raw objects, never the whole
+   * list. Every page has the first page's resourceVersion (one snapshot); an expired continue
+   * token throws GoneError.
+   */
+  async *listPages(options: Omit<ListOptions, 'continue'> = {}): AsyncGenerator<ObjectList<T>> {
     const limit = options.limit ?? 500;
-    const items: T[] = [];
-    let first: ObjectList<T> | undefined;
     let cont: string | undefined;
     do {
-      const page = await this.list({ ...options, limit, ...(cont ? { continue: cont, resourceVersion: undefined } : {}) });
+      // A continued page names its snapshot through the token: resourceVersion(Match) must go.
+      const page = await this.list({ ...options, limit, ...(cont ? { continue: cont, resourceVersion: undefined, resourceVersionMatch: undefined } : {}) });
+      cont = page.metadata?.continue || undefined;
+      yield page;
+    } while (cont);
+  }
+
+  /** Follows `continue` tokens; resourceVersion of the result is the first page's (a snapshot). */
+  async listAll(options: Omit<ListOptions, 'continue'> = {}): Promise<ObjectList<T>> {
+    const items: T[] = [];
+    let first: ObjectList<T> | undefined;
+    for await (const page of this.listPages(options)) {
       first ??= page;
       items.push(...page.items);
-      cont = page.metadata?.continue || undefined;
-    } while (cont);
-    return { ...first, metadata: { ...first.metadata, continue: undefined }, items };
+    }
+    return { ...first, metadata: { ...first?.metadata, continue: undefined }, items };
   }
 
   /** Streams watch events until the server ends the watch, the signal aborts or the stream breaks. */

@@ -8,6 +8,7 @@ import type { RuntimeMetrics } from '../metrics.ts';
 import type { Clock } from '../util/clock.ts';
 import type { IndexFunc } from './indexer.ts';
 import { SharedIndexInformer } from './shared-informer.ts';
+import { stripManagedFields, type ObjectTransform } from './transform.ts';
 
 export interface InformerFactoryOptions {
   client: KubeClient;
@@ -25,6 +26,11 @@ export interface InformerScope<T> {
   fieldSelector?: string;
   resyncPeriodMs?: number;
   indexers?: Record<string, IndexFunc<T>>;
+  /**
+   * What the cache keeps of each object (default stripManagedFields). Shared with every other
+   * caller of the same scope, so asking again with another transform is an error.
+   */
+  transform?: ObjectTransform<T>;
 }
 
 export class InformerFactory {
@@ -55,9 +61,14 @@ export class InformerFactory {
         ...(this.o.logger ? { logger: this.o.logger } : {}),
         ...(this.o.metrics ? { metrics: this.o.metrics } : {}),
         ...(this.o.minWatchTimeoutSeconds ? { minWatchTimeoutSeconds: this.o.minWatchTimeoutSeconds } : {}),
+        ...(scope.transform ? { transform: scope.transform } : {}),
       });
       this.informers.set(id, informer as unknown as SharedIndexInformer<KubeObject>);
       if (this.signal) this.runs.push(informer.run(this.signal));
+    }
+    if ((scope.transform ?? stripManagedFields) !== informer.transform) {
+      // A second transform would silently see the first one's objects: fields it needs missing.
+      throw new Error(`the ${gvr.resource} informer for this scope already caches through another transform`);
     }
     if (scope.indexers) {
       const names = informer.indexer.indexNames();

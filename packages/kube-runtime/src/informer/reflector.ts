@@ -1,5 +1,5 @@
 // The reflector keeps a store in step with the apiserver (client-go's ListAndWatch):
-//   list (paginated) -> replace the store -> watch from the list's resourceVersion with bookmarks
+//   list (page by page, each handed to the store before the next is fetched) -> replace the store -> watch from the list's resourceVersion with bookmarks
 //   -> apply events, tracking the resourceVersion of each event and bookmark.
 // A watch that ends cleanly (server timeout) is resumed from the last resourceVersion at once;
 // 410 Gone (compaction, a too-old version after an apiserver restart) forces a fresh list; any other
@@ -13,9 +13,15 @@ import type { RuntimeMetrics } from '../metrics.ts';
 import { sleep, type Clock, type TimerHandle } from '../util/clock.ts';
 import { Backoff } from './backoff.ts';
 
+/** A full list, handed over page by page; nothing changes in the store before commit. */
+export interface ReplaceSession<T> {
+  addPage(items: readonly T[]): void;
+  /** The store becomes exactly the items of every page added. */
+  commit(resourceVersion: string): void;
+}
+
 export interface ReflectorStore<T> {
-  /** A full list: the store becomes exactly these items. */
-  replace(items: T[], resourceVersion: string): void;
+  beginReplace(): ReplaceSession<T>;
   apply(type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: T): void;
 }
 
@@ -107,20 +113,18 @@ export class Reflector<T extends KubeObject> {
 
   private async list(signal: AbortSignal): Promise<void> {
     this.o.metrics?.informerRelists.inc({ resource: this.o.client.gvr.resource });
-    const list = await this.o.client.listAll({
-      ...this.selectors(),
-      limit: this.o.pageSize ?? 500,
-      signal,
-    });
-    const rv = list.metadata?.resourceVersion;
-    if (!rv) throw new Error('list answered without a resourceVersion');
     // List items come without apiVersion/kind, watch objects with them: make the cache uniform.
     const gvr = this.o.client.gvr;
     const typeMeta = { apiVersion: apiVersionOf(gvr), kind: gvr.kind };
-    this.o.store.replace(
-      list.items.map((item) => (item.kind ? item : { ...typeMeta, ...item })),
-      rv,
-    );
+    const session = this.o.store.beginReplace();
+    let rv: string | undefined;
+    const pages = this.o.client.listPages({ ...this.selectors(), limit: this.o.pageSize ?? 500, signal });
+    for await (const page of pages) {
+      rv ??= page.metadata?.resourceVersion;
+      session.addPage(page.items.map((item) => (item.kind ? item : { ...typeMeta, ...item })));
+    }
+    if (!rv) throw new Error('list answered without a resourceVersion');
+    session.commit(rv);
     this.resourceVersion = rv;
     this.lastHeardAt = this.o.clock.now();
   }
@@ -132,6 +136,8 @@ export class Reflector<T extends KubeObject> {
     const abort = new AbortController();
     const onAbort = (): void => abort.abort(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
+    // Aborted while the list ran: the listener above never fires, the watch must not start.
+    if (signal.aborted) onAbort();
     // The server sends a bookmark every minute and ends the watch at timeoutSeconds; silence past
     // the limit means a dead connection nobody told us about (client-node #2127, #596).
     const silenceMs = Math.min(this.o.silentWatchLimitMs ?? DEFAULT_SILENT_WATCH_LIMIT_MS, (timeoutSeconds + 30) * 1000);

@@ -9,7 +9,8 @@ import { parseLabelSelector } from '../selectors.ts';
 import { realClock, type Clock, type TimerHandle } from '../util/clock.ts';
 import { deepFreeze, type DeepReadonly } from '../util/deep-readonly.ts';
 import { Indexer, type IndexFunc } from './indexer.ts';
-import { Reflector, type ReflectorStore } from './reflector.ts';
+import { Reflector, type ReflectorStore, type ReplaceSession } from './reflector.ts';
+import { planRelist, sameVersion } from './relist.ts';
 import { stripManagedFields, type ObjectTransform } from './transform.ts';
 import type { EventSource, ResourceEventHandler } from './types.ts';
 
@@ -41,7 +42,8 @@ export class SharedIndexInformer<T extends KubeObject> implements EventSource<T>
   private readonly clock: Clock;
   private readonly logger: Logger;
   private readonly resyncPeriodMs: number;
-  private readonly transform: ObjectTransform<T>;
+  /** Applied to every object before it is cached (InformerOptions.transform). */
+  readonly transform: ObjectTransform<T>;
   private synced = false;
   private syncWaiters: (() => void)[] = [];
   private running: Promise<void> | undefined;
@@ -144,24 +146,37 @@ export class SharedIndexInformer<T extends KubeObject> implements EventSource<T>
 
   // ---- write side (fed by the reflector) ----
 
-  replace(items: T[], _resourceVersion: string): void {
-    const seen = new Set<string>();
+  /**
+   * A relist, page by page: an object whose resourceVersion is the cached one keeps its cached
+   * instance (the listed copy is dropped with its page), others are transformed and frozen as
+   * they come. The cache changes only at commit, in one go.
+   */
+  beginReplace(): ReplaceSession<T> {
+    const listed = new Map<string, DeepReadonly<T>>();
+    return {
+      addPage: (items) => {
+        for (const raw of items) {
+          const key = objectKey(raw);
+          const cached = this.indexer.getByKey(key);
+          listed.set(key, cached !== undefined && sameVersion(cached, raw) ? cached : this.cacheable(raw));
+        }
+      },
+      commit: () => this.commitReplace(listed),
+    };
+  }
+
+  private commitReplace(listed: ReadonlyMap<string, DeepReadonly<T>>): void {
     const initial = !this.synced;
-    for (const raw of items) {
-      const obj = deepFreeze(this.transform(raw));
-      const key = objectKey(obj);
-      seen.add(key);
-      const old = this.indexer.getByKey(key);
-      if (old && old.metadata?.resourceVersion === obj.metadata?.resourceVersion) continue;
-      this.indexer.set(obj);
-      if (old) this.dispatch('onUpdate', (h) => h.onUpdate?.(old, obj));
-      else this.dispatch('onAdd', (h) => h.onAdd?.(obj, initial));
-    }
-    // Deletions that happened while we were not watching: deliver the last state we knew.
-    for (const key of this.indexer.keys()) {
-      if (seen.has(key)) continue;
-      const old = this.indexer.delete(key);
-      if (old) this.dispatch('onDelete', (h) => h.onDelete?.(old, true));
+    for (const change of planRelist(this.indexer, listed)) {
+      if (change.type === 'delete') {
+        this.indexer.delete(change.key);
+        // Deleted while we were not watching: deliver the last state we knew.
+        this.dispatch('onDelete', (h) => h.onDelete?.(change.old, true));
+        continue;
+      }
+      this.indexer.set(change.obj);
+      if (change.type === 'update') this.dispatch('onUpdate', (h) => h.onUpdate?.(change.old, change.obj));
+      else this.dispatch('onAdd', (h) => h.onAdd?.(change.obj, initial));
     }
     if (!this.synced) {
       this.synced = true;
@@ -172,7 +187,7 @@ export class SharedIndexInformer<T extends KubeObject> implements EventSource<T>
   }
 
   apply(type: 'ADDED' | 'MODIFIED' | 'DELETED', raw: T): void {
-    const obj = deepFreeze(this.transform(raw));
+    const obj = this.cacheable(raw);
     const key = objectKey(obj);
     const old = this.indexer.getByKey(key);
     if (type === 'DELETED') {
@@ -187,6 +202,11 @@ export class SharedIndexInformer<T extends KubeObject> implements EventSource<T>
     this.indexer.set(obj);
     if (old) this.dispatch('onUpdate', (h) => h.onUpdate?.(old, obj));
     else this.dispatch('onAdd', (h) => h.onAdd?.(obj, false));
+  }
+
+  /** What the cache stores of an object: transformed, then frozen. */
+  private cacheable(raw: T): DeepReadonly<T> {
+    return deepFreeze(this.transform(raw));
   }
 
   private scheduleResync(signal: AbortSignal): void {

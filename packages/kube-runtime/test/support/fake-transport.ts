@@ -51,7 +51,9 @@ export class LiveStream implements AsyncIterable<string> {
   private ended = false;
 
   constructor(signal?: AbortSignal) {
-    signal?.addEventListener('abort', () => this.end(), { once: true });
+    // As fetch: a request sent with an aborted signal ends at once.
+    if (signal?.aborted) this.ended = true;
+    else signal?.addEventListener('abort', () => this.end(), { once: true });
   }
 
   push(event: unknown): void {

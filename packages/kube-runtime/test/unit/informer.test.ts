@@ -5,6 +5,7 @@ import type { HttpRequest } from '../../src/client/transport.ts';
 import type { KubeObject } from '../../src/client/types.ts';
 import { InformerFactory } from '../../src/informer/factory.ts';
 import { SharedIndexInformer } from '../../src/informer/shared-informer.ts';
+import { keepIdentityAndLabels, stripManagedFields } from '../../src/informer/transform.ts';
 import { FakeClock, flushMicrotasks } from '../../src/util/clock.ts';
 import { FakeTransport, LiveStream, status, type FakeAnswer } from '../support/fake-transport.ts';
 
@@ -245,5 +246,95 @@ describe('SharedIndexInformer + Reflector', () => {
     ]);
     ac.abort();
     await run;
+  });
+
+  it('relists page by page: each page is cached-ready before the next is fetched, the cache changes only at the end, unchanged objects keep their instance and fire nothing', async () => {
+    const clock = new FakeClock();
+    let stream: LiveStream | undefined;
+    let lists = 0;
+    const transformed: string[] = [];
+    const atSecondPage: { transformed: string[]; cache: string[] }[] = [];
+    const cacheNow = (): string[] => informer.list().map((o) => `${o.metadata?.name}@${o.metadata?.resourceVersion}`).sort();
+    const transport = new FakeTransport((req) => {
+      if (req.query?.watch) {
+        stream = new LiveStream(req.signal);
+        return { stream };
+      }
+      lists++;
+      if (lists === 1) return { body: { metadata: { resourceVersion: '10' }, items: [cm('a', '1'), cm('b', '2'), cm('c', '3')] } };
+      if (req.query?.continue === undefined) return { body: { metadata: { resourceVersion: '20', continue: 'page-2' }, items: [cm('a', '1'), cm('b', '15')] } };
+      atSecondPage.push({ transformed: [...transformed], cache: cacheNow() });
+      return { body: { metadata: { resourceVersion: '20' }, items: [cm('d', '16')] } };
+    });
+    const client = new KubeClient({ transport, clock, qps: 0 });
+    const informer = new SharedIndexInformer<KubeObject>({
+      client: client.resource(Resources.configMaps),
+      namespace: 'ns',
+      clock,
+      transform: (o) => {
+        transformed.push(`${o.metadata?.name}@${o.metadata?.resourceVersion}`);
+        return o;
+      },
+    });
+    const ac = new AbortController();
+    const run = informer.run(ac.signal);
+    await informer.waitForSync();
+    const cachedA = informer.get('ns', 'a');
+    const log = record(informer);
+    log.length = 0; // the late handler's replay of the cache
+    transformed.length = 0;
+    await tick(clock);
+    stream!.push({ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired', message: 'too old resource version' } });
+    await tick(clock);
+    await tick(clock);
+
+    const relist = transport.requests.filter((r) => !r.query?.watch).slice(1);
+    expect(relist.map((r) => [r.query?.limit, r.query?.continue])).toEqual([
+      [500, undefined],
+      [500, 'page-2'],
+    ]);
+    // Page one was taken in (b transformed; a, unchanged, not even that) before page two was asked for...
+    expect(atSecondPage).toEqual([{ transformed: ['b@15'], cache: ['a@1', 'b@2', 'c@3'] }]);
+    // ...and the cache became the list in one go, with no event for a.
+    expect(log).toEqual(['update b@2->15', 'add d@16', 'delete c@3 unknown']);
+    expect(cacheNow()).toEqual(['a@1', 'b@15', 'd@16']);
+    expect(informer.get('ns', 'a')).toBe(cachedA);
+    expect(transformed).toEqual(['b@15', 'd@16']);
+    ac.abort();
+    await run;
+  });
+
+  it('a relist whose continue token expired is dropped whole and listed again from the start', async () => {
+    const clock = new FakeClock();
+    let lists = 0;
+    const transport = new FakeTransport((req) => {
+      if (req.query?.watch) return { stream: new LiveStream(req.signal) };
+      lists++;
+      if (req.query?.continue !== undefined) return status(410, 'Expired', 'The provided continue parameter is too old');
+      return lists === 1
+        ? { body: { metadata: { resourceVersion: '5', continue: 'stale' }, items: [cm('a', '1')] } }
+        : { body: { metadata: { resourceVersion: '9' }, items: [cm('b', '8')] } };
+    });
+    const client = new KubeClient({ transport, clock, qps: 0 });
+    const informer = new SharedIndexInformer<KubeObject>({ client: client.resource(Resources.configMaps), namespace: 'ns', clock });
+    const log = record(informer);
+    const ac = new AbortController();
+    const run = informer.run(ac.signal);
+    await informer.waitForSync();
+    expect(lists).toBe(3);
+    expect(log).toEqual(['add b@8 initial']);
+    expect(informer.lastSyncResourceVersion()).toBe('9');
+    ac.abort();
+    await run;
+  });
+
+  it('a factory scope can cache through its own transform; asking for the same scope with another one throws', () => {
+    const client = new KubeClient({ transport: new FakeTransport(), qps: 0 });
+    const factory = new InformerFactory({ client });
+    const nodes = factory.informerFor<KubeObject>(Resources.nodes, { transform: keepIdentityAndLabels });
+    expect(nodes.transform).toBe(keepIdentityAndLabels);
+    expect(factory.informerFor<KubeObject>(Resources.nodes, { transform: keepIdentityAndLabels })).toBe(nodes);
+    expect(() => factory.informerFor<KubeObject>(Resources.nodes)).toThrow(/another transform/);
+    expect(factory.informerFor<KubeObject>(Resources.configMaps).transform).toBe(stripManagedFields);
   });
 });

@@ -1,0 +1,59 @@
+// What the memory child reports, and the per-size numbers the memory scenario derives from it
+// (pure, so the arithmetic is tested without a cluster).
+
+export interface MemoryReport {
+  pods: number;
+  /** process.memoryUsage().heapUsed after GC. */
+  heapUsed: number;
+  v8Used: number;
+  /** Resident set size after GC: what a container's memory limit is charged for. */
+  rss: number;
+  avgJsonBytes: number;
+  /** Highest RSS seen while relisting every pod into the full cache. */
+  relistPeakRss: number;
+  /** Highest heap left after a GC at each page of a relist: what the relist keeps alive. */
+  relistPeakLiveHeap: number;
+  /** The process's RSS high-water mark (initial list included). */
+  maxRss: number;
+}
+
+export interface MemorySize {
+  pods: number;
+  heapBytes: number;
+  rssBytes: number;
+  /** (value at N − value with no pod) / N. */
+  bytesPerPod: number;
+  rssBytesPerPod: number;
+  heapMiBPer1000Pods: number;
+  rssMiBPer1000Pods: number;
+  /** Between this size and the previous one: fixed costs cancel out. */
+  marginalBytesPerPod: number | undefined;
+  jsonBytesPerPod: number;
+  /** How far RSS rose above the settled RSS while a relist ran: the headroom one relist needs. */
+  relistRssOverSettledBytes: number;
+  /** How far the live heap rose above the settled heap during a relist. */
+  relistLiveHeapOverSettledBytes: number;
+  maxRssBytes: number;
+}
+
+const MiB = 1024 * 1024;
+
+export function memorySize(baseline: MemoryReport, r: MemoryReport, previous: MemoryReport | undefined): MemorySize {
+  const perPod = (value: number, base: number): number => (r.pods > 0 ? (value - base) / r.pods : NaN);
+  const bytesPerPod = perPod(r.heapUsed, baseline.heapUsed);
+  const rssBytesPerPod = perPod(r.rss, baseline.rss);
+  return {
+    pods: r.pods,
+    heapBytes: r.heapUsed,
+    rssBytes: r.rss,
+    bytesPerPod,
+    rssBytesPerPod,
+    heapMiBPer1000Pods: (bytesPerPod * 1000) / MiB,
+    rssMiBPer1000Pods: (rssBytesPerPod * 1000) / MiB,
+    marginalBytesPerPod: previous && r.pods !== previous.pods ? (r.heapUsed - previous.heapUsed) / (r.pods - previous.pods) : undefined,
+    jsonBytesPerPod: r.avgJsonBytes,
+    relistRssOverSettledBytes: Math.max(0, r.relistPeakRss - r.rss),
+    relistLiveHeapOverSettledBytes: Math.max(0, r.relistPeakLiveHeap - r.heapUsed),
+    maxRssBytes: r.maxRss,
+  };
+}
