@@ -55,6 +55,23 @@ function assertNoOverlap(timeline: string[]): void {
   }
 }
 
+/** One candidate, leading after its first attempt. */
+async function soleLeader() {
+  const clock = new FakeClock(1_700_000_000_000);
+  const server = new LeaseServer();
+  const timeline: string[] = [];
+  const a = candidate(server, clock, 'a', timeline);
+  await tick(clock, 100);
+  expect(a.elector.isLeader()).toBe(true);
+  return { clock, server, timeline, a };
+}
+
+async function stopAll(clock: FakeClock, ...candidates: ReturnType<typeof candidate>[]): Promise<void> {
+  for (const c of candidates) c.ac.abort();
+  await tick(clock, 1000);
+  await Promise.all(candidates.map((c) => c.done));
+}
+
 describe('LeaderElector', () => {
   it('validates durations like client-go', () => {
     const client = new KubeClient({ transport: new FakeTransport(), qps: 0 });
@@ -87,39 +104,25 @@ describe('LeaderElector', () => {
   });
 
   it('renews with one PUT on the version it holds: no GET while nobody else writes the lease', async () => {
-    const clock = new FakeClock(1_700_000_000_000);
-    const server = new LeaseServer();
-    const timeline: string[] = [];
-    const a = candidate(server, clock, 'a', timeline);
-    await tick(clock, 100);
-    expect(a.elector.isLeader()).toBe(true);
+    const { clock, timeline, a } = await soleLeader();
     const seen = a.transport.requests.length;
     await tick(clock, 20_000);
     const renewals = a.transport.requests.slice(seen).map((r) => r.method);
     expect(renewals.length).toBeGreaterThanOrEqual(8);
     expect(new Set(renewals)).toEqual(new Set(['PUT']));
     expect(timeline).toEqual(['1700000000000 a start']);
-    a.ac.abort();
-    await tick(clock, 1000);
-    await a.done;
+    await stopAll(clock, a);
   });
 
   it('a lease taken behind its back: the fast-path PUT conflicts, the re-read shows the new holder, and it stops leading', async () => {
-    const clock = new FakeClock(1_700_000_000_000);
-    const server = new LeaseServer();
-    const timeline: string[] = [];
-    const a = candidate(server, clock, 'a', timeline);
-    await tick(clock, 100);
-    expect(a.elector.isLeader()).toBe(true);
+    const { clock, server, timeline, a } = await soleLeader();
     const taken = server.lease!;
     server.lease = { ...taken, metadata: { ...taken.metadata, resourceVersion: String(++server.rv) }, spec: { ...taken.spec, holderIdentity: 'x' } };
     await tick(clock, 3_000);
     expect(a.elector.isLeader()).toBe(false);
     expect(timeline).toEqual(['1700000000000 a start', expect.stringMatching(/ a stop$/)]);
     expect(a.transport.requests.some((r) => r.method === 'GET')).toBe(true);
-    a.ac.abort();
-    await tick(clock, 1000);
-    await a.done;
+    await stopAll(clock, a);
   });
 
   it('a partitioned leader stops acting before the other takes over, and the takeover happens within the lease duration', async () => {
