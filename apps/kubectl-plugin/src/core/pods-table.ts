@@ -1,7 +1,7 @@
 // `pods clone/NAME`: one row per pod of the CloneSet with what a user asks when a rollout
 // stalls: which revision it is at, its CloneSet lifecycle state, its PodOpsLifecycle phase and
 // operation, the PodTransitionRule holding it and why, since when, and on which node.
-import { KRUISE_ANNOTATIONS, KRUISE_LABELS, POL_PHASE_LABEL, nanoTimestampToDate, parsePtrDetailAnnotation, type CloneSet } from '@cloneset-suite/api-types';
+import { KRUISE_ANNOTATIONS, KRUISE_LABELS, POL_PHASE_LABEL, nanoTimestampToDate, ptrDetailsOf, type CloneSet } from '@cloneset-suite/api-types';
 import { phaseOf, readLifecycle, typeOf } from '@cloneset-suite/podopslifecycle';
 import type { V1Pod } from '@kubernetes/client-node';
 import { humanDuration } from './table.ts';
@@ -45,28 +45,17 @@ export function lifecyclePhases(labels: Readonly<Record<string, string>>): Lifec
   });
 }
 
-interface RejectDetail {
-  passed?: boolean;
-  rejectInfo?: { ruleName?: string; reason?: string }[];
-}
-
 /** Rules rejecting the pod, from the `detail.podtransitionrule.kusionstack.io/<ptr>` annotations. */
 export function transitionRuleHolds(annotations: Readonly<Record<string, string>>): string[] {
   const holds: string[] = [];
-  for (const [key, value] of Object.entries(annotations)) {
-    const ptr = parsePtrDetailAnnotation(key);
-    if (ptr === undefined) continue;
-    let detail: RejectDetail;
-    try {
-      detail = JSON.parse(value) as RejectDetail;
-    } catch {
-      holds.push(`${ptr}: unreadable detail`);
+  for (const d of ptrDetailsOf(annotations)) {
+    if (!d.readable) {
+      holds.push(`${d.transitionRule}: unreadable detail`);
       continue;
     }
-    if (detail.passed !== false) continue;
-    const rejects = detail.rejectInfo ?? [];
-    if (rejects.length === 0) holds.push(`${ptr}: rejected`);
-    for (const r of rejects) holds.push(`${ptr}/${r.ruleName ?? '?'}: ${r.reason ?? ''}`.trimEnd());
+    if (d.passed !== false) continue;
+    if (d.rejections.length === 0) holds.push(`${d.transitionRule}: rejected`);
+    for (const r of d.rejections) holds.push(`${d.transitionRule}/${r.ruleName ?? '?'}: ${r.reason ?? ''}`.trimEnd());
   }
   return holds.sort();
 }

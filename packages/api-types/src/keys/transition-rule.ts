@@ -22,3 +22,47 @@ export function parsePtrDetailAnnotation(key: string): string | undefined {
   const name = key.slice(PTR_DETAIL_ANNOTATION_PREFIX.length);
   return name === '' ? undefined : name;
 }
+
+export interface PtrRejection {
+  ruleName: string | undefined;
+  reason: string | undefined;
+}
+
+/** One detail annotation read: the rule's last result on the pod, or that it cannot be read. */
+export type PtrDetailReading =
+  | { transitionRule: string; readable: false }
+  | { transitionRule: string; readable: true; stage: string | undefined; passed: boolean | undefined; rejections: PtrRejection[] };
+
+const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** Every `detail.podtransitionrule.kusionstack.io/<ptr>` annotation of a pod, read defensively (users can write them). */
+export function ptrDetailsOf(annotations: Readonly<Record<string, string>> | undefined): PtrDetailReading[] {
+  const out: PtrDetailReading[] = [];
+  for (const [key, value] of Object.entries(annotations ?? {})) {
+    const transitionRule = parsePtrDetailAnnotation(key);
+    if (transitionRule === undefined) continue;
+    let detail: unknown;
+    try {
+      detail = JSON.parse(value);
+    } catch {
+      detail = undefined;
+    }
+    if (detail === null || typeof detail !== 'object' || Array.isArray(detail)) {
+      out.push({ transitionRule, readable: false });
+      continue;
+    }
+    const d = detail as { stage?: unknown; passed?: unknown; rejectInfo?: unknown };
+    const rejects: unknown[] = Array.isArray(d.rejectInfo) ? (d.rejectInfo as unknown[]) : [];
+    out.push({
+      transitionRule,
+      readable: true,
+      stage: text(d.stage),
+      passed: typeof d.passed === 'boolean' ? d.passed : undefined,
+      rejections: rejects.map((r) => {
+        const o = r !== null && typeof r === 'object' ? (r as { ruleName?: unknown; reason?: unknown }) : {};
+        return { ruleName: text(o.ruleName), reason: text(o.reason) };
+      }),
+    });
+  }
+  return out;
+}

@@ -21,6 +21,7 @@ import {
   parseNanoTimestamp,
   parsePolKey,
   parsePtrDetailAnnotation,
+  ptrDetailsOf,
   polKey,
   ptrDetailAnnotation,
   qualifiedNameErrors,
@@ -145,5 +146,29 @@ describe('PodTransitionRule and kusion keys', () => {
     [undefined, false],
   ])('isKusionControlled(%j) is %s', (labels, expected) => {
     expect(isKusionControlled(labels)).toBe(expected);
+  });
+});
+
+describe('ptrDetailsOf', () => {
+  const key = (ptr: string) => PTR_DETAIL_ANNOTATION_PREFIX + ptr;
+  it.each<[string, Record<string, string>, unknown[]]>([
+    ['no annotations', {}, []],
+    ['other annotations only', { 'a/b': '{}' }, []],
+    [
+      'a PreCheck rejection',
+      { [key('approval')]: JSON.stringify({ stage: 'PreCheck', passed: false, rejectInfo: [{ ruleName: 'needs-approval', reason: 'label missing' }] }) },
+      [{ transitionRule: 'approval', readable: true, stage: 'PreCheck', passed: false, rejections: [{ ruleName: 'needs-approval', reason: 'label missing' }] }],
+    ],
+    ['a pass', { [key('p')]: JSON.stringify({ stage: 'PostCheck', passed: true }) }, [{ transitionRule: 'p', readable: true, stage: 'PostCheck', passed: true, rejections: [] }]],
+    ['not JSON', { [key('p')]: '{' }, [{ transitionRule: 'p', readable: false }]],
+    ['JSON null', { [key('p')]: 'null' }, [{ transitionRule: 'p', readable: false }]],
+    ['a JSON array', { [key('p')]: '[]' }, [{ transitionRule: 'p', readable: false }]],
+    [
+      'fields of the wrong type read as absent',
+      { [key('p')]: JSON.stringify({ stage: 3, passed: 'no', rejectInfo: [null, { ruleName: 1, reason: 'r' }] }) },
+      [{ transitionRule: 'p', readable: true, stage: undefined, passed: undefined, rejections: [{ ruleName: undefined, reason: undefined }, { ruleName: undefined, reason: 'r' }] }],
+    ],
+  ])('%s', (_, annotations, expected) => {
+    expect(ptrDetailsOf(annotations)).toEqual(expected);
   });
 });

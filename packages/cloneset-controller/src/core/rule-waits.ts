@@ -4,7 +4,7 @@
 // the pod (annotation `detail.podtransitionrule.kusionstack.io/<rule>`: stage, passed, rejectInfo),
 // so the CloneSet can say which rule holds how many of its pods, and why.
 import type { V1Pod } from '@kubernetes/client-node';
-import { POL_CLONESET_ID, POL_PREFIXES, parsePtrDetailAnnotation, polKey } from '@cloneset-suite/api-types';
+import { POL_CLONESET_ID, POL_PREFIXES, polKey, ptrDetailsOf } from '@cloneset-suite/api-types';
 import type { PlanContext } from './context.ts';
 import { describeHeldPods } from './held-pods.ts';
 import { cloneSetOperation } from './ops-lifecycle.ts';
@@ -21,28 +21,13 @@ export interface RuleRejection {
   reason: string;
 }
 
-interface Detail {
-  stage?: unknown;
-  passed?: unknown;
-  rejectInfo?: unknown;
-}
-
 /** The PreCheck rejections recorded on the pod; an unreadable annotation records none. */
 export function preCheckRejections(pod: V1Pod): RuleRejection[] {
   const out: RuleRejection[] = [];
-  for (const [key, value] of Object.entries(pod.metadata?.annotations ?? {})) {
-    const transitionRule = parsePtrDetailAnnotation(key);
-    if (transitionRule === undefined) continue;
-    let detail: Detail;
-    try {
-      detail = JSON.parse(value) as Detail;
-    } catch {
-      continue;
-    }
-    if (detail === null || typeof detail !== 'object' || detail.stage !== 'PreCheck' || detail.passed !== false) continue;
-    const rejects = Array.isArray(detail.rejectInfo) ? (detail.rejectInfo as { ruleName?: unknown; reason?: unknown }[]) : [];
-    if (rejects.length === 0) out.push({ transitionRule, rule: '', reason: '' });
-    for (const r of rejects) out.push({ transitionRule, rule: typeof r?.ruleName === 'string' ? r.ruleName : '', reason: typeof r?.reason === 'string' ? r.reason : '' });
+  for (const d of ptrDetailsOf(pod.metadata?.annotations)) {
+    if (!d.readable || d.stage !== 'PreCheck' || d.passed !== false) continue;
+    if (d.rejections.length === 0) out.push({ transitionRule: d.transitionRule, rule: '', reason: '' });
+    for (const r of d.rejections) out.push({ transitionRule: d.transitionRule, rule: r.ruleName ?? '', reason: r.reason ?? '' });
   }
   return out;
 }
