@@ -99,6 +99,9 @@ describe(`manager crash during rollouts (seed ${seed}, ${KILLS} kills per strate
   it('the sampler catches too many pods unavailable and a PVC deleted under its live pod (the guarantees broken on purpose)', async () => {
     expect(sabotageTarget).toBeDefined();
     const { sampler, name } = sabotageTarget!;
+    // Stopped first: a running manager replaces deleted pods (reusing their ids and claims) fast
+    // enough that, on 100 pods, the sample after the last delete could miss the breakage.
+    await manager.stop();
     const pods = (await podsOf(client).list({ namespace: ns.name, labelSelector: `app=${name}` })).items;
     // maxUnavailable + 1 pods deleted at once, as a controller ignoring the budget would.
     for (const p of pods.slice(0, sampler.limits.maxUnavailable + 1)) await podsOf(client).delete(ns.name, p.metadata.name ?? '');
