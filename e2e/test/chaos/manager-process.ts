@@ -165,7 +165,7 @@ export class ManagerReplica {
     this.exitRequested = true;
     await this.settled();
     if (this.pid === undefined) return;
-    this.exitRequested = true;
+    this.exitRequested = true; // again: a restart that was already under way reset it
     this.child!.kill('SIGTERM');
     await this.exitedPromise;
   }
