@@ -18,13 +18,24 @@ function findRepoRoot(start: string): string {
 
 export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const repoRoot = findRepoRoot(packageRoot);
-export const clusterDir = path.join(repoRoot, '.cluster');
+export const defaultClusterName = 'cloneset-suite';
+export const clusterName = process.env.CLONESET_SUITE_CLUSTER_NAME ?? defaultClusterName;
+/**
+ * The cluster's own files in the repo: `.cluster/` for the default cluster, `.cluster/<name>/`
+ * for any other, so two clusters of one checkout (a bench beside a test run) never share a
+ * kubeconfig: a run would otherwise reuse the other's cluster and die when it is deleted.
+ */
+export const clusterDir = clusterDirOf(clusterName);
 /** The local cluster's kubeconfig (admin credentials). */
 export const kubeconfigPath = path.join(clusterDir, 'kubeconfig');
 export const cacheRoot =
   process.env.CLONESET_SUITE_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(homedir(), '.cache'), 'cloneset-suite');
 export const kwokWorkdir = path.join(cacheRoot, 'kwok');
-export const clusterName = process.env.CLONESET_SUITE_CLUSTER_NAME ?? 'cloneset-suite';
+
+export function clusterDirOf(name: string): string {
+  const base = path.join(repoRoot, '.cluster');
+  return name === defaultClusterName ? base : path.join(base, name);
+}
 export const stagesDir = path.join(packageRoot, 'stages');
 export const buildScript = path.join(packageRoot, 'scripts', 'build-binaries.sh');
 
