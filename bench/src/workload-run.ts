@@ -7,6 +7,7 @@ import { benchClient, cloneSetResource, deploymentResource, now, sleep } from '.
 import { NamespaceObserver, controllerWrites, type ObservedWrites } from './observer.ts';
 import type { Pod } from './pods.ts';
 import type { Milestone } from './timeline.ts';
+import { processCpuBetween, processCpuNow, type ProcessCpu } from './process-cpu.ts';
 
 export type Kind = 'CloneSet' | 'Deployment';
 
@@ -55,6 +56,10 @@ export interface TimedRun {
   observedControllerWrites: number;
   /** Per pod created during the run, when each milestone was first seen, in ms from the request. */
   podMilestonesMs: Partial<Record<Milestone, number>>[];
+  /** CPU seconds by process over the same window as `controller` (request to status settled + 1 s). */
+  processCpu: ProcessCpu;
+  /** That window's length in ms. */
+  windowMs: number;
 }
 
 export interface Session {
@@ -96,6 +101,7 @@ export async function timed(
   milestones: Record<string, (pods: readonly Pod[]) => boolean> = {},
 ): Promise<TimedRun> {
   const before = await s.controller?.snapshot();
+  const cpuBefore = await processCpuNow();
   s.observer.resetCounts();
   const t0 = now();
   // Registered before the write, so a milestone is timed at the pod event that reached it.
@@ -112,11 +118,16 @@ export async function timed(
   // Trailing status and Event writes belong to the run.
   await sleep(1_000);
   const after = await s.controller?.snapshot();
+  const cpuAfter = await processCpuNow();
+  const windowMs = now() - t0;
   const observed = s.observer.writes();
+  const controller = before && after ? diffSnapshots(before, after) : undefined;
   return {
     ms: t1 - t0,
     milestonesMs,
-    ...(before && after ? { controller: diffSnapshots(before, after) } : {}),
+    ...(controller ? { controller } : {}),
+    processCpu: processCpuBetween(cpuBefore, cpuAfter, controller ? controller.cpuMicros / 1e6 : undefined),
+    windowMs,
     observed,
     observedControllerWrites: controllerWrites(observed, CONTROLLER_COMPONENTS[s.kind], ownWrites),
     podMilestonesMs: s.observer.podMilestones().map((m) => Object.fromEntries(Object.entries(m).map(([k, t]) => [k, t - t0]))),

@@ -2,6 +2,7 @@
 // run `repeats` times in alternating order: N = sizes.scaleOut at both client limits, then the
 // large N (where the controller's CPU time and event-loop delay are the issue's numbers), then
 // one more CloneSet run of N under the CPU profiler (where its time goes).
+import { availableParallelism } from 'node:os';
 import { SHIPPED_DEFAULTS, UNTHROTTLED } from '../controller-process.ts';
 import { summarizeProfile, type CpuProfile } from '../cpu-profile.ts';
 import { inNamespace } from '../kube.ts';
@@ -13,6 +14,7 @@ import { formatSeconds, speedRatio } from '../samples.ts';
 import { podReadyLowerBoundMs } from '../stats.ts';
 import { IMAGE_V1, POD_DELAYS, cloneSet, deployment } from '../workloads.ts';
 import { FRACTIONS, MILESTONES, timelineQuantiles } from '../timeline.ts';
+import { PROCESS_CPU_HEADERS, processCpuMedians, processCpuRow } from '../process-cpu-table.ts';
 import { createWorkload, formatByKind, timed, withSession, type Kind, type TimedRun } from '../workload-run.ts';
 
 type Log = (line: string) => void;
@@ -144,9 +146,20 @@ export async function scaleOutScenario(sizes: BenchSizes, log: Log): Promise<Sec
   const cpuCreated = cpuPer100PodsOf(big.cloneSet!, large);
   const loopP99 = loopP99Of(big.cloneSet!);
   const loopMax = loopMaxOf(big.cloneSet!);
+  const cpuRows = [
+    processCpuRow(`CloneSet (${UNTHROTTLED_LABEL})`, n, main.cloneSet!),
+    processCpuRow('Deployment', n, main.deployment!),
+    processCpuRow(`CloneSet (${SHIPPED_LABEL})`, n, main.cloneSetShipped!),
+    processCpuRow(`CloneSet (${UNTHROTTLED_LABEL})`, large, big.cloneSet!),
+    processCpuRow('Deployment', large, big.deployment!),
+  ];
   const data: ResultData = {
-    scaleOut: { ...sizeData(n, r, main), timelineMs: { fractions: FRACTIONS, ...steps.data } },
-    scaleOut1000: sizeData(large, r, big),
+    scaleOut: {
+      ...sizeData(n, r, main),
+      timelineMs: { fractions: FRACTIONS, ...steps.data },
+      processCpu: { cloneSet: processCpuMedians(main.cloneSet!), deployment: processCpuMedians(main.deployment!), cloneSetShipped: processCpuMedians(main.cloneSetShipped!) },
+    },
+    scaleOut1000: { ...sizeData(large, r, big), processCpu: { cloneSet: processCpuMedians(big.cloneSet!), deployment: processCpuMedians(big.deployment!) } },
     cpuProfile: { replicas: n, busyMs: profile.totalMs, functions: profile.functions, packages: profile.packages },
     apiWrites: { scaleOutPerPod: writesPerPodOf(main.cloneSet!, n).median, scaleOutPerPodSamples: writesPerPodOf(main.cloneSet!, n).samples },
     cpu: { secondsPer100PodsCreated: cpuCreated.median, secondsPer100PodsCreatedSamples: cpuCreated.samples, createdMeasuredAtReplicas: large },
@@ -174,6 +187,11 @@ export async function scaleOutScenario(sizes: BenchSizes, log: Log): Promise<Sec
         caption: `Where the time goes: one scale-out of ${n} pods per workload (its last run), seconds from the create request until the given share of the pods had reached each milestone, as the bench's watcher saw it ("gate written": the CloneSet's InPlaceUpdateReady readiness-gate condition True; the Deployment's pods have no gate).`,
         headers: ['workload', 'milestone', ...FRACTIONS.map((f) => `${f * 100}% of pods (s)`)],
         rows: steps.rows,
+      },
+      {
+        caption: `Where the machine's CPU goes: CPU seconds each process used from the create request until the workload's status settled (plus 1 s for trailing writes), median of the runs; "kcm" runs the Deployment and ReplicaSet controllers (and, for both workloads, the controllers that follow pods: endpoints, garbage collector...); "kwok (kubelet)" plays every pod's simulated kubelet stages; "bench watcher" is the bench process timing the pods. Every process shares the same ${availableParallelism()} CPUs, so a workload whose pods cost more writes also slows the apiserver, etcd and the simulated kubelet its pods wait for. "CPUs busy": total ÷ window.`,
+        headers: PROCESS_CPU_HEADERS,
+        rows: cpuRows,
       },
       {
         caption: `Where the CloneSet controller's CPU goes: one more scale-out of ${n} pods (not among the timed samples: the profiler slows it) with the controller child under the V8 profiler (\`node:inspector\`) from the create request until the status settled (its start-up and cache sync left out); ${fixed(profile.totalMs / 1000)} s busy, idle left out. By package: ${profile.packages.slice(0, 8).map((p) => `${p.where} ${fixed(p.share * 100, 0)}%`).join(', ')}. The ${PROFILE_TOP} functions with the most self time:`,

@@ -270,13 +270,14 @@ export async function waitForWorkingControlPlane(timeoutMs = 120_000): Promise<v
   }
 }
 
-const componentNames: readonly ComponentName[] = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller'];
+export const componentNames: readonly ComponentName[] = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller'];
 
 function pidFile(component: ComponentName): string {
   return path.join(kwokWorkdir, 'clusters', clusterName, 'pids', `${component}.pid`);
 }
 
-async function componentPid(component: ComponentName): Promise<number | undefined> {
+/** The pid kwokctl recorded for a component of the local cluster, if any. */
+export async function componentPid(component: ComponentName): Promise<number | undefined> {
   const pid = Number((await readFile(pidFile(component), 'utf8').catch(() => '')).trim());
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }

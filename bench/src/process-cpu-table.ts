@@ -1,0 +1,37 @@
+// The "CPU by process" table of a timed scenario: per workload, the median over its runs of the
+// CPU seconds each process used, their total, and how busy that kept the machine's CPUs.
+import { availableParallelism } from 'node:os';
+import { PROCESS_COLUMNS, totalCpu } from './process-cpu.ts';
+import { fixed, seconds, type Cell } from './result.ts';
+import { median } from './samples.ts';
+import type { TimedRun } from './workload-run.ts';
+
+export const PROCESS_CPU_HEADERS = ['workload', 'N', ...PROCESS_COLUMNS.map(([, name]) => `${name} (s)`), 'total (s)', 'window (s)', 'CPUs busy'];
+
+export interface ProcessCpuMedians {
+  bySeconds: Partial<Record<(typeof PROCESS_COLUMNS)[number][0], number>>;
+  totalSeconds: number;
+  windowMs: number;
+}
+
+export function processCpuMedians(runs: readonly TimedRun[]): ProcessCpuMedians {
+  const bySeconds: ProcessCpuMedians['bySeconds'] = {};
+  for (const [key] of PROCESS_COLUMNS) {
+    const samples = runs.map((r) => r.processCpu[key]).filter((s): s is number => s !== undefined);
+    if (samples.length) bySeconds[key] = median(samples);
+  }
+  return { bySeconds, totalSeconds: median(runs.map((r) => totalCpu(r.processCpu))), windowMs: median(runs.map((r) => r.windowMs)) };
+}
+
+export function processCpuRow(label: string, n: number, runs: readonly TimedRun[]): Cell[] {
+  const m = processCpuMedians(runs);
+  const cpus = availableParallelism();
+  return [
+    label,
+    n,
+    ...PROCESS_COLUMNS.map(([key]) => (m.bySeconds[key] === undefined ? 'n/a' : fixed(m.bySeconds[key]))),
+    fixed(m.totalSeconds),
+    seconds(m.windowMs),
+    `${fixed(m.totalSeconds / (m.windowMs / 1000), 2)} of ${cpus}`,
+  ];
+}
