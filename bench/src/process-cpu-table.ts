@@ -1,17 +1,30 @@
 // The "CPU by process" table of a timed scenario: per workload, the median over its runs of the
 // CPU seconds each process used, their total, and how busy that kept the machine's CPUs.
 import { availableParallelism } from 'node:os';
+import { podWrites } from './apiserver-requests.ts';
 import { PROCESS_COLUMNS, totalCpu } from './process-cpu.ts';
 import { fixed, seconds, type Cell } from './result.ts';
 import { median } from './samples.ts';
 import type { TimedRun } from './workload-run.ts';
 
-export const PROCESS_CPU_HEADERS = ['workload', 'N', ...PROCESS_COLUMNS.map(([, name]) => `${name} (s)`), 'total (s)', 'window (s)', 'CPUs busy'];
+export const PROCESS_CPU_HEADERS = [
+  'workload',
+  'N',
+  ...PROCESS_COLUMNS.map(([, name]) => `${name} (s)`),
+  'total (s)',
+  'window (s)',
+  'CPUs busy',
+  'apiserver pod writes / pod (all clients)',
+  'of which refused 409 / pod',
+];
 
 export interface ProcessCpuMedians {
   bySeconds: Partial<Record<(typeof PROCESS_COLUMNS)[number][0], number>>;
   totalSeconds: number;
   windowMs: number;
+  /** Pod writes the apiserver served per run, from every client, and the conflicts among them. */
+  podWrites: number;
+  podWriteConflicts: number;
 }
 
 export function processCpuMedians(runs: readonly TimedRun[]): ProcessCpuMedians {
@@ -20,7 +33,13 @@ export function processCpuMedians(runs: readonly TimedRun[]): ProcessCpuMedians 
     const samples = runs.map((r) => r.processCpu[key]).filter((s): s is number => s !== undefined);
     if (samples.length) bySeconds[key] = median(samples);
   }
-  return { bySeconds, totalSeconds: median(runs.map((r) => totalCpu(r.processCpu))), windowMs: median(runs.map((r) => r.windowMs)) };
+  return {
+    bySeconds,
+    totalSeconds: median(runs.map((r) => totalCpu(r.processCpu))),
+    windowMs: median(runs.map((r) => r.windowMs)),
+    podWrites: median(runs.map((r) => podWrites(r.apiserverRequests).total)),
+    podWriteConflicts: median(runs.map((r) => podWrites(r.apiserverRequests).conflicts)),
+  };
 }
 
 export function processCpuRow(label: string, n: number, runs: readonly TimedRun[]): Cell[] {
@@ -33,5 +52,7 @@ export function processCpuRow(label: string, n: number, runs: readonly TimedRun[
     fixed(m.totalSeconds),
     seconds(m.windowMs),
     `${fixed(m.totalSeconds / (m.windowMs / 1000), 2)} of ${cpus}`,
+    fixed(m.podWrites / n),
+    fixed(m.podWriteConflicts / n),
   ];
 }

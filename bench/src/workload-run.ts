@@ -8,6 +8,7 @@ import { NamespaceObserver, controllerWrites, type ObservedWrites } from './obse
 import type { Pod } from './pods.ts';
 import type { Milestone } from './timeline.ts';
 import { processCpuBetween, processCpuNow, type ProcessCpu } from './process-cpu.ts';
+import { apiserverRequestCounts, countsBetween, type RequestCounts } from './apiserver-requests.ts';
 
 export type Kind = 'CloneSet' | 'Deployment';
 
@@ -60,6 +61,8 @@ export interface TimedRun {
   processCpu: ProcessCpu;
   /** That window's length in ms. */
   windowMs: number;
+  /** Requests the apiserver served in that window, every client's (see apiserver-requests.ts). */
+  apiserverRequests: RequestCounts;
 }
 
 export interface Session {
@@ -101,6 +104,7 @@ export async function timed(
   milestones: Record<string, (pods: readonly Pod[]) => boolean> = {},
 ): Promise<TimedRun> {
   const before = await s.controller?.snapshot();
+  const requestsBefore = await apiserverRequestCounts();
   const cpuBefore = await processCpuNow();
   s.observer.resetCounts();
   const t0 = now();
@@ -120,6 +124,7 @@ export async function timed(
   const after = await s.controller?.snapshot();
   const cpuAfter = await processCpuNow();
   const windowMs = now() - t0;
+  const requestsAfter = await apiserverRequestCounts();
   const observed = s.observer.writes();
   const controller = before && after ? diffSnapshots(before, after) : undefined;
   return {
@@ -128,6 +133,7 @@ export async function timed(
     ...(controller ? { controller } : {}),
     processCpu: processCpuBetween(cpuBefore, cpuAfter, controller ? controller.cpuMicros / 1e6 : undefined),
     windowMs,
+    apiserverRequests: countsBetween(requestsBefore, requestsAfter),
     observed,
     observedControllerWrites: controllerWrites(observed, CONTROLLER_COMPONENTS[s.kind], ownWrites),
     podMilestonesMs: s.observer.podMilestones().map((m) => Object.fromEntries(Object.entries(m).map(([k, t]) => [k, t - t0]))),

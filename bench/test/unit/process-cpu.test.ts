@@ -11,6 +11,7 @@ const run = (processCpu: TimedRun['processCpu'], windowMs: number): TimedRun => 
   podMilestonesMs: [],
   processCpu,
   windowMs,
+  apiserverRequests: { 'PATCH pods/status 200': 600, 'PATCH pods/status 409': 30, 'POST pods 201': 300, 'GET pods 200': 5 },
 });
 
 describe('processCpuBetween', () => {
@@ -32,9 +33,11 @@ describe('processCpuMedians and the table row', () => {
     expect(m.bySeconds).toEqual({ 'kube-apiserver': 3, controller: 2 });
     expect(m.totalSeconds).toBe(5);
     expect(m.windowMs).toBe(3_000);
+    expect([m.podWrites, m.podWriteConflicts]).toEqual([930, 30]);
     const row = processCpuRow('CloneSet', 300, runs);
     expect(row.slice(0, 3)).toEqual(['CloneSet', 300, '3.00']);
-    expect(row.at(-1)).toMatch(/^1\.67 of \d+$/);
+    expect(row.at(-3)).toMatch(/^1\.67 of \d+$/);
+    expect(row.slice(-2)).toEqual(['3.10', '0.10']);
     expect(row).toContain('n/a');
   });
 });
