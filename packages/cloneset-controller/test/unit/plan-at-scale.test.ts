@@ -1,5 +1,7 @@
 // Issue #15 item 3: one pass's work is bounded whatever the spec says, and planning stays
-// iterative and linear: 130,000 replicas plan in seconds, without a stack overflow.
+// iterative: 130,000 replicas plan without a stack overflow. No wall-clock limit here (a loaded
+// machine must not fail a unit test; `npm run bench` measures speed): a planner that went
+// quadratic would take billions of steps at this size and run into the per-test timeout.
 import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { PlannedAction } from '../../src/core/plan.ts';
@@ -25,28 +27,22 @@ function settledPods(n: number): { pods: V1Pod[]; revisions: ReconcileInput['rev
 
 describe('a pass at 130,000 replicas', () => {
   it(`scale-out from nothing plans at most ${MAX_POD_WRITES_PER_PASS} creates, in slow-start batches within that bound, and asks to come back`, () => {
-    const started = performance.now();
     const plan = planReconcile(input(REPLICAS, []));
-    expect(performance.now() - started).toBeLessThan(3_000);
     expect(count(plan.actions, 'createPod')).toBe(MAX_POD_WRITES_PER_PASS);
     const batches = new Set(plan.actions.flatMap((a) => (a.kind === 'createPod' ? [a.batch] : [])));
     expect(Math.max(...batches)).toBe(Math.ceil(Math.log2(MAX_POD_WRITES_PER_PASS + 1)) - 1);
     expect(plan.requeueAfterMs).toBeGreaterThan(0);
   });
 
-  it('with 130,000 pods present and settled, plans nothing, in a few seconds', () => {
+  it('with 130,000 pods present and settled, plans nothing', () => {
     const { pods, revisions } = settledPods(REPLICAS);
-    const started = performance.now();
     const plan = planReconcile(input(REPLICAS, pods, { revisions }));
-    expect(performance.now() - started).toBeLessThan(5_000);
     expect(plan.actions).toEqual([]);
   });
 
   it(`scale-in of 130,000 pods to 0 deletes at most ${MAX_POD_WRITES_PER_PASS} in a pass`, () => {
     const { pods, revisions } = settledPods(REPLICAS);
-    const started = performance.now();
     const plan = planReconcile(input(0, pods, { revisions }));
-    expect(performance.now() - started).toBeLessThan(5_000);
     expect(count(plan.actions, 'deletePod')).toBe(MAX_POD_WRITES_PER_PASS);
     expect(plan.requeueAfterMs).toBeGreaterThan(0);
   });
