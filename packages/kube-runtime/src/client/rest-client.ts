@@ -58,7 +58,7 @@ export class RestClient {
     await this.rateLimit(req);
     const deadline = new Deadline(this.requestTimeoutMs, req.signal);
     try {
-      const res = await this.send({ ...req, signal: deadline.signal }, deadline);
+      const res = await this.send({ ...req, signal: deadline.signal, longRunning: true }, deadline);
       if (res.status < 200 || res.status > 299) {
         throw errorFromResponse(res.status, await res.text(), res.header('Retry-After'), describe(req));
       }

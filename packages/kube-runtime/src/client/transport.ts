@@ -1,12 +1,13 @@
 // HTTP to the apiserver. Auth and TLS material (tokens, client certs, exec/OIDC plugins,
 // in-cluster) come from client-node's KubeConfig; the connection pool is ours: client-node builds
 // a new undici Agent for every request, so nothing would be reused and each call would pay a TLS
-// handshake. One Agent per set of TLS material serves every request (HTTP/2 where the apiserver
-// offers it, as client-go), and any GVR, patch type and streaming watch go through it alike.
+// handshake. Per set of TLS material, requests share a bounded pool of kept-alive connections
+// and watches get connections of their own; any GVR, patch type and streaming watch go through
+// undici's `request` (lighter than its `fetch`: no WHATWG streams per call).
 import { createHash } from 'node:crypto';
 import type { RequestOptions } from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
-import { Agent, ProxyAgent, fetch, type Dispatcher } from 'undici';
+import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -21,6 +22,8 @@ export interface HttpRequest {
   body?: string;
   contentType?: string;
   signal?: AbortSignal;
+  /** A watch: held open for minutes, so it rides a connection outside the bounded request pool. */
+  longRunning?: boolean;
 }
 
 export interface HttpResponse {
@@ -62,7 +65,7 @@ export class KubeConfigTransport implements Transport {
   private readonly server: string;
   private readonly proxyUrl: string | undefined;
   private readonly userAgent: string;
-  private pool: { fingerprint: string; dispatcher: Dispatcher } | undefined;
+  private pool: ConnectionPools | undefined;
 
   constructor(kubeConfig: KubeConfig, userAgent = 'cloneset-suite/kube-runtime') {
     const cluster = kubeConfig.getCurrentCluster();
@@ -87,44 +90,72 @@ export class KubeConfigTransport implements Transport {
     for (const [name, value] of Object.entries(options.headers ?? {})) if (value !== undefined) headers[name] = String(value);
     if (options.auth) headers.Authorization = `Basic ${Buffer.from(options.auth).toString('base64')}`;
     if (req.contentType) headers['Content-Type'] = req.contentType;
-    const res = await fetch(url, {
+    const pools = this.poolsFor(options);
+    const res = await request(url, {
       method: req.method,
       headers,
-      dispatcher: this.dispatcherFor(options),
+      dispatcher: req.longRunning ? pools.watches : pools.requests,
       ...(req.body !== undefined ? { body: req.body } : {}),
       ...(req.signal ? { signal: req.signal } : {}),
     });
     return {
-      status: res.status,
-      header: (name) => res.headers.get(name),
-      text: () => res.text(),
-      chunks: () => res.body ?? emptyChunks(),
+      status: res.statusCode,
+      header: (name) => headerValue(res.headers[name.toLowerCase()]),
+      text: () => res.body.text(),
+      chunks: () => res.body,
     };
   }
 
-  /** The pool for these TLS settings; a rotated client certificate or CA gets a fresh one. */
-  private dispatcherFor(options: RequestOptions): Dispatcher {
+  /** The pools for these TLS settings; a rotated client certificate or CA gets fresh ones. */
+  private poolsFor(options: RequestOptions): ConnectionPools {
     const settings: ConnectionSettings = {};
     for (const k of ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'] as const) {
       if (options[k] !== undefined) (settings as Record<string, unknown>)[k] = options[k];
     }
     const fingerprint = fingerprintOf(settings);
-    if (this.pool?.fingerprint === fingerprint) return this.pool.dispatcher;
-    const previous = this.pool?.dispatcher;
+    if (this.pool?.fingerprint === fingerprint) return this.pool;
+    const previous = this.pool;
     // Keep-alive probes every 30 s, as client-go, so a dead connection is noticed.
     const connect = { ...settings, keepAlive: true, keepAliveInitialDelay: 30_000 };
     // HTTP/1.1 only: undici 8's HTTP/2 client emits socket errors nobody listens to when it reaps
     // an idle session or the server sends GOAWAY, and an unhandled 'error' event ends the process
-    // (seen in the suite: "socket idle timeout" after a controller stopped). Pooled keep-alive
-    // connections give the reuse we need; watches each hold one, as with client-go over HTTP/1.1.
-    const dispatcher = this.proxyUrl
-      ? new ProxyAgent({ uri: this.proxyUrl, requestTls: settings, connect, allowH2: false })
-      : new Agent({ connect, allowH2: false });
-    this.pool = { fingerprint, dispatcher };
-    // Requests still running on the old pool (watches) finish there.
-    void previous?.close().catch(() => undefined);
-    return dispatcher;
+    // (seen in the suite: "socket idle timeout" after a controller stopped). client-go multiplexes
+    // its requests on one HTTP/2 connection; here a bounded set of kept-alive HTTP/1.1 connections
+    // plays that part: a burst of writes queues on them instead of opening (and TLS-handshaking,
+    // on both sides) a connection per concurrent request, and they stay open between bursts.
+    const pooled = { connect, allowH2: false, keepAliveTimeout: IDLE_CONNECTION_MS, keepAliveMaxTimeout: IDLE_CONNECTION_MS };
+    const requests = this.proxyUrl
+      ? new ProxyAgent({ uri: this.proxyUrl, requestTls: settings, ...pooled, connections: REQUEST_CONNECTIONS })
+      : new Agent({ ...pooled, connections: REQUEST_CONNECTIONS });
+    // Each watch holds its connection for its whole life (HTTP/1.1), so watches are not bounded
+    // by the request pool, where they would starve writes (or each other).
+    const watches = this.proxyUrl ? new ProxyAgent({ uri: this.proxyUrl, requestTls: settings, connect, allowH2: false }) : new Agent({ connect, allowH2: false });
+    this.pool = { fingerprint, requests, watches };
+    // Requests still running on the old pools (watches) finish there.
+    void previous?.requests.close().catch(() => undefined);
+    void previous?.watches.close().catch(() => undefined);
+    return this.pool;
   }
+}
+
+/** Concurrent requests (watches aside) per apiserver: enough to keep a 2-CPU apiserver busy, few enough to keep every connection warm. */
+export const REQUEST_CONNECTIONS = 32;
+/**
+ * Idle connections stay open this long: undici closes them after 4 s by default, so every burst
+ * of writes paid new TLS handshakes. Below the apiserver's own idle limit (90 s), so it never
+ * closes a connection under a write we are sending (a POST cut that way has an unknown outcome).
+ */
+const IDLE_CONNECTION_MS = 60_000;
+
+interface ConnectionPools {
+  fingerprint: string;
+  requests: Dispatcher;
+  watches: Dispatcher;
+}
+
+function headerValue(value: string | string[] | undefined): string | null {
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 function fingerprintOf(settings: ConnectionSettings): string {
@@ -136,8 +167,6 @@ function fingerprintOf(settings: ConnectionSettings): string {
   }
   return hash.digest('hex');
 }
-
-async function* emptyChunks(): AsyncIterable<Uint8Array> {}
 
 /** Loads a KubeConfig: the file given, else client-node's default chain (KUBECONFIG, ~/.kube, in-cluster). */
 export function loadKubeConfig(file?: string): KubeConfig {
