@@ -100,9 +100,6 @@ function podReviews(namespace: string): string[] {
   ].map((request) => JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request }));
 }
 
-const allowedCheck = (status: number, body: string): string | undefined =>
-  status !== 200 ? `HTTP ${status}` : body.includes('"allowed":true') ? undefined : `not allowed: ${body.slice(0, 200)}`;
-
 const loadNote = (what: string, r: LoadResult): string | undefined => (r.errors ? `${what}: ${r.errors} requests failed (first: ${r.firstError}).` : undefined);
 
 export async function webhookScenario(sizes: BenchSizes, log: Log): Promise<Section> {
@@ -131,7 +128,7 @@ export async function webhookScenario(sizes: BenchSizes, log: Log): Promise<Sect
       const dep = { ...deployment({ name: 'app', replicas: 3, image: IMAGE_V1 }), metadata: { name: 'app', namespace: ns } };
       const baseline = await timeLoop(sizes.apiserverRequests, () => deployments.create(dep, { namespace: ns, dryRun: true }).then(() => undefined));
       const load = sizes.podWebhook;
-      const pods = new LoadClient({ url: `${server.urlBase}/mutate-pod`, ca: server.ca, connections: load.connections, bodies: podReviews(ns), check: allowedCheck });
+      const pods = new LoadClient({ url: `${server.urlBase}/mutate-pod`, ca: server.ca, connections: load.connections, bodies: podReviews(ns), expected: { status: 200, bodyIncludes: '"allowed":true' } });
       let paced: LoadResult;
       let saturated: LoadResult;
       try {
@@ -141,7 +138,7 @@ export async function webhookScenario(sizes: BenchSizes, log: Log): Promise<Sect
         log(`webhook: /mutate-pod at saturation (at most ${load.saturationRequests} requests or ${load.saturationSeconds} s)`);
         saturated = await pods.saturated(load.saturationRequests, load.saturationSeconds);
       } finally {
-        pods.close();
+        await pods.close();
       }
       const p = summarize(paced.latenciesMs);
       const sat = summarize(saturated.latenciesMs);
