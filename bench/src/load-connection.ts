@@ -19,7 +19,7 @@ export class LoadConnection {
     this.socket = socket;
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
-    socket.on('error', (err) => this.fail(err));
+    socket.on('error', (err: Error) => this.fail(err));
     socket.on('close', () => this.fail(new Error('connection closed by the server')));
   }
 

@@ -27,7 +27,7 @@ describe('WebhookServer', () => {
   // The server's own logger (its subsystem child), to see which requests derive a logger of their own.
   const root = silentLogger();
   const serverLogger = silentLogger();
-  vi.spyOn(root, 'child').mockReturnValue(serverLogger);
+  vi.spyOn(root, 'child').mockReturnValue(serverLogger as unknown as ReturnType<typeof root.child>);
   const requestLoggers = vi.spyOn(serverLogger, 'child');
   const server = new WebhookServer({
     host: '127.0.0.1',
