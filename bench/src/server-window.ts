@@ -54,3 +54,9 @@ export function serverWindow(before: Scrape, after: Scrape, webhook: string): Se
     gc: { minor: gc('minor'), major: gc('major'), incremental: gc('incremental') },
   };
 }
+
+/** The share of one CPU the server needs to keep up with rps requests a second (1 = a whole CPU). */
+export const cpuNeededAt = (w: ServerWindow, rps: number): number => (w.cpuUsPerRequest * rps) / 1e6;
+
+/** About the share of one CPU a runnable thread gets when `load` threads want `cpus` CPUs (1 when they are not all busy). */
+export const fairCpuShare = (cpus: number, load: number): number => Math.min(1, cpus / Math.max(load, Number.MIN_VALUE));

@@ -12,7 +12,7 @@ import type { KubeObject } from '@cloneset-suite/kube-runtime';
 import { benchClient, cloneSetResource, deploymentResource, inNamespace, now } from '../kube.ts';
 import { fixed, type BenchSizes, type Cell, type Section } from '../result.ts';
 import { LoadClient, throughput, type LoadResult } from '../load.ts';
-import { serverWindow, type ServerWindow } from '../server-window.ts';
+import { cpuNeededAt, fairCpuShare, serverWindow, type ServerWindow } from '../server-window.ts';
 import { summarize, type LatencySummary } from '../stats.ts';
 import { startWebhookServer } from '../webhook-server.ts';
 import { IMAGE_V1, cloneSet, deployment, podTemplate } from '../workloads.ts';
@@ -138,6 +138,7 @@ export async function webhookScenario(sizes: BenchSizes, log: Log): Promise<Sect
       let paced: LoadResult;
       let saturated: LoadResult;
       let pacedServer: ServerWindow;
+      let pacedLoad: number;
       let saturatedServer: ServerWindow;
       try {
         await pods.warmUp(WARMUP);
@@ -146,6 +147,7 @@ export async function webhookScenario(sizes: BenchSizes, log: Log): Promise<Sect
         paced = await pods.paced(load.paceRps, load.paceSeconds);
         const afterPaced = await server.metrics();
         pacedServer = serverWindow(beforePaced, afterPaced, POD_MUTATE_PATH);
+        pacedLoad = os.loadavg()[0]!;
         log(`webhook: /mutate-pod at saturation (at most ${load.saturationRequests} requests or ${load.saturationSeconds} s)`);
         saturated = await pods.saturated(load.saturationRequests, load.saturationSeconds);
         saturatedServer = serverWindow(afterPaced, await server.metrics(), POD_MUTATE_PATH);
@@ -180,6 +182,7 @@ export async function webhookScenario(sizes: BenchSizes, log: Log): Promise<Sect
           `/mutate-pod: AdmissionReviews of a controlled pod (\`${KUSION_CONTROL_LABEL}: "${KUSION_CONTROL_VALUE}"\`), a CREATE and its /status UPDATE to Ready in turn, over ${load.connections} kept-alive TLS connections opened beforehand (${WARMUP} warm-up requests each). Paced: ${load.paceRps} req/s for ${load.paceSeconds} s, open loop, each latency counted from when its request was due (a stall of the server shows as latency, not as a lower rate). Saturation: every connection sends its next request as soon as the previous one is answered, at most ${load.saturationRequests} requests or ${load.saturationSeconds} s; its req/s is the throughput at saturation.`,
           `The load generator runs in a worker thread of the bench process (an event loop of its own, nothing else on it) and writes prepared request bytes on raw kept-alive TLS connections, cutting the answers out by Content-Length; it still shares the ${os.availableParallelism()} CPUs with the webhook server and the cluster, so at saturation the throughput is a floor for the server alone. Its own event-loop delay (a stall counts as latency in an open-loop measurement): paced p99 ${fixed(paced.generatorDelayMs.p99)} ms, max ${fixed(paced.generatorDelayMs.max)} ms; saturation p99 ${fixed(saturated.generatorDelayMs.p99)} ms, max ${fixed(saturated.generatorDelayMs.max)} ms.`,
           serverNote('paced', pacedServer),
+          `What the machine adds: at ${load.paceRps} req/s the server needs about ${fixed(cpuNeededAt(pacedServer, load.paceRps) * 100, 0)}% of one CPU (its CPU per request × the rate); with a 1-minute load average of ${fixed(pacedLoad)} on ${os.availableParallelism()} CPUs right after the paced window, a runnable thread gets about ${fixed(fairCpuShare(os.availableParallelism(), pacedLoad) * 100, 0)}% of one. Where it gets less than it needs, requests queue and the client's latencies grow while the handler times above stay short; the server's event-loop delay is the time it waited to run.`,
           serverNote('saturation', saturatedServer),
           ...[loadNote('paced', paced), loadNote('saturation', saturated)].filter((n): n is string => n !== undefined),
         ],
@@ -196,6 +199,8 @@ export async function webhookScenario(sizes: BenchSizes, log: Log): Promise<Sect
             podMutateGeneratorLoopDelayP99Ms: paced.generatorDelayMs.p99,
             podMutateServerWithin5msShare: pacedServer.handledWithin5msShare,
             podMutateServerCpuUsPerRequest: pacedServer.cpuUsPerRequest,
+            podMutateServerCpuNeededShare: cpuNeededAt(pacedServer, load.paceRps),
+            podMutatePacedLoadAverage: pacedLoad,
             podMutateServerLoopDelayMaxMs: pacedServer.loopDelayMaxMs,
             podMutateServerGcMs: pacedServer.gc.minor.ms + pacedServer.gc.major.ms + pacedServer.gc.incremental.ms,
             cloneSetMutateP99Ms: m.p99,

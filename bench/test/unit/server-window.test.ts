@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseMetrics, serverWindow } from '../../src/server-window.ts';
+import { cpuNeededAt, fairCpuShare, parseMetrics, serverWindow } from '../../src/server-window.ts';
 
 const scrape = (handled: number, within5ms: number, sumSeconds: number, cpuSeconds: number, minorGcs: number, extra = ''): string => `# HELP controller_runtime_webhook_latency_seconds Histogram
 # TYPE controller_runtime_webhook_latency_seconds histogram
@@ -46,5 +46,21 @@ describe('serverWindow', () => {
     expect(w.handledWithin5msShare).toBeNaN();
     expect(w.cpuUsPerRequest).toBeNaN();
     expect(w.loopDelayP99Ms).toBeNaN();
+  });
+});
+
+describe('CPU needed against CPU available', () => {
+  it('needs 250 µs × 1,000 req/s = a quarter of one CPU', () => {
+    const w = serverWindow(parseMetrics(scrape(0, 0, 0, 0, 0)), parseMetrics(scrape(1000, 1000, 0.1, 0.25, 0)), '/mutate-pod');
+    expect(cpuNeededAt(w, 1000)).toBeCloseTo(0.25);
+  });
+
+  it.each([
+    [2, 16, 0.125],
+    [2, 4, 0.5],
+    [2, 1.5, 1],
+    [2, 0, 1],
+  ])('%i CPUs at a load of %d: about %d of one CPU per runnable thread', (cpus, load, share) => {
+    expect(fairCpuShare(cpus, load)).toBeCloseTo(share);
   });
 });
