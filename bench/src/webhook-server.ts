@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { admissionWebhooks, webhookConfigurations, FEATURE_GATE_DEFAULTS, NO_POD_CACHE } from '@cloneset-suite/controller-manager';
 import { eventually, freePort, getJson, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
+import { parseMetrics, type Scrape } from './server-window.ts';
 
 const mainEntry = path.join(repoRoot, 'apps', 'controller-manager', 'src', 'main.ts');
 
@@ -13,12 +14,14 @@ export interface WebhookServer {
   urlBase: string;
   /** PEM of the CA that signed the serving certificate (from the injected caBundle). */
   ca: string;
+  /** The manager's /metrics, parsed (scraping resets its event-loop delay histogram). */
+  metrics: () => Promise<Scrape>;
   stop: () => Promise<void>;
 }
 
 export async function startWebhookServer(namespace: string): Promise<WebhookServer> {
   const name = `bench-${randomBytes(3).toString('hex')}`;
-  const [webhookPort, probePort] = [await freePort(), await freePort()];
+  const [webhookPort, probePort, metricsPort] = [await freePort(), await freePort(), await freePort()];
   const urlBase = `https://127.0.0.1:${webhookPort}`;
   const hooks = admissionWebhooks({ pods: NO_POD_CACHE, featureGates: { ...FEATURE_GATE_DEFAULTS }, transitionRuleWebhookAllowedPrefixes: [] });
   const configs = webhookConfigurations(hooks, {
@@ -33,16 +36,19 @@ export async function startWebhookServer(namespace: string): Promise<WebhookServ
   const removeConfigs = (): Promise<unknown> =>
     kubectl(['delete', 'mutatingwebhookconfiguration,validatingwebhookconfiguration', name, '--ignore-not-found']).catch(() => undefined);
   try {
+    // BENCH_CPU_PROF_DIR=<dir> writes a V8 CPU profile of the manager (on its graceful exit).
+    const profileDir = process.env.BENCH_CPU_PROF_DIR;
     child = spawn(
       process.execPath,
       [
+        ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
         mainEntry,
         `--kubeconfig=${testKubeconfigPath()}`,
         `--namespace=${namespace}`,
         '--leader-elect=false',
         `--leader-election-namespace=${namespace}`,
         '--controllers=-cloneset',
-        '--metrics-bind-address=0',
+        `--metrics-bind-address=127.0.0.1:${metricsPort}`,
         `--health-probe-bind-address=127.0.0.1:${probePort}`,
         '--webhook-host=127.0.0.1',
         `--webhook-port=${webhookPort}`,
@@ -66,6 +72,11 @@ export async function startWebhookServer(namespace: string): Promise<WebhookServ
     return {
       urlBase,
       ca: Buffer.from(caBundle, 'base64').toString('utf8'),
+      metrics: async () => {
+        const res = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+        if (res.status !== 200) throw new Error(`controller-manager /metrics: HTTP ${res.status}`);
+        return parseMetrics(await res.text());
+      },
       stop: async () => {
         await removeConfigs();
         if (running.exitCode === null) {

@@ -12,6 +12,7 @@ import type { KubeObject } from '@cloneset-suite/kube-runtime';
 import { benchClient, cloneSetResource, deploymentResource, inNamespace, now } from '../kube.ts';
 import { fixed, type BenchSizes, type Cell, type Section } from '../result.ts';
 import { LoadClient, throughput, type LoadResult } from '../load.ts';
+import { cpuNeededAt, fairCpuShare, serverWindow, type ServerWindow } from '../server-window.ts';
 import { summarize, type LatencySummary } from '../stats.ts';
 import { startWebhookServer } from '../webhook-server.ts';
 import { IMAGE_V1, cloneSet, deployment, podTemplate } from '../workloads.ts';
@@ -19,6 +20,7 @@ import { IMAGE_V1, cloneSet, deployment, podTemplate } from '../workloads.ts';
 type Log = (line: string) => void;
 
 const WARMUP = 20;
+const POD_MUTATE_PATH = '/mutate-pod';
 
 interface ReviewResponse {
   response?: { allowed?: boolean; status?: { message?: string } };
@@ -100,8 +102,9 @@ function podReviews(namespace: string): string[] {
   ].map((request) => JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request }));
 }
 
-const allowedCheck = (status: number, body: string): string | undefined =>
-  status !== 200 ? `HTTP ${status}` : body.includes('"allowed":true') ? undefined : `not allowed: ${body.slice(0, 200)}`;
+/** The server's own account of a load window (its /metrics), beside the client's latencies. */
+const serverNote = (what: string, w: ServerWindow): string =>
+  `Server side, ${what} (from its /metrics before and after): ${w.requests} requests, ${fixed(w.handledWithin5msShare * 100, 1)}% handled within 5 ms (controller_runtime_webhook_latency_seconds: route handler only, after TLS, HTTP parsing and body read), mean ${fixed(w.meanHandlerMs, 3)} ms; ${fixed(w.cpuUsPerRequest, 0)} µs of process CPU per request; event-loop delay p99 ${fixed(w.loopDelayP99Ms)} ms, max ${fixed(w.loopDelayMaxMs)} ms; GC ${w.gc.minor.count} scavenges (${fixed(w.gc.minor.ms)} ms), ${w.gc.major.count} mark-compacts (${fixed(w.gc.major.ms)} ms), ${w.gc.incremental.count} incremental steps (${fixed(w.gc.incremental.ms)} ms).`;
 
 const loadNote = (what: string, r: LoadResult): string | undefined => (r.errors ? `${what}: ${r.errors} requests failed (first: ${r.firstError}).` : undefined);
 
@@ -131,17 +134,25 @@ export async function webhookScenario(sizes: BenchSizes, log: Log): Promise<Sect
       const dep = { ...deployment({ name: 'app', replicas: 3, image: IMAGE_V1 }), metadata: { name: 'app', namespace: ns } };
       const baseline = await timeLoop(sizes.apiserverRequests, () => deployments.create(dep, { namespace: ns, dryRun: true }).then(() => undefined));
       const load = sizes.podWebhook;
-      const pods = new LoadClient({ url: `${server.urlBase}/mutate-pod`, ca: server.ca, connections: load.connections, bodies: podReviews(ns), check: allowedCheck });
+      const pods = new LoadClient({ url: `${server.urlBase}${POD_MUTATE_PATH}`, ca: server.ca, connections: load.connections, bodies: podReviews(ns), expected: { status: 200, bodyIncludes: '"allowed":true' } });
       let paced: LoadResult;
       let saturated: LoadResult;
+      let pacedServer: ServerWindow;
+      let pacedLoad: number;
+      let saturatedServer: ServerWindow;
       try {
         await pods.warmUp(WARMUP);
         log(`webhook: /mutate-pod paced at ${load.paceRps} req/s for ${load.paceSeconds} s over ${load.connections} connections`);
+        const beforePaced = await server.metrics();
         paced = await pods.paced(load.paceRps, load.paceSeconds);
+        const afterPaced = await server.metrics();
+        pacedServer = serverWindow(beforePaced, afterPaced, POD_MUTATE_PATH);
+        pacedLoad = os.loadavg()[0]!;
         log(`webhook: /mutate-pod at saturation (at most ${load.saturationRequests} requests or ${load.saturationSeconds} s)`);
         saturated = await pods.saturated(load.saturationRequests, load.saturationSeconds);
+        saturatedServer = serverWindow(afterPaced, await server.metrics(), POD_MUTATE_PATH);
       } finally {
-        pods.close();
+        await pods.close();
       }
       const p = summarize(paced.latenciesMs);
       const sat = summarize(saturated.latenciesMs);
@@ -169,7 +180,10 @@ export async function webhookScenario(sizes: BenchSizes, log: Log): Promise<Sect
         notes: [
           `Webhooks' share of a CloneSet create at p50: ${fixed(a.p50 - b.p50)} ms (CloneSet minus Deployment dry-run; CRD and built-in storage paths differ too).`,
           `/mutate-pod: AdmissionReviews of a controlled pod (\`${KUSION_CONTROL_LABEL}: "${KUSION_CONTROL_VALUE}"\`), a CREATE and its /status UPDATE to Ready in turn, over ${load.connections} kept-alive TLS connections opened beforehand (${WARMUP} warm-up requests each). Paced: ${load.paceRps} req/s for ${load.paceSeconds} s, open loop, each latency counted from when its request was due (a stall of the server shows as latency, not as a lower rate). Saturation: every connection sends its next request as soon as the previous one is answered, at most ${load.saturationRequests} requests or ${load.saturationSeconds} s; its req/s is the throughput at saturation.`,
-          `The load generator is the bench process itself, on the same ${os.availableParallelism()} CPUs as the webhook server (and the cluster): at saturation the two share the machine, so the throughput is a floor for the server alone.`,
+          `The load generator runs in a worker thread of the bench process (an event loop of its own, nothing else on it) and writes prepared request bytes on raw kept-alive TLS connections, cutting the answers out by Content-Length; it still shares the ${os.availableParallelism()} CPUs with the webhook server and the cluster, so at saturation the throughput is a floor for the server alone. Its own event-loop delay (a stall counts as latency in an open-loop measurement): paced p99 ${fixed(paced.generatorDelayMs.p99)} ms, max ${fixed(paced.generatorDelayMs.max)} ms; saturation p99 ${fixed(saturated.generatorDelayMs.p99)} ms, max ${fixed(saturated.generatorDelayMs.max)} ms.`,
+          serverNote('paced', pacedServer),
+          `What the machine adds: at ${load.paceRps} req/s the server needs about ${fixed(cpuNeededAt(pacedServer, load.paceRps) * 100, 0)}% of one CPU (its CPU per request × the rate); with a 1-minute load average of ${fixed(pacedLoad)} on ${os.availableParallelism()} CPUs right after the paced window, a runnable thread gets about ${fixed(fairCpuShare(os.availableParallelism(), pacedLoad) * 100, 0)}% of one. Where it gets less than it needs, requests queue and the client's latencies grow while the handler times above stay short; the server's event-loop delay is the time it waited to run.`,
+          serverNote('saturation', saturatedServer),
           ...[loadNote('paced', paced), loadNote('saturation', saturated)].filter((n): n is string => n !== undefined),
         ],
         data: {
@@ -182,6 +196,13 @@ export async function webhookScenario(sizes: BenchSizes, log: Log): Promise<Sect
             podMutateErrors: paced.errors + saturated.errors,
             podMutateSaturationRps: throughput(saturated),
             podMutateSaturationP99Ms: sat.p99,
+            podMutateGeneratorLoopDelayP99Ms: paced.generatorDelayMs.p99,
+            podMutateServerWithin5msShare: pacedServer.handledWithin5msShare,
+            podMutateServerCpuUsPerRequest: pacedServer.cpuUsPerRequest,
+            podMutateServerCpuNeededShare: cpuNeededAt(pacedServer, load.paceRps),
+            podMutatePacedLoadAverage: pacedLoad,
+            podMutateServerLoopDelayMaxMs: pacedServer.loopDelayMaxMs,
+            podMutateServerGcMs: pacedServer.gc.minor.ms + pacedServer.gc.major.ms + pacedServer.gc.incremental.ms,
             cloneSetMutateP99Ms: m.p99,
             cloneSetValidateP99Ms: v.p99,
             cloneSetCreateViaApiserverP50Ms: a.p50,

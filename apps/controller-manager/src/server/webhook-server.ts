@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from '@cloneset-suite/kube-runtime';
 import { BadAdmissionReview, errored, parseAdmissionReview, reviewResponse, type AdmissionResponse } from '../webhooks/admission-review.ts';
 import type { AdmissionWebhook } from '../webhooks/types.ts';
+import { RequestContext } from './admission-context.ts';
 import type { WebhookMetrics } from './webhook-metrics.ts';
 
 export interface WebhookServerOptions {
@@ -116,31 +117,25 @@ export class WebhookServer {
   }
 
   private async answer(hook: AdmissionWebhook, request: ReturnType<typeof parseAdmissionReview>): Promise<AdmissionResponse> {
-    const logger = this.logger.child({
-      webhook: hook.name,
-      uid: request.uid,
-      operation: request.operation,
-      object: `${request.namespace ?? ''}/${request.name ?? ''}`,
-    });
-    const controller = new AbortController();
+    const ctx = new RequestContext(this.logger, hook.name, request);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         // Settle first: a handler that returns as soon as it sees the abort must not win the race.
         reject(new TimeoutError('timed out'));
-        controller.abort(new TimeoutError('timed out'));
+        ctx.abort(new TimeoutError('timed out'));
       }, this.o.requestTimeoutMs);
     });
     try {
-      const response = await Promise.race([hook.handle(request, { signal: controller.signal, logger }), timeout]);
-      logger.debug({ allowed: response.allowed, code: response.status?.code }, 'admission decided');
+      const response = await Promise.race([hook.handle(request, ctx), timeout]);
+      if (this.logger.isLevelEnabled('debug')) ctx.logger.debug({ allowed: response.allowed, code: response.status?.code }, 'admission decided');
       return response;
     } catch (err) {
       if (err instanceof TimeoutError) {
-        logger.warn({ timeoutMs: this.o.requestTimeoutMs }, 'admission request timed out');
+        ctx.logger.warn({ timeoutMs: this.o.requestTimeoutMs }, 'admission request timed out');
         return errored(504, 'Timeout', `webhook ${hook.name} did not decide within ${this.o.requestTimeoutMs}ms`);
       }
-      logger.error({ err }, 'admission handler failed');
+      ctx.logger.error({ err }, 'admission handler failed');
       return errored(500, 'InternalError', `webhook ${hook.name} failed: ${(err as Error).message}`);
     } finally {
       clearTimeout(timer);

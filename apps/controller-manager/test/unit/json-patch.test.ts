@@ -19,6 +19,11 @@ describe('createJsonPatch', () => {
     expect(escapePointer('~/')).toBe('~0~1');
   });
 
+  it('escapes a reference token as RFC 6901 says, whether or not it holds ~ or /', () => {
+    const token = fc.string({ unit: fc.constantFrom('~', '/', '0', '1', 'a', '.', '-') });
+    fc.assert(fc.property(token, (t) => escapePointer(t) === t.replaceAll('~', '~0').replaceAll('/', '~1')));
+  });
+
   it('replaces arrays whose length changed', () => {
     expect(createJsonPatch({ a: [1, 2] }, { a: [1, 2, 3] })).toEqual([{ op: 'replace', path: '/a', value: [1, 2, 3] }]);
   });

@@ -1,6 +1,6 @@
 import { silentLogger } from '@cloneset-suite/kube-runtime';
 import { Registry } from 'prom-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { planBundle } from '../../src/certs/bundle.ts';
 import { createWebhookMetrics } from '../../src/server/webhook-metrics.ts';
 import { WebhookServer } from '../../src/server/webhook-server.ts';
@@ -24,12 +24,17 @@ const bundle = (await planBundle(undefined, { hosts: ['127.0.0.1'], servingValid
 
 describe('WebhookServer', () => {
   const registry = new Registry();
+  // The server's own logger (its subsystem child), to see which requests derive a logger of their own.
+  const root = silentLogger();
+  const serverLogger = silentLogger();
+  vi.spyOn(root, 'child').mockReturnValue(serverLogger as unknown as ReturnType<typeof root.child>);
+  const requestLoggers = vi.spyOn(serverLogger, 'child');
   const server = new WebhookServer({
     host: '127.0.0.1',
     port: 0,
     requestTimeoutMs: 300,
     maxBodyBytes: 64 * 1024,
-    logger: silentLogger(),
+    logger: root,
     metrics: createWebhookMetrics(registry),
     webhooks: [
       hook('/ok', () => Promise.resolve(allowed([{ op: 'add', path: '/x', value: 1 }]))),
@@ -70,9 +75,17 @@ describe('WebhookServer', () => {
     expect(res.body).toMatchObject({ response: { uid: 'slow', allowed: false, status: { code: 504, reason: 'Timeout' } } });
   });
 
-  it('turns a handler failure into a refusal with 500', async () => {
+  it('turns a handler failure into a refusal with 500, logged with the request', async () => {
+    requestLoggers.mockClear();
     const res = await postJson(`${base}/boom`, review('boom'), bundle.caBundle);
     expect(res.body).toMatchObject({ response: { allowed: false, status: { code: 500, reason: 'InternalError' } } });
+    expect(requestLoggers).toHaveBeenCalledWith({ webhook: 'boom.test.io', uid: 'boom', operation: 'CREATE', object: '/' });
+  });
+
+  it('derives no logger for a request that logs nothing (the pod webhooks answer thousands a second)', async () => {
+    requestLoggers.mockClear();
+    for (const uid of ['q1', 'q2', 'q3']) expect((await postJson(`${base}/ok`, review(uid), bundle.caBundle)).status).toBe(200);
+    expect(requestLoggers).not.toHaveBeenCalled();
   });
 
   it('counts requests under controller-runtime metric names', async () => {
