@@ -1,7 +1,8 @@
 // Child process (run with --expose-gc): the CloneSet controller's caches for one namespace,
 // started and synced with no CloneSet to reconcile; prints heap and RSS once the pod cache holds
 // the expected count, then relists the pods into the full cache as the reflector does after a
-// 410 and prints how far that went above the settled numbers. argv[2]: JSON { namespace, expected }.
+// 410 and prints how far that went above the settled numbers, and the size of a pod's JSON as
+// cached and as served (read from the relist's pages, before the informer's transform). argv[2]: JSON { namespace, expected }.
 import { Manager, Resources, createLogger, loadKubeConfig } from '@cloneset-suite/kube-runtime';
 import { createCloneSetController } from '@cloneset-suite/cloneset-controller';
 import { testKubeconfigPath } from '@cloneset-suite/local-cluster';
@@ -48,11 +49,12 @@ const jsonBytes = cached.reduce((sum, p) => sum + Buffer.byteLength(JSON.stringi
 // nothing changed meanwhile). Twice: once as it runs in production, sampling RSS after every
 // page (the headroom a relist needs), once with a GC after every page, so the heap read is what
 // the relist keeps alive (what no GC can free under a limit), not garbage awaiting collection.
-async function relist(afterPage: () => void): Promise<void> {
+async function relist(afterPage: () => void, onPage: (items: readonly unknown[]) => void = () => {}): Promise<void> {
   const session = pods.beginReplace();
   let listedVersion: string | undefined;
   for await (const page of manager.client.resource(Resources.pods).listPages({ namespace, limit: 500 })) {
     listedVersion ??= page.metadata?.resourceVersion;
+    onPage(page.items);
     session.addPage(page.items);
     afterPage();
   }
@@ -63,6 +65,15 @@ let peakRss = before.rss;
 const sampleRss = (): void => {
   peakRss = Math.max(peakRss, process.memoryUsage.rss());
 };
+// The served size is the listed item re-serialized (compact, as the apiserver writes it), read
+// before addPage hands it to the transform that drops managedFields; in the relist that collects
+// garbage after every page, so the strings it makes never show in a reading.
+let servedBytes = 0;
+let servedItems = 0;
+const measureServed = (items: readonly unknown[]): void => {
+  for (const item of items) servedBytes += Buffer.byteLength(JSON.stringify(item));
+  servedItems += items.length;
+};
 const sampler = setInterval(sampleRss, 10);
 await relist(sampleRss);
 clearInterval(sampler);
@@ -71,12 +82,13 @@ let peakLiveHeap = 0;
 await relist(() => {
   gc();
   peakLiveHeap = Math.max(peakLiveHeap, process.memoryUsage().heapUsed);
-});
+}, measureServed);
 
 const report: MemoryReport = {
   pods: cached.length,
   ...before,
   avgJsonBytes: cached.length ? jsonBytes / cached.length : 0,
+  avgServedJsonBytes: servedItems ? servedBytes / servedItems : 0,
   relistPeakRss: peakRss,
   relistPeakLiveHeap: peakLiveHeap,
   maxRss: process.resourceUsage().maxRSS * 1024,

@@ -8,7 +8,10 @@ export interface MemoryReport {
   v8Used: number;
   /** Resident set size after GC: what a container's memory limit is charged for. */
   rss: number;
+  /** Average JSON.stringify length of a pod as cached (managedFields dropped by the informer). */
   avgJsonBytes: number;
+  /** Average JSON length of a pod item as the apiserver serves it in a list (managedFields included). */
+  avgServedJsonBytes: number;
   /** Highest RSS seen while relisting every pod into the full cache. */
   relistPeakRss: number;
   /** Highest heap left after a GC at each page of a relist: what the relist keeps alive. */
@@ -28,7 +31,12 @@ export interface MemorySize {
   rssMiBPer1000Pods: number;
   /** Between this size and the previous one: fixed costs cancel out. */
   marginalBytesPerPod: number | undefined;
+  /** A pod's JSON as served (managedFields included): what issue #17 compares the heap with. */
   jsonBytesPerPod: number;
+  /** A pod's JSON as cached (managedFields dropped). */
+  cachedJsonBytesPerPod: number;
+  /** bytesPerPod / jsonBytesPerPod: the issue's target is <= 1. */
+  bytesPerPodOverJson: number;
   /** How far RSS rose above the settled RSS while a relist ran: the headroom one relist needs. */
   relistRssOverSettledBytes: number;
   /** How far the live heap rose above the settled heap during a relist. */
@@ -51,7 +59,9 @@ export function memorySize(baseline: MemoryReport, r: MemoryReport, previous: Me
     heapMiBPer1000Pods: (bytesPerPod * 1000) / MiB,
     rssMiBPer1000Pods: (rssBytesPerPod * 1000) / MiB,
     marginalBytesPerPod: previous && r.pods !== previous.pods ? (r.heapUsed - previous.heapUsed) / (r.pods - previous.pods) : undefined,
-    jsonBytesPerPod: r.avgJsonBytes,
+    jsonBytesPerPod: r.avgServedJsonBytes,
+    cachedJsonBytesPerPod: r.avgJsonBytes,
+    bytesPerPodOverJson: r.avgServedJsonBytes > 0 ? bytesPerPod / r.avgServedJsonBytes : NaN,
     relistRssOverSettledBytes: Math.max(0, r.relistPeakRss - r.rss),
     relistLiveHeapOverSettledBytes: Math.max(0, r.relistPeakLiveHeap - r.heapUsed),
     maxRssBytes: r.maxRss,

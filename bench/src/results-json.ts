@@ -18,6 +18,7 @@ export const REQUIRED_KEYS = [
   'settled.writes',
   'memory.bytesPerPod',
   'memory.jsonBytesPerPod',
+  'memory.bytesPerPodOverJson',
   'webhook.podMutateP99Ms',
   'scaleOut1000.ratioVsDeployment',
   'cpu.secondsPer100PodsCreated',

@@ -43,7 +43,7 @@ export async function memoryScenario(sizes: BenchSizes, log: Log): Promise<Secti
     log('memory: baseline on an empty namespace');
     const base = await measure(ns, 0);
     baseline = base;
-    rows.push([0, mib(base.heapUsed), '', '', '', '', mib(base.rss), '', '', '', '']);
+    rows.push([0, mib(base.heapUsed), '', '', '', '', '', '', mib(base.rss), '', '', '', '']);
     let previous: MemoryReport | undefined;
     let created = 0;
     for (const n of sizes.memory) {
@@ -61,7 +61,9 @@ export async function memoryScenario(sizes: BenchSizes, log: Log): Promise<Secti
         mib(r.heapUsed - base.heapUsed),
         fixed(size.bytesPerPod / 1024, 1),
         size.marginalBytesPerPod === undefined ? '' : fixed(size.marginalBytesPerPod / 1024, 1),
-        fixed(r.avgJsonBytes / 1024, 2),
+        fixed(size.jsonBytesPerPod / 1024, 2),
+        fixed(size.bytesPerPodOverJson, 2),
+        fixed(size.cachedJsonBytesPerPod / 1024, 2),
         mib(r.rss),
         fixed(size.rssMiBPer1000Pods, 1),
         mib(size.relistRssOverSettledBytes),
@@ -83,9 +85,9 @@ export async function memoryScenario(sizes: BenchSizes, log: Log): Promise<Secti
       'A fresh Node process (`--expose-gc`) creates the CloneSet controller on one namespace (pods, PVCs, ControllerRevisions, CloneSets and the cluster\'s nodes cached, with the controller\'s indexes), waits until its pod cache holds N pods, runs GC four times and reads `process.memoryUsage()` (heapUsed and rss).',
       'Per pod: (value − value of the same process on the empty namespace) / N; marginal: the heap difference between two sizes divided by the pod difference, which cancels fixed costs.',
       'Relist: the process then lists every pod again into its full cache as the informer does after a 410 (pages of 500, nothing changed), sampling RSS after each page; the rise over the settled RSS is the headroom a relist needs. It relists once more with a GC after each page: the rise of that heap over the settled heap is what a relist keeps alive (one page of listed JSON, and the objects that changed), which no GC can free under a limit. Peak RSS: the process\'s high-water mark (`maxRSS`), its first list included.',
-      'JSON size: the average `JSON.stringify` length of a cached pod, for scale.',
+      'Served JSON: the average length of a pod item as the apiserver serves it in a list (managedFields included; the listed item re-serialized, read during the second relist before the informer\'s transform): the size issue #17 compares the heap per pod with, and `heap / served JSON` is that ratio (target <= 1). Cached JSON: the average `JSON.stringify` length of a pod as the cache holds it (managedFields dropped), for scale.',
     ].join(' '),
-    headers: ['pods cached', 'heap used (MiB)', 'heap over baseline (MiB)', 'KiB / pod', 'marginal KiB / pod', 'JSON KiB / pod', 'RSS (MiB)', 'RSS MiB / 1,000 pods', 'relist RSS rise (MiB)', 'relist live heap rise (MiB)', 'peak RSS (MiB)'],
+    headers: ['pods cached', 'heap used (MiB)', 'heap over baseline (MiB)', 'KiB / pod', 'marginal KiB / pod', 'served JSON KiB / pod', 'heap / served JSON', 'cached JSON KiB / pod', 'RSS (MiB)', 'RSS MiB / 1,000 pods', 'relist RSS rise (MiB)', 'relist live heap rise (MiB)', 'peak RSS (MiB)'],
     rows,
     notes,
     data: {
@@ -95,6 +97,8 @@ export async function memoryScenario(sizes: BenchSizes, log: Log): Promise<Secti
         bytesPerPod: largest?.bytesPerPod,
         marginalBytesPerPod: largest?.marginalBytesPerPod,
         jsonBytesPerPod: largest?.jsonBytesPerPod,
+        cachedJsonBytesPerPod: largest?.cachedJsonBytesPerPod,
+        bytesPerPodOverJson: largest?.bytesPerPodOverJson,
         pods: largest?.pods,
         baselineRssBytes: baseline?.rss,
         rssBytes: largest?.rssBytes,

@@ -8,6 +8,7 @@ const report = (pods: number, heapMiB: number, rssMiB: number, relistPeakRssMiB 
   v8Used: heapMiB * MiB,
   rss: rssMiB * MiB,
   avgJsonBytes: 2900,
+  avgServedJsonBytes: 4000,
   relistPeakRss: relistPeakRssMiB * MiB,
   relistPeakLiveHeap: relistPeakLiveHeapMiB * MiB,
   maxRss: (relistPeakRssMiB + 10) * MiB,
@@ -33,7 +34,15 @@ describe('memorySize', () => {
     expect(memorySize(base, report(1000, 50, 150, 140, 45), undefined)).toMatchObject({ relistRssOverSettledBytes: 0, relistLiveHeapOverSettledBytes: 0 });
   });
 
+  it('JSON per pod is the served JSON (managedFields included), the heap per pod compared with it', () => {
+    const s = memorySize(base, report(10_000, 80, 200), undefined);
+    expect(s.jsonBytesPerPod).toBe(4000);
+    expect(s.cachedJsonBytesPerPod).toBe(2900);
+    expect(s.bytesPerPodOverJson).toBeCloseTo((40 * MiB) / 10_000 / 4000, 10);
+  });
+
   it('no pod: no per-pod number, rather than a division by zero passed off as 0', () => {
     expect(memorySize(base, base, undefined).rssMiBPer1000Pods).toBeNaN();
+    expect(memorySize(base, { ...base, avgServedJsonBytes: 0 }, undefined).bytesPerPodOverJson).toBeNaN();
   });
 });
