@@ -75,6 +75,8 @@ export { SharedIndexInformer } from './informer/shared-informer.ts';
 export type { InformerOptions } from './informer/shared-informer.ts';
 export { keepIdentityAndLabels, stripManagedFields } from './informer/transform.ts';
 export type { ObjectTransform } from './informer/transform.ts';
+export { StringPool } from './informer/string-pool.ts';
+export type { StringPoolOptions } from './informer/string-pool.ts';
 export type { EventSource, ResourceEventHandler } from './informer/types.ts';
 export { objectKey, namespacedKey, splitKey } from './keys.ts';
 export type { ObjectMetaLike } from './keys.ts';

@@ -8,6 +8,7 @@ import type { RuntimeMetrics } from '../metrics.ts';
 import type { Clock } from '../util/clock.ts';
 import type { IndexFunc } from './indexer.ts';
 import { SharedIndexInformer } from './shared-informer.ts';
+import { StringPool } from './string-pool.ts';
 import { stripManagedFields, type ObjectTransform } from './transform.ts';
 
 export interface InformerFactoryOptions {
@@ -38,6 +39,8 @@ export class InformerFactory {
   private readonly informers = new Map<string, SharedIndexInformer<KubeObject>>();
   private signal: AbortSignal | undefined;
   private readonly runs: Promise<void>[] = [];
+  /** One pool for every cache: a pod and its ControllerRevision share the template's strings. */
+  readonly stringPool = new StringPool();
 
   constructor(options: InformerFactoryOptions) {
     this.o = options;
@@ -62,6 +65,7 @@ export class InformerFactory {
         ...(this.o.metrics ? { metrics: this.o.metrics } : {}),
         ...(this.o.minWatchTimeoutSeconds ? { minWatchTimeoutSeconds: this.o.minWatchTimeoutSeconds } : {}),
         ...(scope.transform ? { transform: scope.transform } : {}),
+        stringPool: this.stringPool,
       });
       this.informers.set(id, informer as unknown as SharedIndexInformer<KubeObject>);
       if (this.signal) this.runs.push(informer.run(this.signal));

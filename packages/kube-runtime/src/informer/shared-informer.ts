@@ -11,6 +11,8 @@ import { deepFreeze, type DeepReadonly } from '../util/deep-readonly.ts';
 import { Indexer, type IndexFunc } from './indexer.ts';
 import { Reflector, type ReflectorStore, type ReplaceSession } from './reflector.ts';
 import { planRelist, sameVersion } from './relist.ts';
+import { internStrings } from './intern-strings.ts';
+import { StringPool } from './string-pool.ts';
 import { stripManagedFields, type ObjectTransform } from './transform.ts';
 import type { EventSource, ResourceEventHandler } from './types.ts';
 
@@ -30,6 +32,8 @@ export interface InformerOptions<T extends KubeObject> {
   minWatchTimeoutSeconds?: number;
   /** Applied to every object before it is cached and handed to handlers; default: stripManagedFields. */
   transform?: ObjectTransform<T>;
+  /** Where the cached objects' strings are shared (InformerFactory shares one across its informers); default: the informer's own. */
+  stringPool?: StringPool;
 }
 
 export class SharedIndexInformer<T extends KubeObject> implements EventSource<T>, ReflectorStore<T> {
@@ -44,6 +48,8 @@ export class SharedIndexInformer<T extends KubeObject> implements EventSource<T>
   private readonly resyncPeriodMs: number;
   /** Applied to every object before it is cached (InformerOptions.transform). */
   readonly transform: ObjectTransform<T>;
+  /** Equal strings of the cached objects share one instance through it (string-pool.ts). */
+  readonly stringPool: StringPool;
   private synced = false;
   private syncWaiters: (() => void)[] = [];
   private running: Promise<void> | undefined;
@@ -54,6 +60,7 @@ export class SharedIndexInformer<T extends KubeObject> implements EventSource<T>
     this.logger = (options.logger ?? silentLogger()).child({ informer: options.client.gvr.resource });
     this.resyncPeriodMs = options.resyncPeriodMs ?? 0;
     this.transform = options.transform ?? stripManagedFields;
+    this.stringPool = options.stringPool ?? new StringPool();
     this.indexer = new Indexer<T>(options.indexers);
     this.resource = options.client.gvr.resource;
     this.namespace = options.namespace;
@@ -204,9 +211,9 @@ export class SharedIndexInformer<T extends KubeObject> implements EventSource<T>
     else this.dispatch('onAdd', (h) => h.onAdd?.(obj, false));
   }
 
-  /** What the cache stores of an object: transformed, then frozen. */
+  /** What the cache stores of an object: transformed, its strings pooled, then frozen. */
   private cacheable(raw: T): DeepReadonly<T> {
-    return deepFreeze(this.transform(raw));
+    return deepFreeze(internStrings(this.transform(raw), this.stringPool));
   }
 
   private scheduleResync(signal: AbortSignal): void {
