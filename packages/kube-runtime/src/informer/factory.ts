@@ -8,7 +8,9 @@ import type { RuntimeMetrics } from '../metrics.ts';
 import type { Clock } from '../util/clock.ts';
 import type { IndexFunc } from './indexer.ts';
 import { SharedIndexInformer } from './shared-informer.ts';
+import type { CachePools } from './share-equal-values.ts';
 import { StringPool } from './string-pool.ts';
+import { SubtreePool } from './subtree-pool.ts';
 import { stripManagedFields, type ObjectTransform } from './transform.ts';
 
 export interface InformerFactoryOptions {
@@ -39,8 +41,8 @@ export class InformerFactory {
   private readonly informers = new Map<string, SharedIndexInformer<KubeObject>>();
   private signal: AbortSignal | undefined;
   private readonly runs: Promise<void>[] = [];
-  /** One pool for every cache: a pod and its ControllerRevision share the template's strings. */
-  readonly stringPool = new StringPool();
+  /** One set of pools for every cache: a pod and its ControllerRevision share the template's values. */
+  readonly pools: CachePools & { strings: StringPool } = { strings: new StringPool(), subtrees: new SubtreePool() };
 
   constructor(options: InformerFactoryOptions) {
     this.o = options;
@@ -65,7 +67,7 @@ export class InformerFactory {
         ...(this.o.metrics ? { metrics: this.o.metrics } : {}),
         ...(this.o.minWatchTimeoutSeconds ? { minWatchTimeoutSeconds: this.o.minWatchTimeoutSeconds } : {}),
         ...(scope.transform ? { transform: scope.transform } : {}),
-        stringPool: this.stringPool,
+        pools: this.pools,
       });
       this.informers.set(id, informer as unknown as SharedIndexInformer<KubeObject>);
       if (this.signal) this.runs.push(informer.run(this.signal));

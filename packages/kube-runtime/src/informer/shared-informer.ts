@@ -11,8 +11,9 @@ import { deepFreeze, type DeepReadonly } from '../util/deep-readonly.ts';
 import { Indexer, type IndexFunc } from './indexer.ts';
 import { Reflector, type ReflectorStore, type ReplaceSession } from './reflector.ts';
 import { planRelist, sameVersion } from './relist.ts';
-import { internStrings } from './intern-strings.ts';
+import { shareEqualValues, type CachePools } from './share-equal-values.ts';
 import { StringPool } from './string-pool.ts';
+import { SubtreePool } from './subtree-pool.ts';
 import { stripManagedFields, type ObjectTransform } from './transform.ts';
 import type { EventSource, ResourceEventHandler } from './types.ts';
 
@@ -32,8 +33,8 @@ export interface InformerOptions<T extends KubeObject> {
   minWatchTimeoutSeconds?: number;
   /** Applied to every object before it is cached and handed to handlers; default: stripManagedFields. */
   transform?: ObjectTransform<T>;
-  /** Where the cached objects' strings are shared (InformerFactory shares one across its informers); default: the informer's own. */
-  stringPool?: StringPool;
+  /** Where equal strings and subtrees of the cached objects are shared (InformerFactory shares its pools across its informers); default: the informer's own. */
+  pools?: CachePools;
 }
 
 export class SharedIndexInformer<T extends KubeObject> implements EventSource<T>, ReflectorStore<T> {
@@ -48,8 +49,8 @@ export class SharedIndexInformer<T extends KubeObject> implements EventSource<T>
   private readonly resyncPeriodMs: number;
   /** Applied to every object before it is cached (InformerOptions.transform). */
   readonly transform: ObjectTransform<T>;
-  /** Equal strings of the cached objects share one instance through it (string-pool.ts). */
-  readonly stringPool: StringPool;
+  /** Equal strings and subtrees of the cached objects share one instance through these (share-equal-values.ts). */
+  readonly pools: CachePools;
   private synced = false;
   private syncWaiters: (() => void)[] = [];
   private running: Promise<void> | undefined;
@@ -60,7 +61,7 @@ export class SharedIndexInformer<T extends KubeObject> implements EventSource<T>
     this.logger = (options.logger ?? silentLogger()).child({ informer: options.client.gvr.resource });
     this.resyncPeriodMs = options.resyncPeriodMs ?? 0;
     this.transform = options.transform ?? stripManagedFields;
-    this.stringPool = options.stringPool ?? new StringPool();
+    this.pools = options.pools ?? { strings: new StringPool(), subtrees: new SubtreePool() };
     this.indexer = new Indexer<T>(options.indexers);
     this.resource = options.client.gvr.resource;
     this.namespace = options.namespace;
@@ -211,9 +212,9 @@ export class SharedIndexInformer<T extends KubeObject> implements EventSource<T>
     else this.dispatch('onAdd', (h) => h.onAdd?.(obj, false));
   }
 
-  /** What the cache stores of an object: transformed, its strings pooled, then frozen. */
+  /** What the cache stores of an object: transformed, its equal values shared, then frozen (which makes sharing safe). */
   private cacheable(raw: T): DeepReadonly<T> {
-    return deepFreeze(internStrings(this.transform(raw), this.stringPool));
+    return deepFreeze(shareEqualValues(this.transform(raw), this.pools));
   }
 
   private scheduleResync(signal: AbortSignal): void {

@@ -1,13 +1,11 @@
 // Equal strings shared through one instance. JSON.parse gives every string of every object its
 // own copy, so 10,000 pods of one workload hold 10,000 copies of its image, owner uid, label
 // values and node names; a cache that routes its strings through a pool keeps one of each.
-//
-// Bounded, because values unique to one object (a timestamp, a volume name with a random suffix)
-// pass through too and pods churn: two generations of at most `maxEntries` each. A value is
-// looked up in the young one, then in the old one (and moved to the young one); when the young
-// one is full it becomes the old one and the previous old one is dropped. Values that keep
-// coming back stay; one-off values fall out after two generations. Strings longer than
-// `maxLength` are not pooled, so the pool's own memory is bounded too.
+// Each pooled string gets a short reference (`'<id>`) that the subtree pool's keys use in place
+// of its content, so a key is hashed in a few bytes per field; ids are never reused, so equal
+// references mean equal strings even after an entry fell out. Bounded (generational-map.ts):
+// strings longer than `maxLength` are not pooled, so the pool's own memory is bounded too.
+import { GenerationalMap } from './generational-map.ts';
 
 export interface StringPoolOptions {
   /** Entries per generation; the pool holds at most twice this. */
@@ -16,41 +14,44 @@ export interface StringPoolOptions {
   maxLength?: number;
 }
 
-export const DEFAULT_POOL_ENTRIES = 4096;
-export const DEFAULT_POOL_MAX_LENGTH = 256;
+export interface SharedString {
+  value: string;
+  /** Stands for the string's content in a subtree's key. */
+  ref: string;
+}
 
 export class StringPool {
-  private young = new Map<string, string>();
-  private old = new Map<string, string>();
-  private readonly maxEntries: number;
+  private readonly pooled: GenerationalMap<SharedString>;
   private readonly maxLength: number;
+  private nextId = 0;
 
   constructor(options: StringPoolOptions = {}) {
-    this.maxEntries = Math.max(1, options.maxEntries ?? DEFAULT_POOL_ENTRIES);
-    this.maxLength = options.maxLength ?? DEFAULT_POOL_MAX_LENGTH;
+    this.pooled = new GenerationalMap(options.maxEntries ?? 4096);
+    this.maxLength = options.maxLength ?? 256;
   }
 
-  /** The pooled instance equal to `s` (`s` itself the first time it is seen). */
+  /** The pooled instance equal to `s` (`s` itself the first time it is seen), and its reference; undefined when too long to pool. */
+  share(s: string): SharedString | undefined {
+    if (s.length > this.maxLength) return undefined;
+    const pooled = this.pooled.get(s);
+    if (pooled !== undefined) return pooled;
+    const entry = { value: s, ref: `'${this.nextId++}` };
+    this.pooled.set(s, entry);
+    return entry;
+  }
+
+  /** The pooled instance equal to `s`. */
   intern(s: string): string {
-    if (s.length > this.maxLength) return s;
-    const young = this.young.get(s);
-    if (young !== undefined) return young;
-    const pooled = this.old.get(s) ?? s;
-    if (this.young.size >= this.maxEntries) {
-      this.old = this.young;
-      this.young = new Map();
-    }
-    this.young.set(s, pooled);
-    return pooled;
+    return this.share(s)?.value ?? s;
   }
 
-  /** Entries held, both generations (a value moved to the young one may be counted twice). */
+  /** Entries held, at most twice maxEntries. */
   get size(): number {
-    return this.young.size + this.old.size;
+    return this.pooled.size;
   }
 
   /** Whether `s` is pooled now. */
   has(s: string): boolean {
-    return this.young.has(s) || this.old.has(s);
+    return this.pooled.has(s);
   }
 }

@@ -328,6 +328,36 @@ describe('SharedIndexInformer + Reflector', () => {
     await run;
   });
 
+  it('caches through the factory\'s pools, shared by all its informers: equal strings and subtrees of listed and watched objects are held once', async () => {
+    const clock = new FakeClock();
+    let stream: LiveStream | undefined;
+    const transport = new FakeTransport((req) => {
+      if (!req.query?.watch) return { body: { metadata: { resourceVersion: '1' }, items: [cm('a', '1', { image: 'registry.example/app:v1' })] } };
+      stream = new LiveStream(req.signal);
+      return { stream };
+    });
+    const factory = new InformerFactory({ client: new KubeClient({ transport, clock, qps: 0 }), clock });
+    const configMaps = factory.informerFor<KubeObject>(Resources.configMaps, { namespace: 'ns' });
+    expect(factory.informerFor<KubeObject>(Resources.pods).pools).toBe(configMaps.pools);
+    const ac = new AbortController();
+    const run = configMaps.run(ac.signal);
+    await tick(clock);
+    expect(factory.pools.strings.has('registry.example/app:v1')).toBe(true);
+    stream!.push({ type: 'ADDED', object: cm('b', '2', { image: 'registry.example/app:v1' }) });
+    stream!.push({ type: 'MODIFIED', object: cm('a', '3', { image: 'registry.example/app:v2' }) });
+    stream!.push({ type: 'ADDED', object: cm('c', '4', { image: 'registry.example/app:v2' }) });
+    await tick(clock);
+    expect(factory.pools.strings.has('registry.example/app:v2')).toBe(true);
+    // The object's own identity is unique to it: never pooled.
+    expect(factory.pools.strings.has('uid-a')).toBe(false);
+    const data = (name: string): unknown => (configMaps.get('ns', name) as { data?: unknown } | undefined)?.data;
+    expect(data('c')).toBe(data('a'));
+    expect(data('b')).not.toBe(data('a'));
+    expect(configMaps.get('ns', 'a')).toEqual(cm('a', '3', { image: 'registry.example/app:v2' }));
+    ac.abort();
+    await run;
+  });
+
   it('a factory scope can cache through its own transform; asking for the same scope with another one throws', () => {
     const client = new KubeClient({ transport: new FakeTransport(), qps: 0 });
     const factory = new InformerFactory({ client });
