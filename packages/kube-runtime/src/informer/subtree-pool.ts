@@ -11,7 +11,7 @@
 import { GenerationalMap } from './generational-map.ts';
 
 export interface SubtreePoolOptions {
-  /** Entries per generation; the pool holds at most twice this. */
+  /** Entries per generation; the pool holds at most twice this (small on purpose: string-pool.ts). */
   maxEntries?: number;
   /** Subtrees with a longer content key are not pooled (nor, then, any subtree around them). */
   maxKeyLength?: number;
@@ -29,7 +29,7 @@ export class SubtreePool {
   private nextId = 0;
 
   constructor(options: SubtreePoolOptions = {}) {
-    this.entries = new GenerationalMap(options.maxEntries ?? 2048);
+    this.entries = new GenerationalMap(options.maxEntries ?? 512);
     this.maxKeyLength = options.maxKeyLength ?? 1024;
   }
 
