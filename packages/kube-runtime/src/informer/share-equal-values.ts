@@ -28,8 +28,8 @@ const OWN_IDENTITY_KEYS: ReadonlySet<string> = new Set(['name', 'uid', 'resource
 
 type Container = Record<string, unknown> | unknown[];
 
-/** Per object of the input: the pooled subtree of equal content (possibly itself), and its reference. */
-type Twins = Map<Container, { twin: Container; ref: string }>;
+/** Per object of the input: the pooled subtree of equal content (possibly itself). */
+type Twins = Map<Container, Container>;
 
 /** Shares the object's strings and subtrees through the pools; the object itself is never pooled. */
 export function shareEqualValues<T>(obj: T, pools: CachePools): T {
@@ -73,7 +73,7 @@ function refOf(value: unknown, pools: CachePools, twins: Twins): string | undefi
       if (Object.isFrozen(value)) return undefined;
       const key = Array.isArray(value) ? arrayKey(value, pools, twins) : objectKey(value as Record<string, unknown>, pools, twins);
       const shared = key === undefined ? undefined : pools.subtrees.share(key, value as Container);
-      if (shared !== undefined) twins.set(value as Container, { twin: shared.value, ref: shared.ref });
+      if (shared !== undefined) twins.set(value as Container, shared.value);
       return shared?.ref;
     }
     default:
@@ -140,7 +140,7 @@ function placeTwins(container: Container, twins: Twins, inResult: Set<object>): 
       addAll(child, inResult);
       continue;
     }
-    const twin = twins.get(child)?.twin;
+    const twin = twins.get(child);
     if (twin !== undefined && twin !== child && !containsAny(twin, inResult)) {
       (container as Record<string | number, unknown>)[k] = twin;
       addAll(twin, inResult);
