@@ -6,7 +6,6 @@ import { diffSnapshots, type ControllerChildOptions, type WriteSnapshot } from '
 import { benchClient, cloneSetResource, deploymentResource, now, sleep } from './kube.ts';
 import { NamespaceObserver, controllerWrites, type ObservedWrites } from './observer.ts';
 import type { Pod } from './pods.ts';
-import type { Milestone } from './timeline.ts';
 
 export type Kind = 'CloneSet' | 'Deployment';
 
@@ -54,7 +53,7 @@ export interface TimedRun {
   observed: ObservedWrites;
   observedControllerWrites: number;
   /** Per pod created during the run, when each milestone was first seen, in ms from the request. */
-  podMilestonesMs: Partial<Record<Milestone, number>>[];
+  podMilestonesMs: Partial<Record<string, number>>[];
 }
 
 export interface Session {
@@ -119,7 +118,7 @@ export async function timed(
     ...(before && after ? { controller: diffSnapshots(before, after) } : {}),
     observed,
     observedControllerWrites: controllerWrites(observed, CONTROLLER_COMPONENTS[s.kind], ownWrites),
-    podMilestonesMs: s.observer.podMilestones().map((m) => Object.fromEntries(Object.entries(m).map(([k, t]) => [k, t - t0]))),
+    podMilestonesMs: s.observer.podMilestones().map((m) => Object.fromEntries(Object.entries(m).flatMap(([k, t]) => (t === undefined ? [] : [[k, t - t0]])))),
   };
 }
 

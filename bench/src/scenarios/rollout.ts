@@ -8,6 +8,8 @@ import { fixed, seconds, type BenchSizes, type Cell, type Section } from '../res
 import { formatSeconds, speedRatio } from '../samples.ts';
 import { inPlaceRolloutLowerBoundMs, recreateRolloutLowerBoundMs, resolveMaxUnavailable } from '../stats.ts';
 import { IMAGE_V1, IMAGE_V2, POD_DELAYS, cloneSet, deployment } from '../workloads.ts';
+import { ROLLOUT_MILESTONES, batchGaps, rolloutReached } from '../rollout-timeline.ts';
+import { FRACTIONS, timelineQuantiles } from '../timeline.ts';
 import { createWorkload, formatByKind, setImage, timed, waitStatusSettled, withSession, type Kind, type TimedRun } from '../workload-run.ts';
 
 const MAX_UNAVAILABLE = '20%';
@@ -21,9 +23,35 @@ async function rollout(kind: Kind, n: number, updateType: 'ReCreate' | 'InPlaceI
       await createWorkload(kind, ns, kind === 'CloneSet' ? cloneSet(spec) : deployment(spec));
       await s.observer.waitFor(`${n} Ready pods`, (pods) => allReadyOn(pods, n), 60_000 + n * 500);
       await waitStatusSettled(kind, ns, 'app', n, 30_000);
+      s.observer.trackMilestones((pod, isNew) => rolloutReached(pod, IMAGE_V2, isNew));
       return timed(s, 'app', n, 1, () => setImage(kind, ns, 'app', IMAGE_V2), (pods) => allReadyOn(pods, n, IMAGE_V2), 120_000 + n * 1_000);
     }),
   );
+}
+
+const VARIANTS = [
+  { key: 'recreate', label: 'CloneSet ReCreate' },
+  { key: 'inPlace', label: 'CloneSet InPlaceIfPossible' },
+  { key: 'deployment', label: 'Deployment' },
+] as const;
+
+/** Per workload (its last run): when 10%...100% of the pods reached each rollout milestone, and the gaps between batches. */
+function timeline(n: number, runs: Record<string, TimedRun[]>): { milestones: Cell[][]; gaps: Cell[][]; data: Record<string, unknown> } {
+  const milestones: Cell[][] = [];
+  const gaps: Cell[][] = [];
+  const data: Record<string, unknown> = { fractions: FRACTIONS };
+  for (const { key, label } of VARIANTS) {
+    const last = runs[key]?.at(-1);
+    if (!last) continue;
+    const q = timelineQuantiles(last.podMilestonesMs, n, ROLLOUT_MILESTONES);
+    const g = batchGaps(last.podMilestonesMs);
+    data[key] = { milestonesMs: q, firstWriteMs: g.firstWriteMs, batchGapsMs: g.gapsMs };
+    for (const m of ROLLOUT_MILESTONES) if (q[m].some(Number.isFinite)) milestones.push([label, m, ...q[m].map(seconds)]);
+    const sorted = [...g.gapsMs].sort((a, b) => a - b);
+    const sum = sorted.reduce((a, b) => a + b, 0);
+    gaps.push([label, seconds(g.firstWriteMs), sorted.length, sorted.length ? seconds(sorted[Math.floor(sorted.length / 2)]!) : 'n/a', sorted.length ? seconds(sorted.at(-1)!) : 'n/a', seconds(sum), seconds(last.ms)]);
+  }
+  return { milestones, gaps, data };
 }
 
 export async function rolloutScenario(sizes: BenchSizes, log: Log): Promise<Section> {
@@ -73,6 +101,7 @@ export async function rolloutScenario(sizes: BenchSizes, log: Log): Promise<Sect
     return { median: t.median, min: t.min, max: t.max };
   };
   const parameters = { replicas: n, repeats: r, maxUnavailable: MAX_UNAVAILABLE, maxSurge: 0, podDelaysMs: POD_DELAYS };
+  const steps = timeline(n, runs);
   const recreateRatio = speedRatio(depMs, timesOf(runs.recreate!).median);
   const inPlaceRatio = speedRatio(depMs, timesOf(runs.inPlace!).median);
   return {
@@ -92,6 +121,18 @@ export async function rolloutScenario(sizes: BenchSizes, log: Log): Promise<Sect
       `The Deployment's median time divided by CloneSet ReCreate's: ${fixed(recreateRatio)}; by CloneSet InPlaceIfPossible's: ${fixed(inPlaceRatio)} (≥ 1.00: the CloneSet is at least as fast).`,
       'Reading the CloneSet ReCreate row: each pass labels the chosen pods specified-delete, deletes them, then creates the replacements in slow-start batches (1, 2, 4...) with each new pod\'s readiness-gate condition written beside the next batch; a new pod also needs its PreparingNormal→Normal label patch (after scheduling) before it counts. Writes to different pods in one pass run concurrently (16 at a time); the passes are sequential, and so are the slow-start batches (as in the ReplicaSet controller).',
     ],
+    extraTables: [
+      {
+        caption: `Where the time goes: one rollout of ${n} pods per workload (its last run), seconds from the patch until the given share of the pods had reached each milestone, as the bench's watcher saw it. "marked specified-delete": the old pod labelled for its ReCreate delete; "gate False"/"gate True": the CloneSet's InPlaceUpdateReady condition; "spec updated": an existing pod's spec on the new image (in place); "containers on new image": the simulated kubelet runs it (a restart in place, a start for a new pod); "state Normal": the lifecycle label back to Normal; "available": Ready on the new image and (CloneSet) state Normal, what frees a maxUnavailable slot.`,
+        headers: ['workload', 'milestone', ...FRACTIONS.map((f) => `${f * 100}% of pods (s)`)],
+        rows: steps.milestones,
+      },
+      {
+        caption: 'Waits between batches (same runs): walking the pods\' "available" and write times in order (a write: marked, deleted, created, gate False or spec updated), every write that follows pods becoming available closes a gap from the last of them to that write. The sum is the time the rollout spent waiting for its own next write rather than for pods.',
+        headers: ['workload', 'patch → first write (s)', 'gaps', 'median gap (s)', 'largest gap (s)', 'sum of gaps (s)', 'rollout time (s)'],
+        rows: steps.gaps,
+      },
+    ],
     data: {
       rollout: {
         parameters,
@@ -109,6 +150,7 @@ export async function rolloutScenario(sizes: BenchSizes, log: Log): Promise<Sect
         lowerBoundMs: inPlaceBound,
         ratioVsDeploymentRecreate: inPlaceRatio,
       },
+      rolloutTimeline: steps.data,
       apiWrites: { inPlacePerPod: writesPerPodOf(runs.inPlace!, n).median, recreatePerPod: writesPerPodOf(runs.recreate!, n).median },
       cpu: {
         secondsPer100PodsUpdated: cpuPer100PodsOf(runs.inPlace!, n).median,
