@@ -1,6 +1,6 @@
 // Where a rollout's time goes: per pod, when a watcher first saw each step of its move to the new
-// image (the old pod marked or deleted, the gate False, the spec updated, the containers on the
-// new image, the gate True, the label back to Normal, Ready), and the gaps between a pod becoming
+// image (the old pod marked or deleted, a new pod created and scheduled, the gate False, the spec
+// updated, the containers running the new image, the gate True, the label back to Normal, Ready), and the gaps between a pod becoming
 // available and the next write of the rollout, which show how long a batch waits for the next.
 import { KRUISE_LABELS, KRUISE_READINESS_GATES, LIFECYCLE_STATES } from '@cloneset-suite/api-types';
 import { isReady, isTerminating, runsImage, type Pod } from './pods.ts';
@@ -9,9 +9,10 @@ export const ROLLOUT_MILESTONES = [
   'marked specified-delete',
   'old pod deleted',
   'new pod created',
+  'scheduled',
   'gate False',
   'spec updated',
-  'containers on new image',
+  'containers running new image',
   'gate True',
   'state Normal',
   'Ready',
@@ -40,11 +41,13 @@ export function rolloutReached(p: Pod, image: string, isNew: boolean): RolloutMi
   if (!onNew && isTerminating(p)) out.push('old pod deleted');
   if (isTerminating(p)) return out;
   if (isNew) out.push('new pod created');
+  if (isNew && p.spec?.nodeName) out.push('scheduled');
   if (!isNew && gate === 'False') out.push('gate False');
   if (!onNew) return out;
   if (!isNew) out.push('spec updated');
   const onNewImage = runsImage(p, image);
-  if (onNewImage) out.push('containers on new image');
+  const running = (p.status?.containerStatuses ?? []).every((c) => c.state?.running !== undefined);
+  if (onNewImage && running) out.push('containers running new image');
   if (gate === 'True') out.push('gate True');
   const state = labels[KRUISE_LABELS.lifecycleState];
   if (state === LIFECYCLE_STATES.normal) out.push('state Normal');

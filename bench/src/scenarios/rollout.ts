@@ -123,7 +123,7 @@ export async function rolloutScenario(sizes: BenchSizes, log: Log): Promise<Sect
     ],
     extraTables: [
       {
-        caption: `Where the time goes: one rollout of ${n} pods per workload (its last run), seconds from the patch until the given share of the pods had reached each milestone, as the bench's watcher saw it. "marked specified-delete": the old pod labelled for its ReCreate delete; "gate False"/"gate True": the CloneSet's InPlaceUpdateReady condition; "spec updated": an existing pod's spec on the new image (in place); "containers on new image": the simulated kubelet runs it (a restart in place, a start for a new pod); "state Normal": the lifecycle label back to Normal; "available": Ready on the new image and (CloneSet) state Normal, what frees a maxUnavailable slot.`,
+        caption: `Where the time goes: one rollout of ${n} pods per workload (its last run), seconds from the patch until the given share of the pods had reached each milestone, as the bench's watcher saw it. "marked specified-delete": the old pod labelled for its ReCreate delete; "gate False"/"gate True": the CloneSet's InPlaceUpdateReady condition; "spec updated": an existing pod's spec on the new image (in place); "containers running new image": the simulated kubelet runs it (a restart in place, a start for a new pod); "state Normal": the lifecycle label back to Normal; "available": Ready on the new image and (CloneSet) state Normal, what frees a maxUnavailable slot.`,
         headers: ['workload', 'milestone', ...FRACTIONS.map((f) => `${f * 100}% of pods (s)`)],
         rows: steps.milestones,
       },
