@@ -87,18 +87,21 @@ export async function executePlan(actions: readonly PlannedAction[], ctx: Execut
   const result: ExecutionResult = { failures: [], conflicts: [] };
   const state: PlanState = { written: new Map() };
   const creates = actions.filter((a): a is PlannedCreate => a.kind === 'createPod');
-  const runOne = async (action: PlannedOther): Promise<void> => {
+  /** Runs one action; false when it failed or lost a race. */
+  const runOne = async (action: PlannedOther): Promise<boolean> => {
     try {
       await executeOne(action, ctx, state);
+      return true;
     } catch (err) {
       const message = `${action.kind} ${'name' in action ? action.name : ''}: ${errorMessage(err)}`.trim();
       if (writeOutcome(err) === 'conflict') {
         ctx.logger.debug({ err, action: action.kind, step: action.step }, 'plan action lost a race; replanning');
         result.conflicts.push({ step: action.step, message, error: err });
-        return;
+        return false;
       }
       ctx.logger.warn({ err, action: action.kind, step: action.step }, 'plan action failed');
       result.failures.push({ step: action.step, message, error: err });
+      return false;
     }
   };
   let createsDone = false;
@@ -118,6 +121,8 @@ export async function executePlan(actions: readonly PlannedAction[], ctx: Execut
       continue;
     }
     // A run of per-pod actions: each pod's actions stay in plan order, pods proceed in parallel.
+    // A pod's later actions were planned on its earlier ones landing (the gate False before the
+    // in-place update, the specified-delete mark before the delete): its first failure ends them.
     const perPod = new Map<string, PlannedOther[]>();
     for (; i < actions.length; i++) {
       const a = actions[i]!;
@@ -129,8 +134,7 @@ export async function executePlan(actions: readonly PlannedAction[], ctx: Execut
     }
     await forEachLimited([...perPod.values()], POD_WRITE_CONCURRENCY, async (podActions) => {
       for (const a of podActions) {
-        if (ctx.signal.aborted) return;
-        await runOne(a);
+        if (ctx.signal.aborted || !(await runOne(a))) return;
       }
     });
   }

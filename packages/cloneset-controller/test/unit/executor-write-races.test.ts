@@ -105,3 +105,20 @@ describe('Retry-After of a failed pod or PVC write', () => {
     expect(passError([], [])).toBeUndefined();
   });
 });
+
+describe("a pod's actions after one of them failed", () => {
+  const mark: PlannedAction = { kind: 'patchPod', name: 'cs-a', reason: 'RecreateUpdate', labels: { 'apps.kruise.io/specified-delete': 'true' }, step: 'update' };
+  const del: PlannedAction = { kind: 'deletePod', name: 'cs-a', reason: 'SpecifiedDelete', withPvcs: [], step: 'scale' };
+  const otherDel: PlannedAction = { kind: 'deletePod', name: 'cs-b', reason: 'SpecifiedDelete', withPvcs: [], step: 'scale' };
+
+  it.each([
+    ['failed', () => new ApiError(500, 'InternalError', 'etcd timeout', undefined, 'PATCH pods/cs-a')],
+    ['lost a race', () => new ConflictError(409, 'Conflict', 'the object has been modified', undefined, 'PATCH pods/cs-a')],
+  ])('are not run when its mark %s: no delete of an unmarked pod; other pods go on', async (_name, error) => {
+    const api = fakeApi((call) => (call.verb === 'patch' && call.name === 'cs-a' ? Promise.reject(error()) : undefined));
+    const exp = expectations();
+    await executePlan([mark, { ...mark, name: 'cs-b' }, del, otherDel], executionContext(api, exp));
+    expect(api.calls.map((c) => `${c.verb} ${c.name}`)).toEqual(['patch cs-a', 'patch cs-b', 'delete cs-b']);
+    expect(exp.pending('ns/cs')).toEqual(expect.objectContaining({ delete: ['cs-b'] }));
+  });
+});
