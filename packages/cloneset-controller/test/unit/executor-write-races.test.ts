@@ -122,3 +122,32 @@ describe("a pod's actions after one of them failed", () => {
     expect(exp.pending('ns/cs')).toEqual(expect.objectContaining({ delete: ['cs-b'] }));
   });
 });
+
+describe('writes to different pods', () => {
+  it('a rollout batch of 100 pods (maxUnavailable 20% of 500) has every first write in flight at once', async () => {
+    const release: (() => void)[] = [];
+    let inFlight = 0;
+    let most = 0;
+    const api = fakeApi(() => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      return new Promise((resolve) =>
+        release.push(() => {
+          inFlight--;
+          resolve({ metadata: { resourceVersion: '1' } });
+        }),
+      );
+    });
+    const actions: PlannedAction[] = Array.from({ length: 100 }, (_, i) => ({ kind: 'patchPod', name: `cs-${i}`, reason: 'RecreateUpdate', labels: { 'apps.kruise.io/specified-delete': 'true' }, step: 'update' }));
+    const done = executePlan(actions, executionContext(api, expectations()));
+    // Let every write that may start do so, then answer them all.
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(most).toBe(100);
+    while (release.length > 0) {
+      release.splice(0).forEach((answer) => answer());
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await done;
+    expect(api.calls).toHaveLength(100);
+  });
+});
