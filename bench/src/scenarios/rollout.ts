@@ -54,13 +54,15 @@ function timeline(n: number, runs: Record<string, TimedRun[]>): { milestones: Ce
   return { milestones, gaps, data };
 }
 
-export async function rolloutScenario(sizes: BenchSizes, log: Log): Promise<Section> {
-  const n = sizes.rollout;
-  const r = sizes.repeats;
-  const batch = resolveMaxUnavailable(MAX_UNAVAILABLE, n);
-  const recreateBound = recreateRolloutLowerBoundMs(n, MAX_UNAVAILABLE, POD_DELAYS);
-  const inPlaceBound = inPlaceRolloutLowerBoundMs(n, MAX_UNAVAILABLE, POD_DELAYS.restartMs, POD_DELAYS.readyMs);
-  const runs = await runAlternating(
+const ROW_VARIANTS = [
+  { key: 'recreate', label: 'CloneSet ReCreate', inPlace: false },
+  { key: 'deployment', label: 'Deployment RollingUpdate (maxSurge 0)', inPlace: false },
+  { key: 'inPlace', label: 'CloneSet InPlaceIfPossible', inPlace: true },
+] as const;
+
+/** Every variant of one size, alternating. */
+function runSize(n: number, r: number, log: Log): Promise<Record<string, TimedRun[]>> {
+  return runAlternating(
     [
       { key: 'recreate', label: 'CloneSet ReCreate', run: () => rollout('CloneSet', n, 'ReCreate') },
       { key: 'deployment', label: 'Deployment', run: () => rollout('Deployment', n, 'ReCreate') },
@@ -70,13 +72,16 @@ export async function rolloutScenario(sizes: BenchSizes, log: Log): Promise<Sect
     log,
     `rollout ${n}`,
   );
-  const variants = [
-    { key: 'recreate', label: 'CloneSet ReCreate', bound: recreateBound },
-    { key: 'deployment', label: 'Deployment RollingUpdate (maxSurge 0)', bound: recreateBound },
-    { key: 'inPlace', label: 'CloneSet InPlaceIfPossible', bound: inPlaceBound },
-  ];
+}
+
+/** The table's rows for one size. */
+function sizeRows(n: number, runs: Record<string, TimedRun[]>): Cell[][] {
+  const batch = resolveMaxUnavailable(MAX_UNAVAILABLE, n);
+  const recreateBound = recreateRolloutLowerBoundMs(n, MAX_UNAVAILABLE, POD_DELAYS);
+  const inPlaceBound = inPlaceRolloutLowerBoundMs(n, MAX_UNAVAILABLE, POD_DELAYS.restartMs, POD_DELAYS.readyMs);
   const depMs = timesOf(runs.deployment!).median;
-  const rows: Cell[][] = variants.map(({ key, label, bound }) => {
+  return ROW_VARIANTS.map(({ key, label, inPlace }) => {
+    const bound = inPlace ? inPlaceBound : recreateBound;
     const rs = runs[key]!;
     const times = timesOf(rs);
     const last = rs.at(-1)!;
@@ -96,6 +101,38 @@ export async function rolloutScenario(sizes: BenchSizes, log: Log): Promise<Sect
       last.controller ? formatByKind(last.controller.byKind) : `pods created ${last.observed.podCreates}, deleted ${last.observed.podDeletes}, workload writes ${last.observed.workloadWrites - 1}, events ${JSON.stringify(last.observed.eventsByComponent)}`,
     ];
   });
+}
+
+/** results.json's object for the large size: parameters, samples, medians and both ratios. */
+function largeSizeData(n: number, r: number, runs: Record<string, TimedRun[]>): Record<string, unknown> {
+  const dep = timesOf(runs.deployment!);
+  const stats = (key: string) => {
+    const t = timesOf(runs[key]!);
+    return { median: t.median, min: t.min, max: t.max, samples: t.samples };
+  };
+  return {
+    parameters: { replicas: n, repeats: r, maxUnavailable: MAX_UNAVAILABLE, maxSurge: 0, podDelaysMs: POD_DELAYS },
+    recreateMs: stats('recreate'),
+    inPlaceMs: stats('inPlace'),
+    deploymentMs: stats('deployment'),
+    recreateRatioVsDeployment: speedRatio(dep.median, timesOf(runs.recreate!).median),
+    inPlaceRatioVsDeploymentRecreate: speedRatio(dep.median, timesOf(runs.inPlace!).median),
+    apiWritesPerPod: { recreate: writesPerPodOf(runs.recreate!, n).median, inPlace: writesPerPodOf(runs.inPlace!, n).median },
+  };
+}
+
+export async function rolloutScenario(sizes: BenchSizes, log: Log): Promise<Section> {
+  const n = sizes.rollout;
+  const large = sizes.rolloutLarge.replicas;
+  const r = sizes.repeats;
+  const batch = resolveMaxUnavailable(MAX_UNAVAILABLE, n);
+  const recreateBound = recreateRolloutLowerBoundMs(n, MAX_UNAVAILABLE, POD_DELAYS);
+  const inPlaceBound = inPlaceRolloutLowerBoundMs(n, MAX_UNAVAILABLE, POD_DELAYS.restartMs, POD_DELAYS.readyMs);
+  const runs = await runSize(n, r, log);
+  const bigRuns = await runSize(large, sizes.rolloutLarge.repeats, log);
+  const depMs = timesOf(runs.deployment!).median;
+  const rows: Cell[][] = [...sizeRows(n, runs), ...sizeRows(large, bigRuns)];
+  const bigData = largeSizeData(large, sizes.rolloutLarge.repeats, bigRuns);
   const stats = (key: string) => {
     const t = timesOf(runs[key]!);
     return { median: t.median, min: t.min, max: t.max };
@@ -105,11 +142,11 @@ export async function rolloutScenario(sizes: BenchSizes, log: Log): Promise<Sect
   const recreateRatio = speedRatio(depMs, timesOf(runs.recreate!).median);
   const inPlaceRatio = speedRatio(depMs, timesOf(runs.inPlace!).median);
   return {
-    title: `Rollout of ${n} pods (image change, maxUnavailable ${MAX_UNAVAILABLE}, no surge)`,
+    title: `Rollout of ${n} and ${large} pods (image change, maxUnavailable ${MAX_UNAVAILABLE}, no surge)`,
     method: [
-      `Each workload is created with ${n} Ready pods first (not timed); then its container image is changed with one JSON patch. Each variant runs ${r} time(s), alternating as in the scale-out; times are the median, with min–max when there are several runs.`,
+      `Each workload is created with N Ready pods first (not timed); then its container image is changed with one JSON patch. Each variant runs ${r} time(s) at N = ${n} and ${sizes.rolloutLarge.repeats} time(s) at N = ${large}, alternating as in the scale-out; times are the median, with min–max when there are several runs.`,
       'Time: from the patch until the watcher sees exactly N live pods, all Ready, each running the new image (spec and container status).',
-      `Lower bound: ceil(N / maxUnavailable) = ceil(${n} / ${batch}) = ${Math.ceil(n / batch)} batches, each at least one pod's simulated delays:`,
+      `Lower bound: ceil(N / maxUnavailable) batches (N = ${n}: ceil(${n} / ${batch}) = ${Math.ceil(n / batch)}), each at least one pod's simulated delays:`,
       `start + ready = ${POD_DELAYS.startMs} + ${POD_DELAYS.readyMs} ms for a recreated pod, restart + ready = ${POD_DELAYS.restartMs} + ${POD_DELAYS.readyMs} ms for an in-place update.`,
       `Terminations (${POD_DELAYS.terminateMs} ms) are left out: a terminating pod no longer counts as a replica, so its replacement need not wait for it. API round trips, scheduling and watch latency are left out too,`,
       'so the bound is what an infinitely fast control plane would reach; "per batch" is the median time divided by the batch count.',
@@ -118,7 +155,7 @@ export async function rolloutScenario(sizes: BenchSizes, log: Log): Promise<Sect
     headers: ['workload', 'N', 'runs', 'time to all updated and Ready (s)', 'lower bound (s)', '× bound', 'per batch (s)', 'Deployment / CloneSet', 'API writes / pod', 'observed writes / pod', 'CPU s / 100 pods', 'writes by kind (last run)'],
     rows,
     notes: [
-      `The Deployment's median time divided by CloneSet ReCreate's: ${fixed(recreateRatio)}; by CloneSet InPlaceIfPossible's: ${fixed(inPlaceRatio)} (≥ 1.00: the CloneSet is at least as fast).`,
+      `N = ${n}: the Deployment's median time divided by CloneSet ReCreate's: ${fixed(recreateRatio)}; by CloneSet InPlaceIfPossible's: ${fixed(inPlaceRatio)}. N = ${large}: ${fixed(bigData.recreateRatioVsDeployment as number)} and ${fixed(bigData.inPlaceRatioVsDeploymentRecreate as number)} (≥ 1.00: the CloneSet is at least as fast).`,
       'Reading the CloneSet ReCreate row: each pass labels the chosen pods specified-delete, deletes them, then creates the replacements in slow-start batches (1, 2, 4...) with each new pod\'s readiness-gate condition written beside the next batch; a new pod also needs its PreparingNormal→Normal label patch (after scheduling) before it counts. Writes to different pods in one pass run concurrently (16 at a time); the passes are sequential, and so are the slow-start batches (as in the ReplicaSet controller).',
     ],
     extraTables: [
@@ -151,6 +188,7 @@ export async function rolloutScenario(sizes: BenchSizes, log: Log): Promise<Sect
         ratioVsDeploymentRecreate: inPlaceRatio,
       },
       rolloutTimeline: steps.data,
+      rolloutLarge: bigData,
       apiWrites: { inPlacePerPod: writesPerPodOf(runs.inPlace!, n).median, recreatePerPod: writesPerPodOf(runs.recreate!, n).median },
       cpu: {
         secondsPer100PodsUpdated: cpuPer100PodsOf(runs.inPlace!, n).median,
