@@ -29,7 +29,7 @@ export function estimateSeconds(sizes: BenchSizes, scenarios: readonly string[])
     'scale-out': r * (3 * scaleOutRun(sizes.scaleOut) + SHIPPED_PER_POD_S * sizes.scaleOut + 2 * scaleOutRun(sizes.scaleOutLarge)) + scaleOutRun(sizes.scaleOut),
     // One run, paced by the shipped limits; the lease is taken first (at most a retry period).
     lease: scaleOutRun(sizes.leaseScaleOut) + SHIPPED_PER_POD_S * sizes.leaseScaleOut + LEASE_ACQUIRE_S,
-    rollout: r * 3 * (ROLLOUT_FIXED_S + ROLLOUT_PER_POD_S * sizes.rollout),
+    rollout: 3 * (r * (ROLLOUT_FIXED_S + ROLLOUT_PER_POD_S * sizes.rollout) + sizes.rolloutLarge.repeats * (ROLLOUT_FIXED_S + ROLLOUT_PER_POD_S * sizes.rolloutLarge.replicas)),
     // The CloneSet's window waits out its Event recorder's series flush first.
     settled: 2 * (SETTLED_SETUP_S + sizes.settledSeconds) + DEFAULT_EVENT_SERIES_FLUSH_MS / 1000,
     memory: MEMORY_FIXED_S + sizes.memory.reduce((sum, n) => sum + MEMORY_PER_SIZE_S + MEMORY_PER_POD_S * n, 0),

@@ -5,8 +5,14 @@
 // compared with the CloneSet controller on the same footing.
 import { SharedIndexInformer, type DeepReadonly, type GroupVersionResource, type KubeObject } from '@cloneset-suite/kube-runtime';
 import { benchClient, cloneSetResource, deploymentResource, eventResource, now, podResource, replicaSetResource, revisionResource } from './kube.ts';
-import type { Pod } from './pods.ts';
-import { reached, type Milestone } from './timeline.ts';
+import { isTerminating, type Pod } from './pods.ts';
+import { reached } from './timeline.ts';
+
+/** The milestones a pod has reached as seen now; `isNew`: it was created since the last reset. */
+export type MilestonesOf = (pod: Pod, isNew: boolean) => readonly string[];
+
+/** The scale-out's milestones, for live pods. */
+const scaleOutMilestones: MilestonesOf = (pod) => (isTerminating(pod) ? [] : reached(pod));
 
 export interface ObservedWrites {
   podCreates: number;
@@ -36,7 +42,10 @@ export class NamespaceObserver {
   private readonly waiters = new Set<Waiter>();
   private counts: ObservedWrites = emptyCounts();
   /** Per pod uid, the monotonic time each milestone was first seen (since the last reset). */
-  private milestones = new Map<string, Partial<Record<Milestone, number>>>();
+  private milestones = new Map<string, Partial<Record<string, number>>>();
+  /** Pods created since the last reset. */
+  private newPods = new Set<string>();
+  private milestonesOf: MilestonesOf = scaleOutMilestones;
 
   private constructor(namespace: string) {
     const client = benchClient();
@@ -50,6 +59,7 @@ export class NamespaceObserver {
       onAdd: (pod, initial) => {
         if (!initial) {
           this.counts.podCreates++;
+          if (pod.metadata?.uid) this.newPods.add(pod.metadata.uid);
           this.recordMilestones(pod);
         }
         this.evaluate();
@@ -124,10 +134,16 @@ export class NamespaceObserver {
   resetCounts(): void {
     this.counts = emptyCounts();
     this.milestones = new Map();
+    this.newPods = new Set();
   }
 
-  /** Milestones of the pods created since the last reset, in monotonic ms. */
-  podMilestones(): Partial<Record<Milestone, number>>[] {
+  /** Which milestones the next runs record (the scale-out's until told otherwise). */
+  trackMilestones(milestonesOf: MilestonesOf): void {
+    this.milestonesOf = milestonesOf;
+  }
+
+  /** Milestones of the pods seen since the last reset, in monotonic ms. */
+  podMilestones(): Partial<Record<string, number>>[] {
     return [...this.milestones.values()].map((m) => ({ ...m }));
   }
 
@@ -138,11 +154,13 @@ export class NamespaceObserver {
 
   private recordMilestones(pod: Pod): void {
     const uid = pod.metadata?.uid;
-    if (!uid || pod.metadata?.deletionTimestamp) return;
+    if (!uid) return;
+    const reachedNow = this.milestonesOf(pod, this.newPods.has(uid));
+    if (reachedNow.length === 0) return;
     const at = now();
     let seen = this.milestones.get(uid);
     if (!seen) this.milestones.set(uid, (seen = {}));
-    for (const m of reached(pod)) seen[m] ??= at;
+    for (const m of reachedNow) seen[m] ??= at;
   }
 
   private evaluate(): void {

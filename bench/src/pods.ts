@@ -4,7 +4,7 @@ import type { DeepReadonly } from '@cloneset-suite/kube-runtime';
 export interface PodLike {
   metadata?: { name?: string; uid?: string; deletionTimestamp?: string; labels?: Record<string, string> };
   spec?: { nodeName?: string; containers?: { name: string; image?: string }[] };
-  status?: { conditions?: { type: string; status: string }[]; containerStatuses?: { name: string; image?: string; ready?: boolean }[] };
+  status?: { conditions?: { type: string; status: string }[]; containerStatuses?: { name: string; image?: string; ready?: boolean; state?: { running?: object } }[] };
 }
 
 export type Pod = DeepReadonly<PodLike>;

@@ -42,6 +42,11 @@ export function processCpuMedians(runs: readonly TimedRun[]): ProcessCpuMedians 
   };
 }
 
+/** The table's caption; `window` says when the measured window starts (the create request, the patch...). */
+export function processCpuCaption(window: string): string {
+  return `Where the machine's CPU goes: CPU seconds each process used from ${window} until the workload's status settled (plus 1 s for trailing writes), median of the runs; "kcm" runs the Deployment and ReplicaSet controllers (and, for both workloads, the controllers that follow pods: endpoints, garbage collector...); "kwok (kubelet)" plays every pod's simulated kubelet stages; "bench watcher" is the bench process timing the pods. Every process shares the same ${availableParallelism()} CPUs, so a workload whose pods cost more writes also slows the apiserver, etcd and the simulated kubelet its pods wait for. "CPUs busy": total ÷ window. "apiserver pod writes / pod": every client's writes to pods the apiserver served (\`apiserver_request_total\` from its /metrics: creates, deletes, bindings, the simulated kubelet's and the controller's patches), per pod; "refused 409": the simulated kubelet's stage patches the apiserver refused because another write landed on the pod while a stage was in flight (each stage patch carries the pod's resourceVersion, see \`packages/local-cluster/stages/pod-stages.yaml\`; kwok then plays the stage again on the newer version). A refused patch costs the apiserver nearly a whole write; a real kubelet patches status without that precondition, so this share is the simulator's, not the controller's.`;
+}
+
 export function processCpuRow(label: string, n: number, runs: readonly TimedRun[]): Cell[] {
   const m = processCpuMedians(runs);
   const cpus = availableParallelism();

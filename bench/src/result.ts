@@ -38,6 +38,11 @@ export interface BenchSizes {
   /** The scale-out at the shipped client limits during which the leader's Lease renewals are watched (issue #15's N = 1,000). */
   leaseScaleOut: number;
   rollout: number;
+  /**
+   * The larger rollout (the issue's N = 500): its table rows and results.json group, no timeline.
+   * Fewer repeats than the rest: three would add about 10 minutes to the full run.
+   */
+  rolloutLarge: { replicas: number; repeats: number };
   settledReplicas: number;
   settledSeconds: number;
   settledResyncMs: number;
@@ -53,6 +58,7 @@ export const FULL: BenchSizes = {
   scaleOutLarge: 1000,
   leaseScaleOut: 1000,
   rollout: 100,
+  rolloutLarge: { replicas: 500, repeats: 1 },
   settledReplicas: 20,
   settledSeconds: 30,
   settledResyncMs: 10_000,
@@ -70,6 +76,7 @@ export const QUICK: BenchSizes = {
   scaleOutLarge: 60,
   leaseScaleOut: 60,
   rollout: 30,
+  rolloutLarge: { replicas: 40, repeats: 1 },
   settledReplicas: 10,
   settledSeconds: 10,
   settledResyncMs: 3_000,

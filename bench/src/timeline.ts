@@ -20,9 +20,13 @@ export function reached(p: Pod): Milestone[] {
 }
 
 /** Per milestone, when each fraction of `total` pods had reached it (NaN when too few did). */
-export function timelineQuantiles(perPod: readonly Partial<Record<Milestone, number>>[], total: number): Record<Milestone, number[]> {
-  const out = {} as Record<Milestone, number[]>;
-  for (const m of MILESTONES) {
+export function timelineQuantiles<M extends string = Milestone>(
+  perPod: readonly Partial<Record<NoInfer<M>, number>>[],
+  total: number,
+  milestones: readonly M[] = MILESTONES as unknown as readonly M[],
+): Record<M, number[]> {
+  const out = {} as Record<M, number[]>;
+  for (const m of milestones) {
     const times = perPod.map((p) => p[m]).filter((t): t is number => t !== undefined).sort((a, b) => a - b);
     out[m] = FRACTIONS.map((f) => times[Math.max(1, Math.ceil(f * total)) - 1] ?? Number.NaN);
   }

@@ -6,7 +6,6 @@ import { diffSnapshots, type ControllerChildOptions, type WriteSnapshot } from '
 import { benchClient, cloneSetResource, deploymentResource, now, sleep } from './kube.ts';
 import { NamespaceObserver, controllerWrites, type ObservedWrites } from './observer.ts';
 import type { Pod } from './pods.ts';
-import type { Milestone } from './timeline.ts';
 import { processCpuBetween, processCpuNow, type ProcessCpu } from './process-cpu.ts';
 import { apiserverRequestCounts, countsBetween, type RequestCounts } from './apiserver-requests.ts';
 
@@ -56,7 +55,7 @@ export interface TimedRun {
   observed: ObservedWrites;
   observedControllerWrites: number;
   /** Per pod created during the run, when each milestone was first seen, in ms from the request. */
-  podMilestonesMs: Partial<Record<Milestone, number>>[];
+  podMilestonesMs: Partial<Record<string, number>>[];
   /** CPU seconds by process over the same window as `controller` (request to status settled + 1 s). */
   processCpu: ProcessCpu;
   /** That window's length in ms. */
@@ -136,7 +135,7 @@ export async function timed(
     apiserverRequests: countsBetween(requestsBefore, requestsAfter),
     observed,
     observedControllerWrites: controllerWrites(observed, CONTROLLER_COMPONENTS[s.kind], ownWrites),
-    podMilestonesMs: s.observer.podMilestones().map((m) => Object.fromEntries(Object.entries(m).map(([k, t]) => [k, t - t0]))),
+    podMilestonesMs: s.observer.podMilestones().map((m) => Object.fromEntries(Object.entries(m).flatMap(([k, t]) => (t === undefined ? [] : [[k, t - t0]])))),
   };
 }
 

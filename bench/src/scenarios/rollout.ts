@@ -4,10 +4,13 @@
 import { inNamespace } from '../kube.ts';
 import { allReadyOn } from '../pods.ts';
 import { cpuPer100PodsOf, observedWritesPerPodOf, runAlternating, timesOf, writesPerPodOf } from '../repeated.ts';
+import { PROCESS_CPU_HEADERS, processCpuCaption, processCpuMedians, processCpuRow } from '../process-cpu-table.ts';
 import { fixed, seconds, type BenchSizes, type Cell, type Section } from '../result.ts';
 import { formatSeconds, speedRatio } from '../samples.ts';
 import { inPlaceRolloutLowerBoundMs, recreateRolloutLowerBoundMs, resolveMaxUnavailable } from '../stats.ts';
 import { IMAGE_V1, IMAGE_V2, POD_DELAYS, cloneSet, deployment } from '../workloads.ts';
+import { ROLLOUT_MILESTONES, batchGaps, rolloutReached } from '../rollout-timeline.ts';
+import { FRACTIONS, timelineQuantiles } from '../timeline.ts';
 import { createWorkload, formatByKind, setImage, timed, waitStatusSettled, withSession, type Kind, type TimedRun } from '../workload-run.ts';
 
 const MAX_UNAVAILABLE = '20%';
@@ -21,18 +24,46 @@ async function rollout(kind: Kind, n: number, updateType: 'ReCreate' | 'InPlaceI
       await createWorkload(kind, ns, kind === 'CloneSet' ? cloneSet(spec) : deployment(spec));
       await s.observer.waitFor(`${n} Ready pods`, (pods) => allReadyOn(pods, n), 60_000 + n * 500);
       await waitStatusSettled(kind, ns, 'app', n, 30_000);
+      s.observer.trackMilestones((pod, isNew) => rolloutReached(pod, IMAGE_V2, isNew));
       return timed(s, 'app', n, 1, () => setImage(kind, ns, 'app', IMAGE_V2), (pods) => allReadyOn(pods, n, IMAGE_V2), 120_000 + n * 1_000);
     }),
   );
 }
 
-export async function rolloutScenario(sizes: BenchSizes, log: Log): Promise<Section> {
-  const n = sizes.rollout;
-  const r = sizes.repeats;
-  const batch = resolveMaxUnavailable(MAX_UNAVAILABLE, n);
-  const recreateBound = recreateRolloutLowerBoundMs(n, MAX_UNAVAILABLE, POD_DELAYS);
-  const inPlaceBound = inPlaceRolloutLowerBoundMs(n, MAX_UNAVAILABLE, POD_DELAYS.restartMs, POD_DELAYS.readyMs);
-  const runs = await runAlternating(
+const VARIANTS = [
+  { key: 'recreate', label: 'CloneSet ReCreate' },
+  { key: 'inPlace', label: 'CloneSet InPlaceIfPossible' },
+  { key: 'deployment', label: 'Deployment' },
+] as const;
+
+/** Per workload (its last run): when 10%...100% of the pods reached each rollout milestone, and the gaps between batches. */
+function timeline(n: number, runs: Record<string, TimedRun[]>): { milestones: Cell[][]; gaps: Cell[][]; data: Record<string, unknown> } {
+  const milestones: Cell[][] = [];
+  const gaps: Cell[][] = [];
+  const data: Record<string, unknown> = { fractions: FRACTIONS };
+  for (const { key, label } of VARIANTS) {
+    const last = runs[key]?.at(-1);
+    if (!last) continue;
+    const q = timelineQuantiles(last.podMilestonesMs, n, ROLLOUT_MILESTONES);
+    const g = batchGaps(last.podMilestonesMs);
+    data[key] = { milestonesMs: q, firstWriteMs: g.firstWriteMs, batchGapsMs: g.gapsMs };
+    for (const m of ROLLOUT_MILESTONES) if (q[m].some(Number.isFinite)) milestones.push([label, m, ...q[m].map(seconds)]);
+    const sorted = [...g.gapsMs].sort((a, b) => a - b);
+    const sum = sorted.reduce((a, b) => a + b, 0);
+    gaps.push([label, seconds(g.firstWriteMs), sorted.length, sorted.length ? seconds(sorted[Math.floor(sorted.length / 2)]!) : 'n/a', sorted.length ? seconds(sorted.at(-1)!) : 'n/a', seconds(sum), seconds(last.ms)]);
+  }
+  return { milestones, gaps, data };
+}
+
+const ROW_VARIANTS = [
+  { key: 'recreate', label: 'CloneSet ReCreate', inPlace: false },
+  { key: 'deployment', label: 'Deployment RollingUpdate (maxSurge 0)', inPlace: false },
+  { key: 'inPlace', label: 'CloneSet InPlaceIfPossible', inPlace: true },
+] as const;
+
+/** Every variant of one size, alternating. */
+function runSize(n: number, r: number, log: Log): Promise<Record<string, TimedRun[]>> {
+  return runAlternating(
     [
       { key: 'recreate', label: 'CloneSet ReCreate', run: () => rollout('CloneSet', n, 'ReCreate') },
       { key: 'deployment', label: 'Deployment', run: () => rollout('Deployment', n, 'ReCreate') },
@@ -42,13 +73,16 @@ export async function rolloutScenario(sizes: BenchSizes, log: Log): Promise<Sect
     log,
     `rollout ${n}`,
   );
-  const variants = [
-    { key: 'recreate', label: 'CloneSet ReCreate', bound: recreateBound },
-    { key: 'deployment', label: 'Deployment RollingUpdate (maxSurge 0)', bound: recreateBound },
-    { key: 'inPlace', label: 'CloneSet InPlaceIfPossible', bound: inPlaceBound },
-  ];
+}
+
+/** The table's rows for one size. */
+function sizeRows(n: number, runs: Record<string, TimedRun[]>): Cell[][] {
+  const batch = resolveMaxUnavailable(MAX_UNAVAILABLE, n);
+  const recreateBound = recreateRolloutLowerBoundMs(n, MAX_UNAVAILABLE, POD_DELAYS);
+  const inPlaceBound = inPlaceRolloutLowerBoundMs(n, MAX_UNAVAILABLE, POD_DELAYS.restartMs, POD_DELAYS.readyMs);
   const depMs = timesOf(runs.deployment!).median;
-  const rows: Cell[][] = variants.map(({ key, label, bound }) => {
+  return ROW_VARIANTS.map(({ key, label, inPlace }) => {
+    const bound = inPlace ? inPlaceBound : recreateBound;
     const rs = runs[key]!;
     const times = timesOf(rs);
     const last = rs.at(-1)!;
@@ -68,19 +102,52 @@ export async function rolloutScenario(sizes: BenchSizes, log: Log): Promise<Sect
       last.controller ? formatByKind(last.controller.byKind) : `pods created ${last.observed.podCreates}, deleted ${last.observed.podDeletes}, workload writes ${last.observed.workloadWrites - 1}, events ${JSON.stringify(last.observed.eventsByComponent)}`,
     ];
   });
+}
+
+/** results.json's object for the large size: parameters, samples, medians and both ratios. */
+function largeSizeData(n: number, r: number, runs: Record<string, TimedRun[]>): Record<string, unknown> {
+  const dep = timesOf(runs.deployment!);
+  const stats = (key: string) => {
+    const t = timesOf(runs[key]!);
+    return { median: t.median, min: t.min, max: t.max, samples: t.samples };
+  };
+  return {
+    parameters: { replicas: n, repeats: r, maxUnavailable: MAX_UNAVAILABLE, maxSurge: 0, podDelaysMs: POD_DELAYS },
+    recreateMs: stats('recreate'),
+    inPlaceMs: stats('inPlace'),
+    deploymentMs: stats('deployment'),
+    recreateRatioVsDeployment: speedRatio(dep.median, timesOf(runs.recreate!).median),
+    inPlaceRatioVsDeploymentRecreate: speedRatio(dep.median, timesOf(runs.inPlace!).median),
+    apiWritesPerPod: { recreate: writesPerPodOf(runs.recreate!, n).median, inPlace: writesPerPodOf(runs.inPlace!, n).median },
+  };
+}
+
+export async function rolloutScenario(sizes: BenchSizes, log: Log): Promise<Section> {
+  const n = sizes.rollout;
+  const large = sizes.rolloutLarge.replicas;
+  const r = sizes.repeats;
+  const batch = resolveMaxUnavailable(MAX_UNAVAILABLE, n);
+  const recreateBound = recreateRolloutLowerBoundMs(n, MAX_UNAVAILABLE, POD_DELAYS);
+  const inPlaceBound = inPlaceRolloutLowerBoundMs(n, MAX_UNAVAILABLE, POD_DELAYS.restartMs, POD_DELAYS.readyMs);
+  const runs = await runSize(n, r, log);
+  const bigRuns = await runSize(large, sizes.rolloutLarge.repeats, log);
+  const depMs = timesOf(runs.deployment!).median;
+  const rows: Cell[][] = [...sizeRows(n, runs), ...sizeRows(large, bigRuns)];
+  const bigData = largeSizeData(large, sizes.rolloutLarge.repeats, bigRuns);
   const stats = (key: string) => {
     const t = timesOf(runs[key]!);
     return { median: t.median, min: t.min, max: t.max };
   };
   const parameters = { replicas: n, repeats: r, maxUnavailable: MAX_UNAVAILABLE, maxSurge: 0, podDelaysMs: POD_DELAYS };
+  const steps = timeline(n, runs);
   const recreateRatio = speedRatio(depMs, timesOf(runs.recreate!).median);
   const inPlaceRatio = speedRatio(depMs, timesOf(runs.inPlace!).median);
   return {
-    title: `Rollout of ${n} pods (image change, maxUnavailable ${MAX_UNAVAILABLE}, no surge)`,
+    title: `Rollout of ${n} and ${large} pods (image change, maxUnavailable ${MAX_UNAVAILABLE}, no surge)`,
     method: [
-      `Each workload is created with ${n} Ready pods first (not timed); then its container image is changed with one JSON patch. Each variant runs ${r} time(s), alternating as in the scale-out; times are the median, with min–max when there are several runs.`,
+      `Each workload is created with N Ready pods first (not timed); then its container image is changed with one JSON patch. Each variant runs ${r} time(s) at N = ${n} and ${sizes.rolloutLarge.repeats} time(s) at N = ${large}, alternating as in the scale-out; times are the median, with min–max when there are several runs.`,
       'Time: from the patch until the watcher sees exactly N live pods, all Ready, each running the new image (spec and container status).',
-      `Lower bound: ceil(N / maxUnavailable) = ceil(${n} / ${batch}) = ${Math.ceil(n / batch)} batches, each at least one pod's simulated delays:`,
+      `Lower bound: ceil(N / maxUnavailable) batches (N = ${n}: ceil(${n} / ${batch}) = ${Math.ceil(n / batch)}), each at least one pod's simulated delays:`,
       `start + ready = ${POD_DELAYS.startMs} + ${POD_DELAYS.readyMs} ms for a recreated pod, restart + ready = ${POD_DELAYS.restartMs} + ${POD_DELAYS.readyMs} ms for an in-place update.`,
       `Terminations (${POD_DELAYS.terminateMs} ms) are left out: a terminating pod no longer counts as a replica, so its replacement need not wait for it. API round trips, scheduling and watch latency are left out too,`,
       'so the bound is what an infinitely fast control plane would reach; "per batch" is the median time divided by the batch count.',
@@ -89,8 +156,29 @@ export async function rolloutScenario(sizes: BenchSizes, log: Log): Promise<Sect
     headers: ['workload', 'N', 'runs', 'time to all updated and Ready (s)', 'lower bound (s)', '× bound', 'per batch (s)', 'Deployment / CloneSet', 'API writes / pod', 'observed writes / pod', 'CPU s / 100 pods', 'writes by kind (last run)'],
     rows,
     notes: [
-      `The Deployment's median time divided by CloneSet ReCreate's: ${fixed(recreateRatio)}; by CloneSet InPlaceIfPossible's: ${fixed(inPlaceRatio)} (≥ 1.00: the CloneSet is at least as fast).`,
-      'Reading the CloneSet ReCreate row: each pass labels the chosen pods specified-delete, deletes them, then creates the replacements in slow-start batches (1, 2, 4...) with each new pod\'s readiness-gate condition written beside the next batch; a new pod also needs its PreparingNormal→Normal label patch (after scheduling) before it counts. Writes to different pods in one pass run concurrently (16 at a time); the passes are sequential, and so are the slow-start batches (as in the ReplicaSet controller).',
+      `N = ${n}: the Deployment's median time divided by CloneSet ReCreate's: ${fixed(recreateRatio)}; by CloneSet InPlaceIfPossible's: ${fixed(inPlaceRatio)}. N = ${large}: ${fixed(bigData.recreateRatioVsDeployment as number)} and ${fixed(bigData.inPlaceRatioVsDeploymentRecreate as number)} (≥ 1.00: the CloneSet is at least as fast).`,
+      'Reading the CloneSet ReCreate row: one pass labels the chosen pods specified-delete and deletes each once its label landed (the deletes the next pass\'s Scale step would make), the next creates the replacements in slow-start batches (1, 2, 4...) with each new pod\'s readiness-gate condition written beside the next batch; a new pod also needs its PreparingNormal→Normal label patch (after scheduling) before it counts. Writes to different pods in one pass run concurrently (128 at a time, over the client\'s 32 kept-alive connections); the passes are sequential, and so are the slow-start batches (as in the ReplicaSet controller).',
+      'The simulated kubelet restarts a pending stage\'s delay on every event of the pod (kwok 0.8 cancels and re-adds the stage job whenever the resourceVersion changes): the CloneSet\'s own writes after a pod is bound or restarted (the gate True, the Normal label, both required by the specification) therefore push that pod\'s start or ready delay back by up to its full length, which the Deployment\'s pods, written by nobody once bound, never pay. The timeline\'s "state Normal" → "Ready" gap shows it.',
+    ],
+    extraTables: [
+      {
+        caption: `Where the time goes: one rollout of ${n} pods per workload (its last run), seconds from the patch until the given share of the pods had reached each milestone, as the bench's watcher saw it. "marked specified-delete": the old pod labelled for its ReCreate delete; "gate False"/"gate True": the CloneSet's InPlaceUpdateReady condition; "spec updated": an existing pod's spec on the new image (in place); "containers running new image": the simulated kubelet runs it (a restart in place, a start for a new pod); "state Normal": the lifecycle label back to Normal; "available": Ready on the new image and (CloneSet) state Normal, what frees a maxUnavailable slot.`,
+        headers: ['workload', 'milestone', ...FRACTIONS.map((f) => `${f * 100}% of pods (s)`)],
+        rows: steps.milestones,
+      },
+      {
+        caption: processCpuCaption('the image patch'),
+        headers: PROCESS_CPU_HEADERS,
+        rows: [
+          ...VARIANTS.map(({ key, label }) => processCpuRow(label, n, runs[key]!)),
+          ...VARIANTS.map(({ key, label }) => processCpuRow(label, large, bigRuns[key]!)),
+        ],
+      },
+      {
+        caption: 'Waits between batches (same runs): walking the pods\' "available" and write times in order (a write: marked, deleted, created, gate False or spec updated), every write that follows pods becoming available closes a gap from the last of them to that write. The sum is the time the rollout spent waiting for its own next write rather than for pods.',
+        headers: ['workload', 'patch → first write (s)', 'gaps', 'median gap (s)', 'largest gap (s)', 'sum of gaps (s)', 'rollout time (s)'],
+        rows: steps.gaps,
+      },
     ],
     data: {
       rollout: {
@@ -100,6 +188,7 @@ export async function rolloutScenario(sizes: BenchSizes, log: Log): Promise<Sect
         deploymentMs: stats('deployment'),
         lowerBoundMs: recreateBound,
         ratioVsDeployment: recreateRatio,
+        processCpu: Object.fromEntries(VARIANTS.map(({ key }) => [key, processCpuMedians(runs[key]!)])),
         apiWritesPerPod: writesPerPodOf(runs.recreate!, n).median,
       },
       inPlace: {
@@ -109,6 +198,8 @@ export async function rolloutScenario(sizes: BenchSizes, log: Log): Promise<Sect
         lowerBoundMs: inPlaceBound,
         ratioVsDeploymentRecreate: inPlaceRatio,
       },
+      rolloutTimeline: steps.data,
+      rolloutLarge: bigData,
       apiWrites: { inPlacePerPod: writesPerPodOf(runs.inPlace!, n).median, recreatePerPod: writesPerPodOf(runs.recreate!, n).median },
       cpu: {
         secondsPer100PodsUpdated: cpuPer100PodsOf(runs.inPlace!, n).median,

@@ -2,7 +2,6 @@
 // run `repeats` times in alternating order: N = sizes.scaleOut at both client limits, then the
 // large N (where the controller's CPU time and event-loop delay are the issue's numbers), then
 // one more CloneSet run of N under the CPU profiler (where its time goes).
-import { availableParallelism } from 'node:os';
 import { SHIPPED_DEFAULTS, UNTHROTTLED } from '../controller-process.ts';
 import { summarizeProfile, type CpuProfile } from '../cpu-profile.ts';
 import { inNamespace } from '../kube.ts';
@@ -14,7 +13,7 @@ import { formatSeconds, speedRatio } from '../samples.ts';
 import { podReadyLowerBoundMs } from '../stats.ts';
 import { IMAGE_V1, POD_DELAYS, cloneSet, deployment } from '../workloads.ts';
 import { FRACTIONS, MILESTONES, timelineQuantiles } from '../timeline.ts';
-import { PROCESS_CPU_HEADERS, processCpuMedians, processCpuRow } from '../process-cpu-table.ts';
+import { PROCESS_CPU_HEADERS, processCpuCaption, processCpuMedians, processCpuRow } from '../process-cpu-table.ts';
 import { createWorkload, formatByKind, timed, withSession, type Kind, type TimedRun } from '../workload-run.ts';
 
 type Log = (line: string) => void;
@@ -189,7 +188,7 @@ export async function scaleOutScenario(sizes: BenchSizes, log: Log): Promise<Sec
         rows: steps.rows,
       },
       {
-        caption: `Where the machine's CPU goes: CPU seconds each process used from the create request until the workload's status settled (plus 1 s for trailing writes), median of the runs; "kcm" runs the Deployment and ReplicaSet controllers (and, for both workloads, the controllers that follow pods: endpoints, garbage collector...); "kwok (kubelet)" plays every pod's simulated kubelet stages; "bench watcher" is the bench process timing the pods. Every process shares the same ${availableParallelism()} CPUs, so a workload whose pods cost more writes also slows the apiserver, etcd and the simulated kubelet its pods wait for. "CPUs busy": total ÷ window. "apiserver pod writes / pod": every client's writes to pods the apiserver served (\`apiserver_request_total\` from its /metrics: creates, bindings, the simulated kubelet's and the controller's patches), per pod; "refused 409": the simulated kubelet's stage patches the apiserver refused because another write landed on the pod while a stage was in flight (each stage patch carries the pod's resourceVersion, see \`packages/local-cluster/stages/pod-stages.yaml\`; kwok then plays the stage again on the newer version). A refused patch costs the apiserver nearly a whole write; a real kubelet patches status without that precondition, so this share is the simulator's, not the controller's.`,
+        caption: processCpuCaption('the create request'),
         headers: PROCESS_CPU_HEADERS,
         rows: cpuRows,
       },

@@ -13,6 +13,7 @@ import { classifyPods, podName } from './pod-state.ts';
 import { computeRevisions, planHistoryTruncation, type RevisionsResult } from './revisions.ts';
 import { transitionRuleWaits } from './rule-waits.ts';
 import { planPodsToDeleteCleanup, planPvcCleanup, planScale } from './scale-plan.ts';
+import { deletesAfterRecreateMarks } from './recreate-deletes.ts';
 import type { NodeLabels } from './scale-in-order.ts';
 import type { CloneSetLike } from './types.ts';
 import { planUpdate, type UpdateDiffs } from './update-plan.ts';
@@ -119,7 +120,10 @@ export function planReconcile(input: ReconcileInput): ReconcilePlan {
   return { ...result, sync };
 }
 
-/** Scale, then Update unless Scale wrote (§3 step 11), then undos and clean-ups, into `plan`. */
+/**
+ * Scale, then Update unless Scale wrote (§3 step 11), then the deletes the next pass's Scale
+ * step would make of the pods Update marked for a recreate, then undos and clean-ups, into `plan`.
+ */
 function planSync(ctx: PlanContext, plan: Omit<ReconcilePlan, 'sync'>): SyncStep {
   const { actions } = plan;
   const scale = planScale(ctx);
@@ -133,6 +137,7 @@ function planSync(ctx: PlanContext, plan: Omit<ReconcilePlan, 'sync'>): SyncStep
     const update = planUpdate(ctx);
     wanted.update = update.chosen;
     actions.push(...inStep('update', update.actions));
+    actions.push(...inStep('scale', deletesAfterRecreateMarks(ctx, update.actions)));
     plan.errors.push(...update.errors);
     plan.waits.push(...update.waits);
     plan.requeueAfterMs = minRequeue(plan.requeueAfterMs, update.requeueAfterMs);

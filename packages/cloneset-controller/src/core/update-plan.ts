@@ -217,7 +217,8 @@ export function planUpdate(ctx: PlanContext): UpdatePlan {
       // Users see the refusal where they look first: `kubectl describe clone` (§10.3).
       plan.actions.push({ kind: 'event', type: 'Warning', reason: 'FailedUpdatePodInPlace', message: `failed to update ${message}` });
     } else if (!Object.hasOwn(podLabels(pod), SPECIFIED_DELETE_LABEL)) {
-      // Recreate (§8.8): mark now; the next Scale pass deletes it as a specified delete.
+      // Recreate (§8.8): mark now; the Scale step deletes it as a specified delete (this pass's
+      // second look, recreate-deletes.ts, or the next pass's).
       const what = `pod ${podName(pod)} specified-delete for update(revision ${targetName})`;
       plan.actions.push(...throughLifecycle(pod, POL_OPERATION_TYPES.update, [{
         kind: 'patchPod',

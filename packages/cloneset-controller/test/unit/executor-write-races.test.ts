@@ -105,3 +105,49 @@ describe('Retry-After of a failed pod or PVC write', () => {
     expect(passError([], [])).toBeUndefined();
   });
 });
+
+describe("a pod's actions after one of them failed", () => {
+  const mark: PlannedAction = { kind: 'patchPod', name: 'cs-a', reason: 'RecreateUpdate', labels: { 'apps.kruise.io/specified-delete': 'true' }, step: 'update' };
+  const del: PlannedAction = { kind: 'deletePod', name: 'cs-a', reason: 'SpecifiedDelete', withPvcs: [], step: 'scale' };
+  const otherDel: PlannedAction = { kind: 'deletePod', name: 'cs-b', reason: 'SpecifiedDelete', withPvcs: [], step: 'scale' };
+
+  it.each([
+    ['failed', () => new ApiError(500, 'InternalError', 'etcd timeout', undefined, 'PATCH pods/cs-a')],
+    ['lost a race', () => new ConflictError(409, 'Conflict', 'the object has been modified', undefined, 'PATCH pods/cs-a')],
+  ])('are not run when its mark %s: no delete of an unmarked pod; other pods go on', async (_name, error) => {
+    const api = fakeApi((call) => (call.verb === 'patch' && call.name === 'cs-a' ? Promise.reject(error()) : undefined));
+    const exp = expectations();
+    await executePlan([mark, { ...mark, name: 'cs-b' }, del, otherDel], executionContext(api, exp));
+    expect(api.calls.map((c) => `${c.verb} ${c.name}`)).toEqual(['patch cs-a', 'patch cs-b', 'delete cs-b']);
+    expect(exp.pending('ns/cs')).toEqual(expect.objectContaining({ delete: ['cs-b'] }));
+  });
+});
+
+describe('writes to different pods', () => {
+  it('a rollout batch of 100 pods (maxUnavailable 20% of 500) has every first write in flight at once', async () => {
+    const release: (() => void)[] = [];
+    let inFlight = 0;
+    let most = 0;
+    const api = fakeApi(() => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      return new Promise((resolve) =>
+        release.push(() => {
+          inFlight--;
+          resolve({ metadata: { resourceVersion: '1' } });
+        }),
+      );
+    });
+    const actions: PlannedAction[] = Array.from({ length: 100 }, (_, i) => ({ kind: 'patchPod', name: `cs-${i}`, reason: 'RecreateUpdate', labels: { 'apps.kruise.io/specified-delete': 'true' }, step: 'update' }));
+    const done = executePlan(actions, executionContext(api, expectations()));
+    // Let every write that may start do so, then answer them all.
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(most).toBe(100);
+    while (release.length > 0) {
+      release.splice(0).forEach((answer) => answer());
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await done;
+    expect(api.calls).toHaveLength(100);
+  });
+});

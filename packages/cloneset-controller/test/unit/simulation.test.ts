@@ -223,7 +223,39 @@ function settle(sim: Sim, maxSteps: number, check?: () => void): number {
   throw new Error(`did not settle in ${maxSteps} steps`);
 }
 
+/** Replicas short of available: missing pods and pods not available. */
+function unavailable(sim: Sim, replicas: number): number {
+  const available = [...sim.pods.values()].filter((p) => isAvailable(p, 0, sim.now)).length;
+  return Math.max(0, replicas - available);
+}
+
 describe('simulated rollouts', () => {
+  it('a rollout without surge never has more replicas unavailable than maxUnavailable (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          replicas: fc.integer({ min: 1, max: 8 }),
+          partition: fc.integer({ min: 0, max: 8 }),
+          maxUnavailable: fc.integer({ min: 1, max: 3 }),
+          type: fc.constantFrom('ReCreate', 'InPlaceIfPossible'),
+          seed: fc.integer({ min: 1, max: 1_000_000 }),
+        }),
+        (c) => {
+          const sim = newSim(c.replicas, c.type, c.seed);
+          settle(sim, 200);
+          sim.cs.spec = { ...sim.cs.spec, template: templateFor('nginx:1', false), updateStrategy: { type: c.type, partition: c.partition, maxUnavailable: c.maxUnavailable, maxSurge: 0 } };
+          sim.cs.metadata.generation = 2;
+          // Checked after every pass (its writes, then the kubelet, which only makes pods Ready).
+          settle(sim, 400, () => expect(unavailable(sim, c.replicas)).toBeLessThanOrEqual(c.maxUnavailable));
+          const updateRev = sim.cs.status!.updateRevision!;
+          expect([...sim.pods.values()].filter((p) => isPodAtRevision(p, updateRev))).toHaveLength(c.replicas - Math.min(c.partition, c.replicas));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+
   it('scale-out from zero settles with every pod available and the status written once per change', () => {
     const sim = newSim(4, 'ReCreate', 7);
     settle(sim, 100);
