@@ -98,6 +98,12 @@ export async function executePlan(actions: readonly PlannedAction[], ctx: Execut
       await executeOne(action, ctx, state);
       return true;
     } catch (err) {
+      if (abortedByStop(ctx.signal)) {
+        // The manager is stopping: nothing failed, and the next leader replans from its cache
+        // whether this write landed or not (no Warning, no failed condition).
+        ctx.logger.info({ action: action.kind, step: action.step }, 'plan action cut short by shutdown; the next leader replans');
+        return false;
+      }
       const message = `${action.kind} ${'name' in action ? action.name : ''}: ${errorMessage(err)}`.trim();
       if (writeOutcome(err) === 'conflict') {
         ctx.logger.debug({ err, action: action.kind, step: action.step }, 'plan action lost a race; replanning');

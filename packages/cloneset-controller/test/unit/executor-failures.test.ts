@@ -1,7 +1,7 @@
 // A failed action fails the condition of the step that planned it (§10.2), whatever its kind.
 import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
-import type { EventRecorder, KubeClient, Logger, ScaleExpectations } from '@cloneset-suite/kube-runtime';
+import { ControllerStoppedError, type EventRecorder, type KubeClient, type Logger, type ScaleExpectations } from '@cloneset-suite/kube-runtime';
 import { statePatch } from '../../src/core/lifecycle.ts';
 import { failureCondition, type PlannedAction } from '../../src/core/plan.ts';
 import { setPodConditions } from '../../src/core/pod-conditions.ts';
@@ -38,5 +38,28 @@ describe('executePlan: failure to condition, per step', () => {
     const result = await executePlan([action], refusingContext());
     expect(result.failures).toHaveLength(1);
     expect(result.failures.map((f) => failureCondition(f.step))).toEqual([condition]);
+  });
+});
+
+describe('executePlan: a write cut short by the manager stopping', () => {
+  it('is no failure and no warning: the next leader replans', async () => {
+    const stopping = new AbortController();
+    // The stop lands while the write is on the wire.
+    const cut = () => {
+      stopping.abort(new ControllerStoppedError('cloneset'));
+      return Promise.reject(stopping.signal.reason);
+    };
+    const logged: string[] = [];
+    const ctx: ExecutionContext = {
+      ...refusingContext(),
+      client: { resource: () => ({ patch: cut, patchStatus: cut, create: cut, delete: cut, get: cut }) } as unknown as KubeClient,
+      logger: { debug: () => {}, info: () => logged.push('info'), warn: () => logged.push('warn'), error: () => logged.push('error') } as unknown as Logger,
+      signal: stopping.signal,
+    };
+    const p: V1Pod = pod({ name: 'cs-a', state: 'PreparingUpdate' });
+    const result = await executePlan([{ ...statePatch(p, 'Normal', NOW), step: 'update' }], ctx);
+    expect(result.failures).toEqual([]);
+    expect(result.conflicts).toEqual([]);
+    expect(logged).toEqual(['info']);
   });
 });
