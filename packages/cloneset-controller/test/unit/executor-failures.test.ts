@@ -45,9 +45,10 @@ describe('executePlan: a write cut short by the manager stopping', () => {
   it('is no failure and no warning: the next leader replans', async () => {
     const stopping = new AbortController();
     // The stop lands while the write is on the wire.
+    const stopped = new ControllerStoppedError('cloneset');
     const cut = () => {
-      stopping.abort(new ControllerStoppedError('cloneset'));
-      return Promise.reject(stopping.signal.reason);
+      stopping.abort(stopped);
+      return Promise.reject(stopped);
     };
     const logged: string[] = [];
     const ctx: ExecutionContext = {
