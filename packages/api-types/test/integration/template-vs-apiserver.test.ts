@@ -10,7 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultCloneSet, formatFieldError, validateCloneSet, type CloneSet } from '../../src/index.ts';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
-const kubeconfig = process.env.E2E_KUBECONFIG || path.join(repoRoot, '.cluster/kubeconfig');
+// The cluster suites' global setup resolves the kubeconfig (E2E_KUBECONFIG, or the local cluster's, which
+// depends on CLONESET_SUITE_CLUSTER_NAME); the fallbacks serve a run of this file alone.
+const kubeconfig = process.env.E2E_KUBECONFIG_RESOLVED ?? (process.env.E2E_KUBECONFIG || path.join(repoRoot, '.cluster/kubeconfig'));
 const namespace = `api-types-dry-${randomBytes(3).toString('hex')}`;
 const INSTANCE_ID = 'b7x2k';
 const LONGEST_HASH = 'f'.repeat(10);
