@@ -4,7 +4,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { POL_OPERATION_TYPES } from '@cloneset-suite/api-types';
 import { isNewForScale, revisionNameOf, scaleDiffs, type PlanContext } from './context.ts';
 import type { Diffs } from './diff.ts';
-import { ID_LENGTH, ID_SPACE, allocateInstanceIds, slowStartBatches } from './instance-ids.ts';
+import { ID_LENGTH, ID_SPACE, allocateInstanceIds, pvcNameFor, slowStartBatches } from './instance-ids.ts';
 import { LifecycleState, PRE_DELETE_HOOK_KEY } from './keys.ts';
 import { isHooked, kruisePodReadyChange, statePatch } from './lifecycle.ts';
 import { buildPod } from './new-pod.ts';
@@ -42,9 +42,25 @@ function kruiseDeleteOrHold(ctx: PlanContext, pod: V1Pod, reason: DeleteReason):
     out.push(statePatch(pod, LifecycleState.PreparingDelete, ctx.nowMs));
     return out;
   }
+  return [{ kind: 'deletePod', name: podName(pod), reason, withPvcs: claimsOf(ctx, pod) }];
+}
+
+/**
+ * The claims that go with a deleted pod: the cached claims of its instance id, and the claims its
+ * own volumes name by this CloneSet's claim naming. The pod cache can be ahead of the PVC cache
+ * (a pod created a moment ago whose claims the PVC watch has not delivered yet): without its
+ * volumes, such a pod would be deleted without its claims, and they would stay behind for good.
+ */
+function claimsOf(ctx: PlanContext, pod: V1Pod): string[] {
   const id = instanceIdOf(pod);
-  const withPvcs = id === undefined ? [] : ctx.pvcs.filter((c) => instanceIdOf(c) === id).map((c) => c.metadata?.name ?? '');
-  return [{ kind: 'deletePod', name: podName(pod), reason, withPvcs }];
+  if (id === undefined) return [];
+  const names = new Set(ctx.pvcs.filter((c) => instanceIdOf(c) === id).map((c) => c.metadata?.name ?? ''));
+  const csName = ctx.cs.metadata.name ?? '';
+  for (const v of pod.spec?.volumes ?? []) {
+    const claim = v.persistentVolumeClaim?.claimName;
+    if (claim !== undefined && claim === pvcNameFor(v.name, csName, id)) names.add(claim);
+  }
+  return [...names];
 }
 
 function cancelPreparingDelete(ctx: PlanContext, budget: PassBudget): PlanAction[] {

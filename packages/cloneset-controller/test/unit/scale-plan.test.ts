@@ -210,6 +210,17 @@ describe('deletion paths (§6.5)', () => {
     expect(deletes(plan.actions)).toEqual([{ kind: 'deletePod', name: released.metadata!.name, reason: 'PreDeleteHookReleased', withPvcs: ['data-cs-rrrrr'] }]);
   });
 
+  it('3b. a deleted pod takes the claims its volumes name by our naming, even before the PVC cache has them; never a claim it only mounts', () => {
+    const cs = cloneSet({ replicas: 1 });
+    const gone = pod({ ...newR, sd: true, id: 'lllll', ready: false });
+    gone.spec!.volumes = [
+      { name: 'data', persistentVolumeClaim: { claimName: 'data-cs-lllll' } },
+      { name: 'shared', persistentVolumeClaim: { claimName: 'team-shared-claim' } },
+    ];
+    const plan = planScale(ctxFor(cs, [pod(newR), gone], { pvcs: [] }));
+    expect(deletes(plan.actions)).toEqual([{ kind: 'deletePod', name: gone.metadata!.name, reason: 'SpecifiedDelete', withPvcs: ['data-cs-lllll'] }]);
+  });
+
   it('4. specified deletes: not-ready always, ready only within deleteReadyLimit', () => {
     // R=4, U=1: deleteReadyLimit = 1 + 0 - 0 = 1.
     const cs = cloneSet({ replicas: 4, updateStrategy: { maxUnavailable: 1 } });
