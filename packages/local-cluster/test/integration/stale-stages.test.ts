@@ -4,14 +4,16 @@
 // stage again: a second "create" with a new pod IP, a second "start"... each replay a new write
 // that triggers the next stage twice as well (issue #17: CloneSet pods, written twice each by
 // their controller, reached Ready seconds after Deployment pods). A kubelet never acts twice on
-// one container start because a controller wrote a condition: every stage's patch now names the
-// version it was computed from, and the apiserver refuses a stale one.
+// one container start because a controller wrote a condition: every stage's patch tests the
+// fields it computed from, so the apiserver refuses a stale replay. Nor does a kubelet wait for a
+// controller to stop writing labels before it starts containers: a label write neither refuses a
+// stage nor restarts the clock of a delayed one.
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestNamespace, eventually, freePort, kubectl, testKubeconfigPath } from '../../src/index.ts';
 
 interface PodVersion {
-  metadata: { name: string; resourceVersion: string };
+  metadata: { name: string; resourceVersion: string; labels?: Record<string, string> };
   spec: { nodeName?: string };
   status: { phase?: string; podIP?: string; conditions?: { type: string; status: string }[]; containerStatuses?: { ready: boolean }[] };
 }
@@ -84,6 +86,23 @@ function replayedStages(history: readonly PodVersion[]): string[] {
   return found;
 }
 
+/** Changes a label of `pod` every LABEL_WRITE_EVERY_MS until `until` (epoch ms). */
+async function writeLabelRepeatedly(url: string, ns: string, pod: string, until: number): Promise<void> {
+  for (let i = 0; Date.now() < until; i++) {
+    const res = await fetch(`${url}/api/v1/namespaces/${ns}/pods/${pod}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/merge-patch+json' },
+      body: JSON.stringify({ metadata: { labels: { 'cloneset-suite.io/test-writer': String(i) } } }),
+    });
+    if (!res.ok) throw new Error(`label write of ${pod}: ${res.status} ${await res.text()}`);
+    await new Promise((r) => setTimeout(r, LABEL_WRITE_EVERY_MS));
+  }
+}
+
+/** Shorter than every stage delay: a stage whose clock restarted on each write would never run. */
+const LABEL_WRITE_EVERY_MS = 50;
+const LABEL_WRITES_FOR_MS = 8_000;
+
 describe('kwok stages under concurrent status writes', () => {
   let ns: string;
   let removeNs: () => Promise<void>;
@@ -113,6 +132,24 @@ describe('kwok stages under concurrent status writes', () => {
       const replays = Object.fromEntries(names.map((n) => [n, replayedStages(watch.versions.get(n) ?? [])] as const).filter(([, r]) => r.length > 0));
       expect(replays).toEqual({});
       for (const n of names) expect(isReady(watch.versions.get(n)!.at(-1)!), n).toBe(true);
+    } finally {
+      watch.stop();
+    }
+  });
+
+  it('starts and readies a pod on time while someone keeps writing its labels', async () => {
+    const watch = watchPods(ns);
+    try {
+      await new Promise((r) => setTimeout(r, 1_000));
+      const manifest = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'labelled', namespace: ns, annotations: { 'sim.cloneset-suite.io/ready-delay': '1s' } }, spec: { containers: [{ name: 'main', image: 'nginx:1.25' }] } };
+      await kubectl(['create', '-f', '-'], JSON.stringify(manifest));
+      const writesEnd = Date.now() + LABEL_WRITES_FOR_MS;
+      await writeLabelRepeatedly(proxy!.url, ns, 'labelled', writesEnd);
+      // Seen during the writes: start (100 ms) and ready (1 s) are due well before they end.
+      const seen = watch.versions.get('labelled') ?? [];
+      expect(seen.filter((p) => p.metadata.labels?.['cloneset-suite.io/test-writer'] !== undefined).length).toBeGreaterThan(LABEL_WRITES_FOR_MS / LABEL_WRITE_EVERY_MS / 4);
+      expect(seen.some(isReady)).toBe(true);
+      expect(replayedStages(seen)).toEqual([]);
     } finally {
       watch.stop();
     }

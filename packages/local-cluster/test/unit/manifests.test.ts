@@ -31,16 +31,11 @@ describe('storage class', () => {
   });
 });
 
-/** Go-template blocks opened and not yet closed in `text`. */
-function openBlocks(text: string): number {
-  return (text.match(/\{\{-?\s*(range|with|if)\b/g) ?? []).length - (text.match(/\{\{-?\s*end\s*-?\}\}/g) ?? []).length;
-}
-
 describe('kwok stages', () => {
   const dir = path.resolve(import.meta.dirname, '../../stages');
   const stages = readdirSync(dir)
     .filter((f) => f.endsWith('.yaml'))
-    .flatMap((f) => parseAllDocuments(readFileSync(path.join(dir, f), 'utf8')).map((d) => d.toJS() as Doc & { spec: { selector?: unknown; resourceRef: { kind: string }; next: { statusTemplate?: string; patches?: { subresource?: string; template: string }[]; delete?: boolean } } }));
+    .flatMap((f) => parseAllDocuments(readFileSync(path.join(dir, f), 'utf8')).map((d) => d.toJS() as Doc & { spec: { selector?: unknown; resourceRef: { kind: string }; next: { statusTemplate?: string; patches?: { subresource?: string; type?: string; template: string }[]; delete?: boolean } } }));
   const podStages = stages.filter((s) => s.spec.resourceRef.kind === 'Pod');
   const templates = (s: (typeof stages)[number]): string[] => [s.spec.next.statusTemplate ?? '', ...(s.spec.next.patches ?? []).map((p) => p.template)];
 
@@ -58,7 +53,7 @@ describe('kwok stages', () => {
     }
   });
 
-  it('writes a pod only at the version the stage was computed from (a stale replay is refused, issue #17)', () => {
+  it('writes a pod as a JSON patch that tests what the stage computed from, not the whole version (issue #17)', () => {
     const writing = podStages.filter((s) => !s.spec.next.delete);
     expect(writing.length).toBeGreaterThan(0);
     for (const s of writing) {
@@ -66,11 +61,29 @@ describe('kwok stages', () => {
       expect(s.spec.next.patches?.length, s.metadata.name).toBeGreaterThan(0);
       for (const p of s.spec.next.patches ?? []) {
         expect(p.subresource, s.metadata.name).toBe('status');
-        expect(p.template, s.metadata.name).toMatch(/^metadata:\n {2}resourceVersion: \{\{ \.metadata\.resourceVersion \| Quote \}\}$/m);
-        // Outside every range/with/if block: rendered once, with the pod as the template's dot.
-        const before = p.template.slice(0, p.template.search(/^metadata:$/m));
-        expect(openBlocks(before), s.metadata.name).toBe(0);
+        expect(p.type, s.metadata.name).toBe('json');
+        // A whole-object precondition refused the stage whenever anyone wrote a label meanwhile.
+        expect(p.template, s.metadata.name).not.toMatch(/resourceVersion/);
+        const ops = [...p.template.matchAll(/^\s*- \{op: (\w+), path: ([^,]+),/gm)].map(([, op, path]) => ({ op: op!, path: path! }));
+        expect(ops.filter((o) => o.op === 'test').length, s.metadata.name).toBeGreaterThan(0);
+        for (const o of ops.filter((x) => x.op !== 'test')) {
+          // Only the kubelet's own fields, and the due time of the next stage.
+          expect(o.path, `${s.metadata.name} ${o.op}`).toMatch(/^\/(status\/|metadata\/annotations($|\/sim\.cloneset-suite\.io~1next-stage-at$))/);
+          // A condition is replaced only at an index whose type was just tested: never someone else's.
+          if (o.op === 'replace' && o.path.startsWith('/status/conditions/')) {
+            const i = ops.indexOf(o);
+            expect(ops[i - 1], s.metadata.name).toEqual({ op: 'test', path: `${o.path}/type` });
+          }
+        }
       }
+    }
+  });
+
+  it('times each delayed stage that follows another from the due time that stage wrote, not from the last watch event', () => {
+    for (const name of ['pod-start', 'pod-containers-ready']) {
+      const s = podStages.find((x) => x.metadata.name === name)!;
+      const delay = (s.spec as { delay?: { durationFrom?: { expressionFrom?: string } } }).delay;
+      expect(delay?.durationFrom?.expressionFrom, name).toMatch(/^\.metadata\.annotations\["sim\.cloneset-suite\.io\/next-stage-at"\] \/\/ /);
     }
   });
 });
