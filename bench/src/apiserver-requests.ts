@@ -41,15 +41,19 @@ export function countsBetween(before: RequestCounts, after: RequestCounts): Requ
 
 const WRITE_VERBS = new Set(['POST', 'PUT', 'PATCH', 'DELETE', 'APPLY']);
 
-/** Writes to pods (any subresource, any outcome) and, of those, the ones refused with a conflict. */
-export function podWrites(counts: RequestCounts): { total: number; conflicts: number } {
+/**
+ * Writes to pods (any subresource, any outcome) and, of those, the refused ones: 409 (a
+ * resourceVersion precondition lost) and 422 (a JSON patch whose `test` failed, as the simulated
+ * kubelet's replay of a stage on a version older than its own write).
+ */
+export function podWrites(counts: RequestCounts): { total: number; refused: number } {
   let total = 0;
-  let conflicts = 0;
+  let refused = 0;
   for (const [key, n] of Object.entries(counts)) {
     const [verb, resource, code] = key.split(' ');
     if (!WRITE_VERBS.has(verb!) || !(resource === 'pods' || resource!.startsWith('pods/'))) continue;
     total += n;
-    if (code === '409') conflicts += n;
+    if (code === '409' || code === '422') refused += n;
   }
-  return { total, conflicts };
+  return { total, refused };
 }

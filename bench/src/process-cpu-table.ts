@@ -15,16 +15,16 @@ export const PROCESS_CPU_HEADERS = [
   'window (s)',
   'CPUs busy',
   'apiserver pod writes / pod (all clients)',
-  'of which refused 409 / pod',
+  'of which refused (409, 422) / pod',
 ];
 
 export interface ProcessCpuMedians {
   bySeconds: Partial<Record<(typeof PROCESS_COLUMNS)[number][0], number>>;
   totalSeconds: number;
   windowMs: number;
-  /** Pod writes the apiserver served per run, from every client, and the conflicts among them. */
+  /** Pod writes the apiserver served per run, from every client, and the refused ones among them. */
   podWrites: number;
-  podWriteConflicts: number;
+  podWritesRefused: number;
 }
 
 export function processCpuMedians(runs: readonly TimedRun[]): ProcessCpuMedians {
@@ -38,13 +38,13 @@ export function processCpuMedians(runs: readonly TimedRun[]): ProcessCpuMedians 
     totalSeconds: median(runs.map((r) => totalCpu(r.processCpu))),
     windowMs: median(runs.map((r) => r.windowMs)),
     podWrites: median(runs.map((r) => podWrites(r.apiserverRequests).total)),
-    podWriteConflicts: median(runs.map((r) => podWrites(r.apiserverRequests).conflicts)),
+    podWritesRefused: median(runs.map((r) => podWrites(r.apiserverRequests).refused)),
   };
 }
 
 /** The table's caption; `window` says when the measured window starts (the create request, the patch...). */
 export function processCpuCaption(window: string): string {
-  return `Where the machine's CPU goes: CPU seconds each process used from ${window} until the workload's status settled (plus 1 s for trailing writes), median of the runs; "kcm" runs the Deployment and ReplicaSet controllers (and, for both workloads, the controllers that follow pods: endpoints, garbage collector...); "kwok (kubelet)" plays every pod's simulated kubelet stages; "bench watcher" is the bench process timing the pods. Every process shares the same ${availableParallelism()} CPUs, so a workload whose pods cost more writes also slows the apiserver, etcd and the simulated kubelet its pods wait for. "CPUs busy": total ÷ window. "apiserver pod writes / pod": every client's writes to pods the apiserver served (\`apiserver_request_total\` from its /metrics: creates, deletes, bindings, the simulated kubelet's and the controller's patches), per pod; "refused 409": the simulated kubelet's stage patches the apiserver refused because another write landed on the pod while a stage was in flight (each stage patch carries the pod's resourceVersion, see \`packages/local-cluster/stages/pod-stages.yaml\`; kwok then plays the stage again on the newer version). A refused patch costs the apiserver nearly a whole write; a real kubelet patches status without that precondition, so this share is the simulator's, not the controller's.`;
+  return `Where the machine's CPU goes: CPU seconds each process used from ${window} until the workload's status settled (plus 1 s for trailing writes), median of the runs; "kcm" runs the Deployment and ReplicaSet controllers (and, for both workloads, the controllers that follow pods: endpoints, garbage collector...); "kwok (kubelet)" plays every pod's simulated kubelet stages; "bench watcher" is the bench process timing the pods. Every process shares the same ${availableParallelism()} CPUs, so a workload whose pods cost more writes also slows the apiserver, etcd and the simulated kubelet its pods wait for. "CPUs busy": total ÷ window. "apiserver pod writes / pod": every client's writes to pods the apiserver served (\`apiserver_request_total\` from its /metrics: creates, deletes, bindings, the simulated kubelet's and the controller's patches), per pod; "refused": writes the apiserver answered 409 (a resourceVersion precondition lost) or 422 (a JSON patch whose \`test\` failed). Nearly all are the simulated kubelet's: kwok plays a stage on the pod version its watch delivered, so a write by anyone landing while a stage is in flight makes it play the stage again on a version older than its own write, and the stage's test operations refuse that replay (see \`packages/local-cluster/stages/pod-stages.yaml\`). A refused patch costs the apiserver a decode and a read, not a write to etcd; a real kubelet acts on its own state, not on watch events, and makes no such replays.`;
 }
 
 export function processCpuRow(label: string, n: number, runs: readonly TimedRun[]): Cell[] {
@@ -58,6 +58,6 @@ export function processCpuRow(label: string, n: number, runs: readonly TimedRun[
     seconds(m.windowMs),
     `${fixed(m.totalSeconds / (m.windowMs / 1000), 2)} of ${cpus}`,
     fixed(m.podWrites / n),
-    fixed(m.podWriteConflicts / n),
+    fixed(m.podWritesRefused / n),
   ];
 }

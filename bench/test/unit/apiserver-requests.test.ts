@@ -6,6 +6,7 @@ const SAMPLE = [
   '# TYPE apiserver_request_total counter',
   'apiserver_request_total{code="200",component="apiserver",dry_run="",group="",resource="pods",scope="resource",subresource="status",verb="PATCH",version="v1"} 1204',
   'apiserver_request_total{code="409",component="apiserver",dry_run="",group="",resource="pods",scope="resource",subresource="status",verb="PATCH",version="v1"} 293',
+  'apiserver_request_total{code="422",component="apiserver",dry_run="",group="",resource="pods",scope="resource",subresource="status",verb="PATCH",version="v1"} 41',
   'apiserver_request_total{code="201",component="apiserver",dry_run="",group="",resource="pods",scope="resource",subresource="",verb="POST",version="v1"} 300',
   'apiserver_request_total{code="201",component="apiserver",dry_run="",group="",resource="pods",scope="resource",subresource="binding",verb="POST",version="v1"} 300',
   'apiserver_request_total{code="200",component="apiserver",dry_run="",group="",resource="pods",scope="namespace",subresource="",verb="LIST",version="v1"} 7',
@@ -18,6 +19,7 @@ describe('apiserver request counts', () => {
     expect(parseRequestCounts(SAMPLE)).toEqual({
       'PATCH pods/status 200': 1204,
       'PATCH pods/status 409': 293,
+      'PATCH pods/status 422': 41,
       'POST pods 201': 300,
       'POST pods/binding 201': 300,
       'LIST pods 200': 7,
@@ -25,8 +27,8 @@ describe('apiserver request counts', () => {
     });
   });
 
-  it('counts pod writes of every subresource and outcome, and the conflicts among them', () => {
-    expect(podWrites(parseRequestCounts(SAMPLE))).toEqual({ total: 2097, conflicts: 293 });
+  it('counts pod writes of every subresource and outcome, and the refused ones among them (409 and 422)', () => {
+    expect(podWrites(parseRequestCounts(SAMPLE))).toEqual({ total: 2138, refused: 334 });
   });
 
   it('keeps only what grew between two readings', () => {

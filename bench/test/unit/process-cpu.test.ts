@@ -33,7 +33,7 @@ describe('processCpuMedians and the table row', () => {
     expect(m.bySeconds).toEqual({ 'kube-apiserver': 3, controller: 2 });
     expect(m.totalSeconds).toBe(5);
     expect(m.windowMs).toBe(3_000);
-    expect([m.podWrites, m.podWriteConflicts]).toEqual([930, 30]);
+    expect([m.podWrites, m.podWritesRefused]).toEqual([930, 30]);
     const row = processCpuRow('CloneSet', 300, runs);
     expect(row.slice(0, 3)).toEqual(['CloneSet', 300, '3.00']);
     expect(row.at(-3)).toMatch(/^1\.67 of \d+$/);
