@@ -59,14 +59,6 @@ export interface ExecutionResult {
 
 const errorMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
-/**
- * Writes to different pods in one plan go out together, as the ReplicaSet controller does (it
- * deletes a whole burst at once). Wide enough for a rollout batch of a few hundred pods in one
- * wave: at 16, a batch of 20 (maxUnavailable 20% of 100) took two waves of its two sequential
- * writes (gate, then update). Undici's pool opens a connection per request in flight.
- */
-const POD_WRITE_CONCURRENCY = 128;
-
 /** The pod an action writes, for actions that touch exactly one existing pod. */
 function podOf(action: PlanAction): string | undefined {
   switch (action.kind) {
@@ -143,7 +135,9 @@ export async function executePlan(actions: readonly PlannedAction[], ctx: Execut
       if (queued) queued.push(a as PlannedOther);
       else perPod.set(pod, [a as PlannedOther]);
     }
-    await forEachLimited([...perPod.values()], POD_WRITE_CONCURRENCY, async (podActions) => {
+    // Writes to different pods in one plan go out together, as the ReplicaSet controller sends a
+    // whole burst of deletes at once, as many at a time as the client sends requests.
+    await forEachLimited([...perPod.values()], ctx.client.maxConcurrentRequests, async (podActions) => {
       for (const a of podActions) {
         if (ctx.signal.aborted || !(await runOne(a))) return;
       }

@@ -11,7 +11,7 @@ import { NOW, cloneSet, pod } from './fixtures.ts';
 /** Every write is refused, as an apiserver answering 500 would. */
 function refusingContext(): ExecutionContext {
   const refuse = () => Promise.reject(new Error('apiserver says no'));
-  const client = { resource: () => ({ patch: refuse, patchStatus: refuse, create: refuse, delete: refuse, get: refuse }) } as unknown as KubeClient;
+  const client = { resource: () => ({ patch: refuse, patchStatus: refuse, create: refuse, delete: refuse, get: refuse }), maxConcurrentRequests: Number.POSITIVE_INFINITY } as unknown as KubeClient;
   const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} } as unknown as Logger;
   return {
     client,
@@ -53,7 +53,7 @@ describe('executePlan: a write cut short by the manager stopping', () => {
     const logged: string[] = [];
     const ctx: ExecutionContext = {
       ...refusingContext(),
-      client: { resource: () => ({ patch: cut, patchStatus: cut, create: cut, delete: cut, get: cut }) } as unknown as KubeClient,
+      client: { resource: () => ({ patch: cut, patchStatus: cut, create: cut, delete: cut, get: cut }), maxConcurrentRequests: Number.POSITIVE_INFINITY } as unknown as KubeClient,
       logger: { debug: () => {}, info: () => logged.push('info'), warn: () => logged.push('warn'), error: () => logged.push('error') } as unknown as Logger,
       signal: stopping.signal,
     };

@@ -124,7 +124,8 @@ describe("a pod's actions after one of them failed", () => {
 });
 
 describe('writes to different pods', () => {
-  it('a rollout batch of 100 pods (maxUnavailable 20% of 500) has every first write in flight at once', async () => {
+  /** 100 pods' first writes (a rollout batch: maxUnavailable 20% of 500), answered only when the test says. */
+  async function batchOf100(maxConcurrentRequests: number): Promise<number> {
     const release: (() => void)[] = [];
     let inFlight = 0;
     let most = 0;
@@ -137,17 +138,27 @@ describe('writes to different pods', () => {
           resolve({ metadata: { resourceVersion: '1' } });
         }),
       );
-    });
+    }, maxConcurrentRequests);
     const actions: PlannedAction[] = Array.from({ length: 100 }, (_, i) => ({ kind: 'patchPod', name: `cs-${i}`, reason: 'RecreateUpdate', labels: { 'apps.kruise.io/specified-delete': 'true' }, step: 'update' }));
     const done = executePlan(actions, executionContext(api, expectations()));
-    // Let every write that may start do so, then answer them all.
+    // Let every write that may start do so, then answer them until none is left.
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
-    expect(most).toBe(100);
+    const atOnce = most;
     while (release.length > 0) {
       release.splice(0).forEach((answer) => answer());
-      await new Promise((resolve) => setImmediate(resolve));
+      for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
     }
     await done;
     expect(api.calls).toHaveLength(100);
+    expect(most).toBe(atOnce);
+    return atOnce;
+  }
+
+  it('a rollout batch has every first write in flight at once when the client sends them all', async () => {
+    expect(await batchOf100(Number.POSITIVE_INFINITY)).toBe(100);
+  });
+
+  it('keeps no more writes in flight than the client sends at once: the rest wait here, not in its queue with their timeouts running', async () => {
+    expect(await batchOf100(32)).toBe(32);
   });
 });

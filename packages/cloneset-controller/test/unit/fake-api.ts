@@ -31,8 +31,11 @@ export interface FakeApi {
 
 const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} } as unknown as Logger;
 
-/** `override` answers a call itself by returning a promise, or leaves it to the store (undefined). */
-export function fakeApi(override: Override = () => undefined): FakeApi {
+/**
+ * `override` answers a call itself by returning a promise, or leaves it to the store (undefined).
+ * `maxConcurrentRequests` is what the client says its transport sends at once.
+ */
+export function fakeApi(override: Override = () => undefined, maxConcurrentRequests = Number.POSITIVE_INFINITY): FakeApi {
   const calls: FakeCall[] = [];
   const stored = new Map<string, KubeObject>();
   const events: RecordedEvent[] = [];
@@ -65,7 +68,7 @@ export function fakeApi(override: Override = () => undefined): FakeApi {
   const recorder = {
     event: (_obj: unknown, type: string, reason: string, _action: string, message: string) => events.push({ type, reason, message }),
   } as unknown as EventRecorder;
-  return { client: { resource } as unknown as KubeClient, calls, stored, events, recorder };
+  return { client: { resource, maxConcurrentRequests } as unknown as KubeClient, calls, stored, events, recorder };
 }
 
 export function executionContext(api: FakeApi, expectations: ScaleExpectations, extra: Partial<ExecutionContext> = {}): ExecutionContext {

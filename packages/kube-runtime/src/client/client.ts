@@ -24,6 +24,12 @@ export interface KubeClientOptions {
 
 export class KubeClient {
   readonly rest: RestClient;
+  /**
+   * Requests the transport sends at once (Infinity when it does not say). A caller with many
+   * independent writes keeps no more than this in flight: more would only wait in the
+   * transport's queue, with their answer timeouts already running.
+   */
+  readonly maxConcurrentRequests: number;
   private readonly clients = new Map<string, ResourceClient<KubeObject>>();
 
   constructor(options: KubeClientOptions) {
@@ -31,6 +37,7 @@ export class KubeClient {
       options.transport ??
       (options.kubeConfig ? new KubeConfigTransport(options.kubeConfig, options.userAgent) : undefined);
     if (!transport) throw new Error('KubeClient needs a kubeConfig or a transport');
+    this.maxConcurrentRequests = transport.maxConcurrentRequests ?? Number.POSITIVE_INFINITY;
     this.rest = new RestClient({
       transport,
       ...(options.qps !== undefined ? { qps: options.qps } : {}),

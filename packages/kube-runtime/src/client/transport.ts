@@ -37,6 +37,8 @@ export interface HttpResponse {
 export interface Transport {
   /** host:port of the apiserver, the `host` label of rest_client metrics. */
   readonly host: string;
+  /** Requests (watches aside) it sends at once; more wait in its queue. Unset: no bound. */
+  readonly maxConcurrentRequests?: number;
   send(req: HttpRequest): Promise<HttpResponse>;
 }
 
@@ -61,6 +63,7 @@ interface ConnectionSettings {
 
 export class KubeConfigTransport implements Transport {
   readonly host: string;
+  readonly maxConcurrentRequests = REQUEST_CONNECTIONS;
   private readonly kubeConfig: KubeConfig;
   private readonly server: string;
   private readonly proxyUrl: string | undefined;

@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
-import { KubeConfigTransport, REQUEST_CONNECTIONS } from '../../src/client/transport.ts';
+import { KubeClient } from '../../src/client/client.ts';
+import { KubeConfigTransport, REQUEST_CONNECTIONS, type Transport } from '../../src/client/transport.ts';
 
 interface Fake {
   server: Server;
@@ -82,5 +83,16 @@ describe('KubeConfigTransport connection pools', () => {
     const answer = await Promise.race([get(t).then((r) => r.text()), new Promise((r) => setTimeout(() => r('starved'), 2_000))]);
     expect(answer).toBe('{"kind":"PodList"}');
     for (const res of open) res.end();
+  });
+});
+
+describe('KubeClient.maxConcurrentRequests', () => {
+  it('is what the transport sends at once, so callers with many writes bound them to it', () => {
+    expect(new KubeClient({ transport: transportTo('http://127.0.0.1:1') }).maxConcurrentRequests).toBe(REQUEST_CONNECTIONS);
+  });
+
+  it('is unbounded for a transport that does not say', () => {
+    const transport: Transport = { host: 'x', send: () => Promise.reject(new Error('unused')) };
+    expect(new KubeClient({ transport }).maxConcurrentRequests).toBe(Number.POSITIVE_INFINITY);
   });
 });
