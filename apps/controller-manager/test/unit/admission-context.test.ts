@@ -1,16 +1,9 @@
 import { silentLogger } from '@cloneset-suite/kube-runtime';
 import { describe, expect, it, vi } from 'vitest';
 import { RequestContext } from '../../src/server/admission-context.ts';
-import type { AdmissionRequest } from '../../src/webhooks/admission-review.ts';
+import { podRequest } from '../support/reviews.ts';
 
-const request: AdmissionRequest = {
-  uid: 'u1',
-  kind: { group: '', version: 'v1', kind: 'Pod' },
-  resource: { group: '', version: 'v1', resource: 'pods' },
-  namespace: 'ns',
-  name: 'p',
-  operation: 'UPDATE',
-};
+const request = podRequest('UPDATE', {}, undefined, { namespace: 'ns' });
 
 function context(): { ctx: RequestContext; child: ReturnType<typeof vi.spyOn> } {
   const parent = silentLogger();
@@ -25,7 +18,7 @@ describe('RequestContext', () => {
     const logger = ctx.logger;
     expect(ctx.logger).toBe(logger);
     expect(child).toHaveBeenCalledTimes(1);
-    expect(child).toHaveBeenCalledWith({ webhook: 'mpod.test.io', uid: 'u1', operation: 'UPDATE', object: 'ns/p' });
+    expect(child).toHaveBeenCalledWith({ webhook: 'mpod.test.io', uid: request.uid, operation: 'UPDATE', object: 'ns/p' });
   });
 
   it.each([
