@@ -4,7 +4,6 @@
 // handshake. Per set of TLS material, requests share a bounded pool of kept-alive connections
 // and watches get connections of their own; any GVR, patch type and streaming watch go through
 // undici's `request` (lighter than its `fetch`: no WHATWG streams per call).
-import { createHash } from 'node:crypto';
 import type { RequestOptions } from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
@@ -115,8 +114,7 @@ export class KubeConfigTransport implements Transport {
     for (const k of ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'] as const) {
       if (options[k] !== undefined) (settings as Record<string, unknown>)[k] = options[k];
     }
-    const fingerprint = fingerprintOf(settings);
-    if (this.pool?.fingerprint === fingerprint) return this.pool;
+    if (this.pool && sameConnectionSettings(this.pool.settings, settings)) return this.pool;
     const previous = this.pool;
     // Keep-alive probes every 30 s, as client-go, so a dead connection is noticed.
     const connect = { ...settings, keepAlive: true, keepAliveInitialDelay: 30_000 };
@@ -133,7 +131,7 @@ export class KubeConfigTransport implements Transport {
     // Each watch holds its connection for its whole life (HTTP/1.1), so watches are not bounded
     // by the request pool, where they would starve writes (or each other).
     const watches = this.proxyUrl ? new ProxyAgent({ uri: this.proxyUrl, requestTls: settings, connect, allowH2: false }) : new Agent({ connect, allowH2: false });
-    this.pool = { fingerprint, requests, watches };
+    this.pool = { settings, requests, watches };
     // Requests still running on the old pools (watches) finish there.
     void previous?.requests.close().catch(() => undefined);
     void previous?.watches.close().catch(() => undefined);
@@ -151,7 +149,7 @@ export const REQUEST_CONNECTIONS = 32;
 const IDLE_CONNECTION_MS = 60_000;
 
 interface ConnectionPools {
-  fingerprint: string;
+  settings: ConnectionSettings;
   requests: Dispatcher;
   watches: Dispatcher;
 }
@@ -161,14 +159,23 @@ function headerValue(value: string | string[] | undefined): string | null {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-function fingerprintOf(settings: ConnectionSettings): string {
-  const hash = createHash('sha256');
-  for (const [k, v] of Object.entries(settings)) {
-    hash.update(k);
-    for (const part of Array.isArray(v) ? v : [v]) hash.update(Buffer.isBuffer(part) ? part : JSON.stringify(part));
-    hash.update('\0');
-  }
-  return hash.digest('hex');
+/**
+ * Whether two requests' TLS settings are the same. Run on every request: client-node reads the
+ * certificates afresh each time (new Buffers, usually the same bytes), so this compares bytes,
+ * which is cheaper than hashing them.
+ */
+export function sameConnectionSettings(a: ConnectionSettings, b: ConnectionSettings): boolean {
+  return sameValue(a, b);
+}
+
+/** Buffers by bytes, arrays and plain objects (a key with its passphrase) member by member. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Buffer.isBuffer(a) || Buffer.isBuffer(b)) return Buffer.isBuffer(a) && Buffer.isBuffer(b) && a.equals(b);
+  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
 /** Loads a KubeConfig: the file given, else client-node's default chain (KUBECONFIG, ~/.kube, in-cluster). */

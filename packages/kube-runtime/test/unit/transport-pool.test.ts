@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/client/client.ts';
-import { KubeConfigTransport, REQUEST_CONNECTIONS, type Transport } from '../../src/client/transport.ts';
+import { KubeConfigTransport, REQUEST_CONNECTIONS, sameConnectionSettings, type Transport } from '../../src/client/transport.ts';
 
 interface Fake {
   server: Server;
@@ -94,5 +94,25 @@ describe('KubeClient.maxConcurrentRequests', () => {
   it('is unbounded for a transport that does not say', () => {
     const transport: Transport = { host: 'x', send: () => Promise.reject(new Error('unused')) };
     expect(new KubeClient({ transport }).maxConcurrentRequests).toBe(Number.POSITIVE_INFINITY);
+  });
+});
+
+describe('sameConnectionSettings (checked on every request: the pool is kept while it holds)', () => {
+  const pem = (s: string) => Buffer.from(`-----BEGIN CERTIFICATE-----\n${s}\n-----END CERTIFICATE-----\n`);
+
+  it('holds for certificates read afresh with the same bytes, as client-node hands them per request', () => {
+    expect(sameConnectionSettings({ ca: pem('A'), cert: pem('C'), key: [{ pem: 'K', passphrase: 'p' }], rejectUnauthorized: true }, { ca: pem('A'), cert: pem('C'), key: [{ pem: 'K', passphrase: 'p' }], rejectUnauthorized: true })).toBe(true);
+    expect(sameConnectionSettings({}, {})).toBe(true);
+  });
+
+  it.each([
+    ['a rotated client certificate', { cert: pem('C1') }, { cert: pem('C2') }],
+    ['a CA added to the bundle', { ca: [pem('A')] }, { ca: [pem('A'), pem('B')] }],
+    ['a key\'s new passphrase', { key: [{ pem: 'K', passphrase: 'p' }] }, { key: [{ pem: 'K', passphrase: 'q' }] }],
+    ['a setting appearing', { ca: pem('A') }, { ca: pem('A'), servername: 'api' }],
+    ['the same bytes as a string instead of a Buffer', { ca: pem('A') }, { ca: pem('A').toString() }],
+  ])('fails for %s: a new pool', (_what, a, b) => {
+    expect(sameConnectionSettings(a, b)).toBe(false);
+    expect(sameConnectionSettings(b, a)).toBe(false);
   });
 });
