@@ -79,6 +79,19 @@ describe('kwok stages', () => {
     }
   });
 
+  it('repeats its shared blocks identically in every stage that uses them (kwok has no shared template definitions)', () => {
+    const blocks: Record<string, RegExp> = {
+      'condition upsert': /^ *\{\{- if not \.status\.conditions \}\}\n[\s\S]*?\{\{- range \$u := \$upserts \}\}\n[\s\S]*?\{\{- end \}\}\n *\{\{- end \}\}$/m,
+      'readiness gates': /^ *\{\{- \$gateMessages := list \}\}\n[\s\S]*?\{\{- if \$gateMessages \}\}.*$/m,
+      'old container status': /^ *\{\{- \$old := dict \}\}.*$/m,
+    };
+    for (const [name, re] of Object.entries(blocks)) {
+      const copies = podStages.flatMap((s) => (s.spec.next.patches ?? []).map((p) => re.exec(p.template)?.[0]).filter((b) => b !== undefined));
+      expect(copies.length, name).toBeGreaterThan(1);
+      expect(new Set(copies).size, name).toBe(1);
+    }
+  });
+
   it('times each delayed stage that follows another from the due time that stage wrote, not from the last watch event', () => {
     for (const name of ['pod-start', 'pod-containers-ready']) {
       const s = podStages.find((x) => x.metadata.name === name)!;
