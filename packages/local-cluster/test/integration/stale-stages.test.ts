@@ -7,7 +7,7 @@
 // one container start because a controller wrote a condition: every stage's patch tests the
 // fields it computed from, so the apiserver refuses a stale replay. Nor does a kubelet wait for a
 // controller to stop writing labels before it starts containers: a label write neither refuses a
-// stage nor restarts the clock of a delayed one.
+// stage nor restarts the clock of a delayed one. And a refused replay records no second Event.
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestNamespace, eventually, freePort, kubectl, testKubeconfigPath } from '../../src/index.ts';
@@ -68,6 +68,16 @@ async function writeConditionRepeatedly(url: string, ns: string, pod: string, wr
     });
     if (!res.ok) throw new Error(`status write of ${pod}: ${res.status} ${await res.text()}`);
   }
+}
+
+/** How many times each pod's "Created" Event was recorded (an Event's count folds repeats). */
+async function createdEventCounts(ns: string): Promise<Record<string, number>> {
+  const list = JSON.parse(await kubectl(['get', 'events', '-n', ns, '--field-selector', 'reason=Created,involvedObject.kind=Pod', '-o', 'json'])) as {
+    items: { involvedObject: { name: string }; count?: number; series?: { count: number } }[];
+  };
+  const counts: Record<string, number> = {};
+  for (const e of list.items) counts[e.involvedObject.name] = (counts[e.involvedObject.name] ?? 0) + (e.series?.count ?? e.count ?? 1);
+  return counts;
 }
 
 const isReady = (p: PodVersion): boolean => p.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
@@ -132,6 +142,8 @@ describe('kwok stages under concurrent status writes', () => {
       const replays = Object.fromEntries(names.map((n) => [n, replayedStages(watch.versions.get(n) ?? [])] as const).filter(([, r]) => r.length > 0));
       expect(replays).toEqual({});
       for (const n of names) expect(isReady(watch.versions.get(n)!.at(-1)!), n).toBe(true);
+      // A refused replay records no Event either: one "Created" per pod, as a kubelet reports it.
+      expect(await createdEventCounts(ns)).toEqual(Object.fromEntries(names.map((n) => [n, 1])));
     } finally {
       watch.stop();
     }

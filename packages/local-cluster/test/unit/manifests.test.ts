@@ -5,6 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { nodeManifests, zones } from '../../src/nodes.ts';
 import { storageClassManifest } from '../../src/storage.ts';
 
+interface StagePatch { subresource?: string; type?: string; template: string }
+interface StageStep { patch?: StagePatch; event?: { reason: string }; delete?: boolean; finalizers?: unknown }
+interface StageSpec { selector?: unknown; resourceRef: { kind: string }; next?: { statusTemplate?: string }; steps?: StageStep[] }
 interface Doc { kind: string; metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: Record<string, unknown> }
 
 describe('node manifests', () => {
@@ -35,9 +38,10 @@ describe('kwok stages', () => {
   const dir = path.resolve(import.meta.dirname, '../../stages');
   const stages = readdirSync(dir)
     .filter((f) => f.endsWith('.yaml'))
-    .flatMap((f) => parseAllDocuments(readFileSync(path.join(dir, f), 'utf8')).map((d) => d.toJS() as Doc & { spec: { selector?: unknown; resourceRef: { kind: string }; next: { statusTemplate?: string; patches?: { subresource?: string; type?: string; template: string }[]; delete?: boolean } } }));
+    .flatMap((f) => parseAllDocuments(readFileSync(path.join(dir, f), 'utf8')).map((d) => d.toJS() as Doc & { spec: StageSpec }));
   const podStages = stages.filter((s) => s.spec.resourceRef.kind === 'Pod');
-  const templates = (s: (typeof stages)[number]): string[] => [s.spec.next.statusTemplate ?? '', ...(s.spec.next.patches ?? []).map((p) => p.template)];
+  const patchesOf = (s: (typeof stages)[number]): StagePatch[] => (s.spec.steps ?? []).flatMap((step) => (step.patch ? [step.patch] : []));
+  const templates = (s: (typeof stages)[number]): string[] => [s.spec.next?.statusTemplate ?? '', ...patchesOf(s).map((p) => p.template)];
 
   it('defines the suite pod and node stages, each with a selector (kwok ignores stages without one)', () => {
     expect(stages.map((s) => s.metadata.name).sort()).toEqual([
@@ -54,12 +58,11 @@ describe('kwok stages', () => {
   });
 
   it('writes a pod as a JSON patch that tests what the stage computed from, not the whole version (issue #17)', () => {
-    const writing = podStages.filter((s) => !s.spec.next.delete);
+    const writing = podStages.filter((s) => !s.spec.steps?.some((step) => step.delete));
     expect(writing.length).toBeGreaterThan(0);
     for (const s of writing) {
-      expect(s.spec.next.statusTemplate, s.metadata.name).toBeUndefined();
-      expect(s.spec.next.patches?.length, s.metadata.name).toBeGreaterThan(0);
-      for (const p of s.spec.next.patches ?? []) {
+      expect(patchesOf(s).length, s.metadata.name).toBeGreaterThan(0);
+      for (const p of patchesOf(s)) {
         expect(p.subresource, s.metadata.name).toBe('status');
         expect(p.type, s.metadata.name).toBe('json');
         // A whole-object precondition refused the stage whenever anyone wrote a label meanwhile.
@@ -86,10 +89,23 @@ describe('kwok stages', () => {
       'old container status': /^ *\{\{- \$old := dict \}\}.*$/m,
     };
     for (const [name, re] of Object.entries(blocks)) {
-      const copies = podStages.flatMap((s) => (s.spec.next.patches ?? []).map((p) => re.exec(p.template)?.[0]).filter((b) => b !== undefined));
+      const copies = podStages.flatMap((s) => patchesOf(s).map((p) => re.exec(p.template)?.[0]).filter((b) => b !== undefined));
       expect(copies.length, name).toBeGreaterThan(1);
       expect(new Set(copies).size, name).toBe(1);
     }
+  });
+
+  it('records a stage\'s Event only after its writes succeeded, so a refused replay records none (issue #17)', () => {
+    for (const s of podStages) {
+      // The deprecated "next" form sends its Event before the patch.
+      expect(s.spec.next, s.metadata.name).toBeUndefined();
+      const steps = s.spec.steps ?? [];
+      expect(steps.length, s.metadata.name).toBeGreaterThan(0);
+      const firstEvent = steps.findIndex((step) => step.event);
+      if (firstEvent < 0) continue;
+      expect(steps.slice(firstEvent).every((step) => step.event && !step.patch && !step.delete && !step.finalizers), s.metadata.name).toBe(true);
+    }
+    expect(podStages.filter((s) => s.spec.steps?.some((step) => step.event)).map((s) => s.metadata.name).sort()).toEqual(['pod-crash', 'pod-create', 'pod-restart-changed-containers', 'pod-terminate']);
   });
 
   it('times each delayed stage that follows another from the due time that stage wrote, not from the last watch event', () => {
