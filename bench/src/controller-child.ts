@@ -1,7 +1,7 @@
 // Child process running the CloneSet controller for one namespace, as the controller-manager
-// would: its own event loop (like the kube-controller-manager it is compared with), its own
-// metrics registry. The parent asks for snapshots of the API writes, the CPU time used and the
-// event-loop delay over IPC.
+// would (or, beside a Deployment, the stand-in making the CloneSet's pod writes): its own event
+// loop (like the kube-controller-manager it is compared with), its own metrics registry. The
+// parent asks for snapshots of the API writes, the CPU time used and the event-loop delay over IPC.
 // argv[2]: JSON ControllerChildOptions.
 import { KubeConfigTransport, Manager, createLogger, loadKubeConfig, type HttpRequest, type HttpResponse, type Transport } from '@cloneset-suite/kube-runtime';
 import { createCloneSetController } from '@cloneset-suite/cloneset-controller';
@@ -9,6 +9,7 @@ import { testKubeconfigPath } from '@cloneset-suite/local-cluster';
 import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Registry } from 'prom-client';
+import { createSpecPodWriter } from './spec-pod-writer.ts';
 import { apiResourceOf, type ChildReply, type ChildRequest, type ControllerChildOptions, type WriteSnapshot } from './controller-protocol.ts';
 
 const options = JSON.parse(process.argv[2] ?? '{}') as ControllerChildOptions;
@@ -45,7 +46,8 @@ const manager = new Manager({
   // The elector gets its own client and limiter from the manager, as in the controller-manager.
   ...(options.leaderElection ? { leaderElection: { namespace: options.namespace, releaseOnCancel: true, ...options.leaderElection } } : {}),
 });
-createCloneSetController(manager, { namespace: options.namespace, maxConcurrentReconciles: options.maxConcurrentReconciles });
+if (options.runs === 'spec-pod-writer') createSpecPodWriter(manager, options.namespace);
+else createCloneSetController(manager, { namespace: options.namespace, maxConcurrentReconciles: options.maxConcurrentReconciles });
 const abort = new AbortController();
 const done = manager.start(abort.signal);
 

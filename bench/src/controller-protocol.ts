@@ -2,6 +2,8 @@
 
 export interface ControllerChildOptions {
   namespace: string;
+  /** What the child runs: the CloneSet controller, or the stand-in making the CloneSet's pod writes on a Deployment's pods (./spec-pod-writer.ts). */
+  runs?: 'cloneset' | 'spec-pod-writer';
   qps: number;
   burst: number;
   /** Informer resync (0 = never): each resync re-delivers every cached object, a no-op reconcile. */

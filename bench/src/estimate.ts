@@ -25,8 +25,8 @@ const scaleOutRun = (n: number): number => SCALE_OUT_FIXED_S + SCALE_OUT_PER_POD
 export function estimateSeconds(sizes: BenchSizes, scenarios: readonly string[]): number {
   const r = sizes.repeats;
   const per: Record<string, number> = {
-    // Plus one CloneSet run under the CPU profiler.
-    'scale-out': r * (3 * scaleOutRun(sizes.scaleOut) + SHIPPED_PER_POD_S * sizes.scaleOut + 2 * scaleOutRun(sizes.scaleOutLarge)) + scaleOutRun(sizes.scaleOut),
+    // At N: the CloneSet at both limits, the Deployment alone and with the CloneSet's pod writes; plus one CloneSet run under the CPU profiler.
+    'scale-out': r * (4 * scaleOutRun(sizes.scaleOut) + SHIPPED_PER_POD_S * sizes.scaleOut + 2 * scaleOutRun(sizes.scaleOutLarge)) + scaleOutRun(sizes.scaleOut),
     // One run, paced by the shipped limits; the lease is taken first (at most a retry period).
     lease: scaleOutRun(sizes.leaseScaleOut) + SHIPPED_PER_POD_S * sizes.leaseScaleOut + LEASE_ACQUIRE_S,
     rollout: 3 * (r * (ROLLOUT_FIXED_S + ROLLOUT_PER_POD_S * sizes.rollout) + sizes.rolloutLarge.repeats * (ROLLOUT_FIXED_S + ROLLOUT_PER_POD_S * sizes.rolloutLarge.replicas)),

@@ -11,7 +11,7 @@ export const PROCESS_COLUMNS = [
   ['kwok-controller', 'kwok (kubelet)'],
   ['kube-scheduler', 'scheduler'],
   ['kube-controller-manager', 'kcm'],
-  ['controller', 'CloneSet controller'],
+  ['controller', 'CloneSet controller or stand-in'],
   ['bench', 'bench watcher'],
 ] as const;
 
@@ -23,7 +23,7 @@ export async function processCpuNow(): Promise<ProcessCpu> {
   return { ...(await componentCpuSeconds()), bench: (own.user + own.system) / 1e6 };
 }
 
-/** What each process used between two readings; `controllerSeconds` is the CloneSet child's (absent for the Deployment: it runs inside the kcm). */
+/** What each process used between two readings; `controllerSeconds` is the controller child's (absent for a Deployment alone: it runs inside the kcm). */
 export function processCpuBetween(before: ProcessCpu, after: ProcessCpu, controllerSeconds?: number): ProcessCpu {
   const used: ProcessCpu = {};
   for (const [key] of PROCESS_COLUMNS) {

@@ -49,7 +49,7 @@ export interface TimedRun {
   ms: number;
   /** From the same request to each milestone the caller asked for (e.g. all pods created). */
   milestonesMs: Record<string, number>;
-  /** The CloneSet controller's own count (its registry); undefined for the Deployment. */
+  /** The controller child's own count (its registry): the CloneSet controller's, or the stand-in's beside a Deployment; undefined for a Deployment alone. */
   controller?: WriteSnapshot;
   /** Writes seen in the namespace that the controller under test made. */
   observed: ObservedWrites;
@@ -71,7 +71,11 @@ export interface Session {
   controller: ControllerProcess | undefined;
 }
 
-/** Observer and (for a CloneSet) controller child for one namespace; stopped after `body`. */
+/**
+ * Observer and controller child for one namespace; stopped after `body`. The child runs the
+ * CloneSet controller for a CloneSet, and for a Deployment only when `controllerOptions.runs`
+ * asks for the stand-in making the CloneSet's pod writes.
+ */
 export async function withSession<T>(
   kind: Kind,
   ns: string,
@@ -79,7 +83,8 @@ export async function withSession<T>(
   controllerOptions: Partial<ControllerChildOptions> = {},
 ): Promise<T> {
   const observer = await NamespaceObserver.start(ns);
-  const controller = kind === 'CloneSet' ? await ControllerProcess.start({ namespace: ns, ...controllerOptions }) : undefined;
+  const child = kind === 'CloneSet' || controllerOptions.runs === 'spec-pod-writer';
+  const controller = child ? await ControllerProcess.start({ namespace: ns, ...controllerOptions }) : undefined;
   try {
     return await body({ ns, kind, observer, controller });
   } finally {

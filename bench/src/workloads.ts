@@ -60,7 +60,8 @@ export function cloneSet(w: WorkloadSpec): KubeObject & Record<string, unknown> 
   };
 }
 
-export function deployment(w: WorkloadSpec): KubeObject & Record<string, unknown> {
+/** `template` may add to the pod template (e.g. the CloneSet's readiness gates). */
+export function deployment(w: WorkloadSpec, template: (t: Record<string, unknown>) => Record<string, unknown> = (t) => t): KubeObject & Record<string, unknown> {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -68,7 +69,7 @@ export function deployment(w: WorkloadSpec): KubeObject & Record<string, unknown
     spec: {
       replicas: w.replicas,
       selector: { matchLabels: { app: w.name } },
-      template: podTemplate(w.name, w.image),
+      template: template(podTemplate(w.name, w.image)),
       strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: w.maxUnavailable ?? '20%', maxSurge: 0 } },
     },
   };

@@ -12,6 +12,7 @@ import type { ResultData } from '../results-json.ts';
 import { formatSeconds, speedRatio } from '../samples.ts';
 import { podReadyLowerBoundMs } from '../stats.ts';
 import { IMAGE_V1, POD_DELAYS, cloneSet, deployment } from '../workloads.ts';
+import { SPEC_GATES, withSpecPodFields } from '../spec-pod-writes.ts';
 import { FRACTIONS, MILESTONES, timelineQuantiles } from '../timeline.ts';
 import { PROCESS_CPU_HEADERS, processCpuCaption, processCpuMedians, processCpuRow } from '../process-cpu-table.ts';
 import { createWorkload, formatByKind, timed, withSession, type Kind, type TimedRun } from '../workload-run.ts';
@@ -19,15 +20,22 @@ import { createWorkload, formatByKind, timed, withSession, type Kind, type Timed
 type Log = (line: string) => void;
 type Limits = { qps: number; burst: number };
 
-/** One scale-out; with `profile`, the CloneSet controller's CPU profile of the run is handed to it. */
-export async function scaleOut(kind: Kind, n: number, limits: Limits, profile?: (p: CpuProfile) => void): Promise<TimedRun> {
+interface ScaleOutOptions {
+  /** Handed the CloneSet controller's CPU profile of the run. */
+  profile?: (p: CpuProfile) => void;
+  /** A Deployment whose pods get the CloneSet's gates, state label and their writes (./spec-pod-writes.ts). */
+  specPodWrites?: boolean;
+}
+
+/** One scale-out of a CloneSet or a Deployment. */
+export async function scaleOut(kind: Kind, n: number, limits: Limits, { profile, specPodWrites }: ScaleOutOptions = {}): Promise<TimedRun> {
   return inNamespace(`bench-scale-${kind.toLowerCase()}`, (ns) =>
     withSession(
       kind,
       ns,
       async (s) => {
         const spec = { name: 'app', replicas: n, image: IMAGE_V1 };
-        const manifest = kind === 'CloneSet' ? cloneSet(spec) : deployment(spec);
+        const manifest = kind === 'CloneSet' ? cloneSet(spec) : deployment(spec, specPodWrites ? withSpecPodFields : undefined);
         if (profile) await s.controller?.startProfile();
         const run = await timed(s, 'app', n, 1, () => createWorkload(kind, ns, manifest), (pods) => allReadyOn(pods, n), 60_000 + n * 500, {
           created: (pods) => allCreated(pods, n),
@@ -36,7 +44,7 @@ export async function scaleOut(kind: Kind, n: number, limits: Limits, profile?: 
         if (profile && s.controller) profile((await s.controller.stopProfile()) as CpuProfile);
         return run;
       },
-      limits,
+      { ...limits, ...(specPodWrites ? { runs: 'spec-pod-writer' as const } : {}) },
     ),
   );
 }
@@ -46,11 +54,12 @@ const PROFILE_TOP = 12;
 /** One more CloneSet scale-out, not in the timed samples (the profiler slows it), under the V8 profiler. */
 async function profiledScaleOut(n: number): Promise<ReturnType<typeof summarizeProfile>> {
   let taken: CpuProfile | undefined;
-  await scaleOut('CloneSet', n, UNTHROTTLED, (p) => (taken = p));
+  await scaleOut('CloneSet', n, UNTHROTTLED, { profile: (p) => (taken = p) });
   if (!taken) throw new Error('the controller child answered without a CPU profile');
   return summarizeProfile(taken, PROFILE_TOP);
 }
 
+const SPEC_WRITES_LABEL = "Deployment with the CloneSet's pod writes";
 const UNTHROTTLED_LABEL = `qps ${UNTHROTTLED.qps} / burst ${UNTHROTTLED.burst}`;
 const SHIPPED_LABEL = `qps ${SHIPPED_DEFAULTS.qps} / burst ${SHIPPED_DEFAULTS.burst} (shipped default)`;
 
@@ -59,30 +68,38 @@ function variants(n: number, withShipped: boolean): Variant[] {
     { key: 'cloneSet', label: `CloneSet ${n}`, run: () => scaleOut('CloneSet', n, UNTHROTTLED) },
     { key: 'deployment', label: `Deployment ${n}`, run: () => scaleOut('Deployment', n, UNTHROTTLED) },
   ];
-  if (withShipped) all.push({ key: 'cloneSetShipped', label: `CloneSet ${n}, shipped client limits`, run: () => scaleOut('CloneSet', n, SHIPPED_DEFAULTS) });
+  if (withShipped) {
+    all.push({ key: 'cloneSetShipped', label: `CloneSet ${n}, shipped client limits`, run: () => scaleOut('CloneSet', n, SHIPPED_DEFAULTS) });
+    all.push({ key: 'deploymentSpecWrites', label: `Deployment ${n} with the CloneSet's pod writes`, run: () => scaleOut('Deployment', n, UNTHROTTLED, { specPodWrites: true }) });
+  }
   return all;
 }
 
 const ms = (x: number): string => fixed(x, 1);
 
-function row(kind: Kind, client: string, n: number, runs: readonly TimedRun[], deploymentMedianMs: number): Cell[] {
+/**
+ * One row of the scale-out table. The controller child's columns (API writes, CPU, event loop)
+ * are the CloneSet controller's, or the stand-in's beside a Deployment; "n/a" without a child.
+ */
+function row(workload: string, client: string, n: number, runs: readonly TimedRun[], deploymentMedianMs: number, isBaseline = false): Cell[] {
   const times = timesOf(runs);
   const last = runs.at(-1);
-  const isCloneSet = kind === 'CloneSet';
+  const child = runs.some((r) => r.controller);
+  const observed = last ? `pods created ${last.observed.podCreates}, workload writes ${last.observed.workloadWrites - 1}, events ${JSON.stringify(last.observed.eventsByComponent)}` : '';
   return [
-    kind,
+    workload,
     client,
     n,
     runs.length,
     seconds(milestonesOf(runs, 'created').median),
     seconds(milestonesOf(runs, 'scheduled').median),
     formatSeconds(times),
-    isCloneSet ? fixed(speedRatio(deploymentMedianMs, times.median)) : '1.00',
-    isCloneSet ? fixed(writesPerPodOf(runs, n).median) : 'n/a',
+    isBaseline ? '1.00' : fixed(speedRatio(deploymentMedianMs, times.median)),
+    child ? fixed(writesPerPodOf(runs, n).median) : 'n/a',
     fixed(observedWritesPerPodOf(runs, n).median),
-    isCloneSet ? fixed(cpuPer100PodsOf(runs, n).median, 3) : 'n/a',
-    isCloneSet ? `${ms(loopP99Of(runs).median)} / ${ms(loopMaxOf(runs).max)}` : 'n/a',
-    !last ? '' : last.controller ? formatByKind(last.controller.byKind) : `pods created ${last.observed.podCreates}, workload writes ${last.observed.workloadWrites - 1}, events ${JSON.stringify(last.observed.eventsByComponent)}`,
+    child ? fixed(cpuPer100PodsOf(runs, n).median, 3) : 'n/a',
+    child ? `${ms(loopP99Of(runs).median)} / ${ms(loopMaxOf(runs).max)}` : 'n/a',
+    !last ? '' : !last.controller ? observed : workload === 'CloneSet' ? formatByKind(last.controller.byKind) : `stand-in: ${formatByKind(last.controller.byKind)}; ${observed}`,
   ];
 }
 
@@ -91,12 +108,14 @@ function sizeData(n: number, repeats: number, runs: Record<string, TimedRun[]>):
   const cs = timesOf(runs.cloneSet ?? []);
   const dep = timesOf(runs.deployment ?? []);
   const shipped = runs.cloneSetShipped ? timesOf(runs.cloneSetShipped) : undefined;
+  const specWrites = runs.deploymentSpecWrites ? timesOf(runs.deploymentSpecWrites) : undefined;
   return {
     parameters: { replicas: n, repeats, clientLimits: { unthrottled: UNTHROTTLED, shipped: SHIPPED_DEFAULTS }, podDelaysMs: POD_DELAYS },
     samples: {
       cloneSetMs: cs.samples,
       deploymentMs: dep.samples,
       ...(shipped ? { cloneSetShippedMs: shipped.samples } : {}),
+      ...(specWrites ? { deploymentWithSpecPodWritesMs: specWrites.samples } : {}),
       cloneSetCreatedMs: milestonesOf(runs.cloneSet ?? [], 'created').samples,
       deploymentCreatedMs: milestonesOf(runs.deployment ?? [], 'created').samples,
       cloneSetScheduledMs: milestonesOf(runs.cloneSet ?? [], 'scheduled').samples,
@@ -107,6 +126,13 @@ function sizeData(n: number, repeats: number, runs: Record<string, TimedRun[]>):
     deploymentMs: { median: dep.median, min: dep.min, max: dep.max },
     ratioVsDeployment: speedRatio(dep.median, cs.median),
     ...(shipped ? { shippedMs: { median: shipped.median, min: shipped.min, max: shipped.max }, shippedRatioVsDeployment: speedRatio(dep.median, shipped.median) } : {}),
+    // The same pod writes on both sides: what the CloneSet controller adds beyond its specification's writes.
+    ...(specWrites
+      ? {
+          deploymentWithSpecPodWritesMs: { median: specWrites.median, min: specWrites.min, max: specWrites.max },
+          ratioVsDeploymentWithSpecPodWrites: speedRatio(specWrites.median, cs.median),
+        }
+      : {}),
   };
 }
 
@@ -114,12 +140,13 @@ function sizeData(n: number, repeats: number, runs: Record<string, TimedRun[]>):
 function timeline(n: number, runs: Record<string, TimedRun[]>): { rows: Cell[][]; data: Record<string, unknown> } {
   const rows: Cell[][] = [];
   const data: Record<string, unknown> = {};
-  for (const [key, kind] of [['cloneSet', 'CloneSet'], ['deployment', 'Deployment']] as const) {
+  const workloads = [['cloneSet', 'CloneSet', true], ['deployment', 'Deployment', false], ['deploymentSpecWrites', SPEC_WRITES_LABEL, true]] as const;
+  for (const [key, label, gated] of workloads) {
     const last = runs[key]?.at(-1);
     if (!last) continue;
     const q = timelineQuantiles(last.podMilestonesMs, n);
     data[key] = q;
-    for (const m of MILESTONES) if (kind === 'CloneSet' || m !== 'gate written') rows.push([kind, m, ...q[m].map(seconds)]);
+    for (const m of MILESTONES) if (gated || m !== 'gate written') rows.push([label, m, ...q[m].map(seconds)]);
   }
   return { rows, data };
 }
@@ -131,13 +158,15 @@ export async function scaleOutScenario(sizes: BenchSizes, log: Log): Promise<Sec
   const main = await runAlternating(variants(n, true), r, log, `scale-out ${n}`);
   const big = await runAlternating(variants(large, false), r, log, `scale-out ${large}`);
   const depMain = timesOf(main.deployment!).median;
+  const specWritesTimes = timesOf(main.deploymentSpecWrites!);
   const depBig = timesOf(big.deployment!).median;
   const rows: Cell[][] = [
     row('CloneSet', UNTHROTTLED_LABEL, n, main.cloneSet!, depMain),
-    row('Deployment', `kcm: ${UNTHROTTLED_LABEL}`, n, main.deployment!, depMain),
+    row('Deployment', `kcm: ${UNTHROTTLED_LABEL}`, n, main.deployment!, depMain, true),
+    row(SPEC_WRITES_LABEL, `kcm and stand-in: ${UNTHROTTLED_LABEL}`, n, main.deploymentSpecWrites!, depMain),
     row('CloneSet', SHIPPED_LABEL, n, main.cloneSetShipped!, depMain),
     row('CloneSet', UNTHROTTLED_LABEL, large, big.cloneSet!, depBig),
-    row('Deployment', `kcm: ${UNTHROTTLED_LABEL}`, large, big.deployment!, depBig),
+    row('Deployment', `kcm: ${UNTHROTTLED_LABEL}`, large, big.deployment!, depBig, true),
   ];
   log(`scale-out ${n}: one more CloneSet run under the CPU profiler`);
   const profile = await profiledScaleOut(n);
@@ -148,6 +177,7 @@ export async function scaleOutScenario(sizes: BenchSizes, log: Log): Promise<Sec
   const cpuRows = [
     processCpuRow(`CloneSet (${UNTHROTTLED_LABEL})`, n, main.cloneSet!),
     processCpuRow('Deployment', n, main.deployment!),
+    processCpuRow(SPEC_WRITES_LABEL, n, main.deploymentSpecWrites!),
     processCpuRow(`CloneSet (${SHIPPED_LABEL})`, n, main.cloneSetShipped!),
     processCpuRow(`CloneSet (${UNTHROTTLED_LABEL})`, large, big.cloneSet!),
     processCpuRow('Deployment', large, big.deployment!),
@@ -156,7 +186,12 @@ export async function scaleOutScenario(sizes: BenchSizes, log: Log): Promise<Sec
     scaleOut: {
       ...sizeData(n, r, main),
       timelineMs: { fractions: FRACTIONS, ...steps.data },
-      processCpu: { cloneSet: processCpuMedians(main.cloneSet!), deployment: processCpuMedians(main.deployment!), cloneSetShipped: processCpuMedians(main.cloneSetShipped!) },
+      processCpu: {
+        cloneSet: processCpuMedians(main.cloneSet!),
+        deployment: processCpuMedians(main.deployment!),
+        deploymentWithSpecPodWrites: processCpuMedians(main.deploymentSpecWrites!),
+        cloneSetShipped: processCpuMedians(main.cloneSetShipped!),
+      },
     },
     scaleOut1000: { ...sizeData(large, r, big), processCpu: { cloneSet: processCpuMedians(big.cloneSet!), deployment: processCpuMedians(big.deployment!) } },
     cpuProfile: { replicas: n, busyMs: profile.totalMs, functions: profile.functions, packages: profile.packages },
@@ -172,18 +207,20 @@ export async function scaleOutScenario(sizes: BenchSizes, log: Log): Promise<Sec
       `Lower bound: one pod's simulated start + ready delay (${POD_DELAYS.startMs} + ${POD_DELAYS.readyMs} ms = ${seconds(podReadyLowerBoundMs(POD_DELAYS))} s), as if every pod were created and scheduled at once.`,
       'The CloneSet controller runs in its own Node process (like the kube-controller-manager it is compared with), with client limits matching that kube-controller-manager (`--kube-api-qps=5000 --kube-api-burst=10000`, set by kwokctl) unless the row says otherwise.',
       '"Deployment / CloneSet": the Deployment\'s median time divided by the CloneSet\'s (≥ 1.00: the CloneSet is at least as fast). "API writes": POST/PUT/PATCH/DELETE counted by the CloneSet controller\'s own `rest_client_requests_total`, until its status settled. "Observed writes/pod": what a namespace watch sees the controller under test write (pods created or deleted, workload objects and ControllerRevisions created or changed, its Events created or updated), the same way for both; the kube-controller-manager\'s own metrics also count other tenants\' work, so they are not used.',
+      `"${SPEC_WRITES_LABEL}": the same Deployment, its pod template given the CloneSet's two readiness gates (${SPEC_GATES.join(', ')}) and the lifecycle state PreparingNormal, with a stand-in in its own Node process (the controller child, with the CloneSet controller's client limits and 32 writes in flight) making on each of its pods the two writes the CloneSet's specification adds to the create, as the CloneSet controller makes them: both gate conditions True through /status once the pod exists, and the state label Normal once it is scheduled (strategic merge patches). The kcm does the rest as for the plain Deployment. Its pods then cost the apiserver, etcd, the scheduler and the simulated kubelet what the CloneSet's pods cost, so the CloneSet's time against this row's says what the CloneSet controller adds beyond what its specification requires; for this row the controller columns are the stand-in's.`,
       '"CPU s / 100 pods": the controller child\'s `process.cpuUsage()` (user + system) over the run, per 100 pods. "Event loop": `perf_hooks.monitorEventLoopDelay` (1 ms resolution) in the controller child over the run, median of the runs\' p99 / largest max.',
     ].join(' '),
     headers: ['workload', 'client limits', 'N', 'runs', 'all created (s)', 'all scheduled (s)', 'time to all Ready (s)', 'Deployment / CloneSet', 'API writes / pod', 'observed writes / pod', 'CPU s / 100 pods', 'event loop p99 / max (ms)', 'writes by kind (last run)'],
     rows,
     notes: [
+      `With the CloneSet's pod writes on its pods, the Deployment took ${formatSeconds(specWritesTimes)} s to all Ready against the CloneSet's ${formatSeconds(timesOf(main.cloneSet!))} s (N = ${n}): ${SPEC_WRITES_LABEL} / CloneSet = ${fixed(speedRatio(specWritesTimes.median, timesOf(main.cloneSet!).median))} (≥ 1.00: once the pods of both cost the same writes, the CloneSet controller is at least as fast as the kcm). The plain Deployment's lead is then what those writes cost on this machine.`,
       'Per pod the CloneSet controller makes, by its specification (OpenKruise behaviour): the create, a /status patch setting its readiness-gate condition and a label patch moving it from PreparingNormal to Normal once scheduled; its SuccessfulCreate Events are folded as client-go folds them (the first 9 distinct ones, then one combined Event with a series); plus a few CloneSet /status patches and one ControllerRevision per workload. The ReplicaSet controller makes the create only. Pod patches cannot be attributed to a writer from a namespace watch (the simulated kubelet writes pods too), so "observed writes" leaves them out for both controllers.',
       `The shipped client limits are measured at N = ${n} only: at N = ${large} a run is bound by the client's limiter (about 3 writes per pod at ${SHIPPED_DEFAULTS.qps} writes/s, ${fixed((3 * large) / SHIPPED_DEFAULTS.qps, 0)} s), more than the full run's time budget allows for ${r} run(s); the lease section has one run of N = ${sizes.leaseScaleOut} at these limits.`,
       'The event-loop delay is what the controller child\'s timers saw: on CPUs shared with the control plane and the bench, it includes time the process waited for a CPU, not only time a reconcile held the loop; the CPU profile below says which code ran.',
     ],
     extraTables: [
       {
-        caption: `Where the time goes: one scale-out of ${n} pods per workload (its last run), seconds from the create request until the given share of the pods had reached each milestone, as the bench's watcher saw it ("gate written": the CloneSet's InPlaceUpdateReady readiness-gate condition True; the Deployment's pods have no gate).`,
+        caption: `Where the time goes: one scale-out of ${n} pods per workload (its last run), seconds from the create request until the given share of the pods had reached each milestone, as the bench's watcher saw it ("gate written": the InPlaceUpdateReady readiness-gate condition True; the plain Deployment's pods have no gate).`,
         headers: ['workload', 'milestone', ...FRACTIONS.map((f) => `${f * 100}% of pods (s)`)],
         rows: steps.rows,
       },

@@ -1,0 +1,38 @@
+// The stand-in that makes the CloneSet's specified pod writes (./spec-pod-writes.ts) on a
+// Deployment's pods: a controller on the namespace's pods, run in the bench's controller child
+// instead of the CloneSet controller, so it has an event loop and a client of its own as the
+// CloneSet controller has.
+import { strategicMergePatch, type Controller, type KubeObject, type Manager } from '@cloneset-suite/kube-runtime';
+import { podResource } from './kube.ts';
+import type { Pod } from './pods.ts';
+import { specPodWrites, type SpecPodWriteKind } from './spec-pod-writes.ts';
+
+/** Writes in flight at once: as many as the CloneSet controller's executor keeps (its client's connections). */
+const CONCURRENCY = 32;
+
+export function createSpecPodWriter(manager: Manager, namespace: string): Controller {
+  const pods = manager.informers.informerFor<KubeObject>(podResource, { namespace });
+  // By pod uid: the kinds written, which the cache may not show yet (a second write would be one the CloneSet never makes).
+  const done = new Map<string, Set<SpecPodWriteKind>>();
+  const client = manager.client.resource<KubeObject>(podResource);
+  const controller = manager.addController({
+    name: 'spec-pod-writer',
+    maxConcurrentReconciles: CONCURRENCY,
+    reconcile: async (key, ctx) => {
+      const pod: Pod | undefined = pods.getByKey(key);
+      const uid = pod?.metadata?.uid;
+      if (!pod || !uid) return;
+      const kinds = done.get(uid) ?? new Set<SpecPodWriteKind>();
+      done.set(uid, kinds);
+      for (const w of specPodWrites(pod, kinds, new Date(manager.clock.now()).toISOString())) {
+        const patch = strategicMergePatch(w.body);
+        if (w.subresource === 'status') await client.patchStatus(namespace, ctx.name, patch, { signal: ctx.signal });
+        else await client.patch(namespace, ctx.name, patch, { signal: ctx.signal });
+        kinds.add(w.kind);
+      }
+    },
+  });
+  controller.watches(pods, (p) => `${namespace}/${p.metadata?.name ?? ''}`);
+  pods.addEventHandler({ onDelete: (p) => void (p.metadata?.uid && done.delete(p.metadata.uid)) });
+  return controller;
+}
