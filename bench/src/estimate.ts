@@ -1,22 +1,24 @@
 // How long a bench run should take, printed before it starts (so a full run that will not fit a
 // quiet window is not started) and next to the actual duration at the end (so the model can be
 // corrected). Seconds per unit fitted on 2 shared CPUs; namespace creation and deletion included.
+// Refitted on the full run of 5ee7f4e (1,190 s where the old constants estimated 1,958 s: the
+// simulated kubelet no longer replays and re-times stages, and the memory section ran quiet).
 import { DEFAULT_EVENT_SERIES_FLUSH_MS } from '@cloneset-suite/kube-runtime';
 import type { BenchSizes } from './result.ts';
 
 const SCALE_OUT_FIXED_S = 12;
-const SCALE_OUT_PER_POD_S = 0.045;
+const SCALE_OUT_PER_POD_S = 0.03;
 /** The shipped client limits (qps 50) pace about 3 writes per pod. */
 const SHIPPED_PER_POD_S = 3 / 50;
 const LEASE_ACQUIRE_S = 3;
-const ROLLOUT_FIXED_S = 15;
-const ROLLOUT_PER_POD_S = 0.1;
+const ROLLOUT_FIXED_S = 12;
+const ROLLOUT_PER_POD_S = 0.07;
 const SETTLED_SETUP_S = 20;
 const MEMORY_FIXED_S = 20;
 const MEMORY_PER_SIZE_S = 15;
 // Pods are created straight through the API; most of the time is the simulated kubelet making
-// them Ready (10,000: 1,100 s under a 1-minute load of 14-24, half of that expected when quiet).
-const MEMORY_PER_POD_S = 0.05;
+// them Ready (10,000: 1,100 s under a 1-minute load of 14-24, about 200 s when quiet).
+const MEMORY_PER_POD_S = 0.02;
 const WEBHOOK_FIXED_S = 15;
 const REQUEST_S = 0.005;
 
@@ -29,7 +31,8 @@ export function estimateSeconds(sizes: BenchSizes, scenarios: readonly string[])
     'scale-out': r * (4 * scaleOutRun(sizes.scaleOut) + SHIPPED_PER_POD_S * sizes.scaleOut + 2 * scaleOutRun(sizes.scaleOutLarge)) + scaleOutRun(sizes.scaleOut),
     // One run, paced by the shipped limits; the lease is taken first (at most a retry period).
     lease: scaleOutRun(sizes.leaseScaleOut) + SHIPPED_PER_POD_S * sizes.leaseScaleOut + LEASE_ACQUIRE_S,
-    rollout: 3 * (r * (ROLLOUT_FIXED_S + ROLLOUT_PER_POD_S * sizes.rollout) + sizes.rolloutLarge.repeats * (ROLLOUT_FIXED_S + ROLLOUT_PER_POD_S * sizes.rolloutLarge.replicas)),
+    // CloneSet ReCreate and InPlaceIfPossible, the Deployment alone and with the CloneSet's pod writes.
+    rollout: 4 * (r * (ROLLOUT_FIXED_S + ROLLOUT_PER_POD_S * sizes.rollout) + sizes.rolloutLarge.repeats * (ROLLOUT_FIXED_S + ROLLOUT_PER_POD_S * sizes.rolloutLarge.replicas)),
     // The CloneSet's window waits out its Event recorder's series flush first.
     settled: 2 * (SETTLED_SETUP_S + sizes.settledSeconds) + DEFAULT_EVENT_SERIES_FLUSH_MS / 1000,
     memory: MEMORY_FIXED_S + sizes.memory.reduce((sum, n) => sum + MEMORY_PER_SIZE_S + MEMORY_PER_POD_S * n, 0),

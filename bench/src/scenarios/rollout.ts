@@ -9,6 +9,7 @@ import { fixed, seconds, type BenchSizes, type Cell, type Section } from '../res
 import { formatSeconds, speedRatio } from '../samples.ts';
 import { inPlaceRolloutLowerBoundMs, recreateRolloutLowerBoundMs, resolveMaxUnavailable } from '../stats.ts';
 import { IMAGE_V1, IMAGE_V2, POD_DELAYS, cloneSet, deployment } from '../workloads.ts';
+import { withSpecPodFields } from '../spec-pod-writes.ts';
 import { ROLLOUT_MILESTONES, batchGaps, rolloutReached } from '../rollout-timeline.ts';
 import { FRACTIONS, timelineQuantiles } from '../timeline.ts';
 import { createWorkload, formatByKind, setImage, timed, waitStatusSettled, withSession, type Kind, type TimedRun } from '../workload-run.ts';
@@ -17,23 +18,27 @@ const MAX_UNAVAILABLE = '20%';
 
 type Log = (line: string) => void;
 
-async function rollout(kind: Kind, n: number, updateType: 'ReCreate' | 'InPlaceIfPossible'): Promise<TimedRun> {
+/** With `specPodWrites`, a Deployment whose pods get the CloneSet's gates, state label and their writes (../spec-pod-writes.ts). */
+async function rollout(kind: Kind, n: number, updateType: 'ReCreate' | 'InPlaceIfPossible', specPodWrites = false): Promise<TimedRun> {
   return inNamespace(`bench-roll-${kind.toLowerCase()}`, (ns) =>
     withSession(kind, ns, async (s) => {
       const spec = { name: 'app', replicas: n, image: IMAGE_V1, maxUnavailable: MAX_UNAVAILABLE, updateType };
-      await createWorkload(kind, ns, kind === 'CloneSet' ? cloneSet(spec) : deployment(spec));
+      await createWorkload(kind, ns, kind === 'CloneSet' ? cloneSet(spec) : deployment(spec, specPodWrites ? withSpecPodFields : undefined));
       await s.observer.waitFor(`${n} Ready pods`, (pods) => allReadyOn(pods, n), 60_000 + n * 500);
       await waitStatusSettled(kind, ns, 'app', n, 30_000);
       s.observer.trackMilestones((pod, isNew) => rolloutReached(pod, IMAGE_V2, isNew));
       return timed(s, 'app', n, 1, () => setImage(kind, ns, 'app', IMAGE_V2), (pods) => allReadyOn(pods, n, IMAGE_V2), 120_000 + n * 1_000);
-    }),
+    }, specPodWrites ? { runs: 'spec-pod-writer' } : {}),
   );
 }
+
+const SPEC_WRITES_LABEL = "Deployment with the CloneSet's pod writes";
 
 const VARIANTS = [
   { key: 'recreate', label: 'CloneSet ReCreate' },
   { key: 'inPlace', label: 'CloneSet InPlaceIfPossible' },
   { key: 'deployment', label: 'Deployment' },
+  { key: 'deploymentSpecWrites', label: SPEC_WRITES_LABEL },
 ] as const;
 
 /** Per workload (its last run): when 10%...100% of the pods reached each rollout milestone, and the gaps between batches. */
@@ -58,6 +63,7 @@ function timeline(n: number, runs: Record<string, TimedRun[]>): { milestones: Ce
 const ROW_VARIANTS = [
   { key: 'recreate', label: 'CloneSet ReCreate', inPlace: false },
   { key: 'deployment', label: 'Deployment RollingUpdate (maxSurge 0)', inPlace: false },
+  { key: 'deploymentSpecWrites', label: SPEC_WRITES_LABEL, inPlace: false },
   { key: 'inPlace', label: 'CloneSet InPlaceIfPossible', inPlace: true },
 ] as const;
 
@@ -68,6 +74,7 @@ function runSize(n: number, r: number, log: Log): Promise<Record<string, TimedRu
       { key: 'recreate', label: 'CloneSet ReCreate', run: () => rollout('CloneSet', n, 'ReCreate') },
       { key: 'deployment', label: 'Deployment', run: () => rollout('Deployment', n, 'ReCreate') },
       { key: 'inPlace', label: 'CloneSet InPlaceIfPossible', run: () => rollout('CloneSet', n, 'InPlaceIfPossible') },
+      { key: 'deploymentSpecWrites', label: SPEC_WRITES_LABEL, run: () => rollout('Deployment', n, 'ReCreate', true) },
     ],
     r,
     log,
@@ -86,7 +93,10 @@ function sizeRows(n: number, runs: Record<string, TimedRun[]>): Cell[][] {
     const rs = runs[key]!;
     const times = timesOf(rs);
     const last = rs.at(-1)!;
-    const isCloneSet = key !== 'deployment';
+    const isBaseline = key === 'deployment';
+    // The CloneSet controller's, or the stand-in's beside a Deployment.
+    const child = rs.some((x) => x.controller);
+    const observed = `pods created ${last.observed.podCreates}, deleted ${last.observed.podDeletes}, workload writes ${last.observed.workloadWrites - 1}, events ${JSON.stringify(last.observed.eventsByComponent)}`;
     return [
       label,
       n,
@@ -95,11 +105,11 @@ function sizeRows(n: number, runs: Record<string, TimedRun[]>): Cell[][] {
       seconds(bound),
       fixed(times.median / bound),
       seconds(times.median / Math.ceil(n / batch)),
-      isCloneSet ? fixed(speedRatio(depMs, times.median)) : '1.00',
-      isCloneSet ? fixed(writesPerPodOf(rs, n).median) : 'n/a',
+      isBaseline ? '1.00' : fixed(speedRatio(depMs, times.median)),
+      child ? fixed(writesPerPodOf(rs, n).median) : 'n/a',
       fixed(observedWritesPerPodOf(rs, n).median),
-      isCloneSet ? fixed(cpuPer100PodsOf(rs, n).median, 3) : 'n/a',
-      last.controller ? formatByKind(last.controller.byKind) : `pods created ${last.observed.podCreates}, deleted ${last.observed.podDeletes}, workload writes ${last.observed.workloadWrites - 1}, events ${JSON.stringify(last.observed.eventsByComponent)}`,
+      child ? fixed(cpuPer100PodsOf(rs, n).median, 3) : 'n/a',
+      !last.controller ? observed : key === 'deploymentSpecWrites' ? `stand-in: ${formatByKind(last.controller.byKind)}; ${observed}` : formatByKind(last.controller.byKind),
     ];
   });
 }
@@ -116,7 +126,9 @@ function largeSizeData(n: number, r: number, runs: Record<string, TimedRun[]>): 
     recreateMs: stats('recreate'),
     inPlaceMs: stats('inPlace'),
     deploymentMs: stats('deployment'),
+    deploymentWithSpecPodWritesMs: stats('deploymentSpecWrites'),
     recreateRatioVsDeployment: speedRatio(dep.median, timesOf(runs.recreate!).median),
+    recreateRatioVsDeploymentWithSpecPodWrites: speedRatio(timesOf(runs.deploymentSpecWrites!).median, timesOf(runs.recreate!).median),
     inPlaceRatioVsDeploymentRecreate: speedRatio(dep.median, timesOf(runs.inPlace!).median),
     apiWritesPerPod: { recreate: writesPerPodOf(runs.recreate!, n).median, inPlace: writesPerPodOf(runs.inPlace!, n).median },
   };
@@ -142,6 +154,7 @@ export async function rolloutScenario(sizes: BenchSizes, log: Log): Promise<Sect
   const steps = timeline(n, runs);
   const recreateRatio = speedRatio(depMs, timesOf(runs.recreate!).median);
   const inPlaceRatio = speedRatio(depMs, timesOf(runs.inPlace!).median);
+  const specWritesRatio = speedRatio(timesOf(runs.deploymentSpecWrites!).median, timesOf(runs.recreate!).median);
   return {
     title: `Rollout of ${n} and ${large} pods (image change, maxUnavailable ${MAX_UNAVAILABLE}, no surge)`,
     method: [
@@ -152,13 +165,14 @@ export async function rolloutScenario(sizes: BenchSizes, log: Log): Promise<Sect
       `Terminations (${POD_DELAYS.terminateMs} ms) are left out: a terminating pod no longer counts as a replica, so its replacement need not wait for it. API round trips, scheduling and watch latency are left out too,`,
       'so the bound is what an infinitely fast control plane would reach; "per batch" is the median time divided by the batch count.',
       'Writes and CPU as in the scale-out table (the bench\'s own patch excluded).',
+      `"${SPEC_WRITES_LABEL}": as in the scale-out, the Deployment's pods carry the CloneSet's readiness gates and initial lifecycle state, and a stand-in writes each new pod's gate conditions and state Normal as the CloneSet controller does; what is left between it and CloneSet ReCreate is the CloneSet's own way of replacing a pod (the specified-delete label, one pass before the delete) and the controller itself.`,
     ].join(' '),
     headers: ['workload', 'N', 'runs', 'time to all updated and Ready (s)', 'lower bound (s)', '× bound', 'per batch (s)', 'Deployment / CloneSet', 'API writes / pod', 'observed writes / pod', 'CPU s / 100 pods', 'writes by kind (last run)'],
     rows,
     notes: [
       `N = ${n}: the Deployment's median time divided by CloneSet ReCreate's: ${fixed(recreateRatio)}; by CloneSet InPlaceIfPossible's: ${fixed(inPlaceRatio)}. N = ${large}: ${fixed(bigData.recreateRatioVsDeployment as number)} and ${fixed(bigData.inPlaceRatioVsDeploymentRecreate as number)} (≥ 1.00: the CloneSet is at least as fast).`,
-      'Reading the CloneSet ReCreate row: one pass labels the chosen pods specified-delete and deletes each once its label landed (the deletes the next pass\'s Scale step would make), the next creates the replacements in slow-start batches (1, 2, 4...) with each new pod\'s readiness-gate condition written beside the next batch; a new pod also needs its PreparingNormal→Normal label patch (after scheduling) before it counts. Writes to different pods in one pass run concurrently (128 at a time, over the client\'s 32 kept-alive connections); the passes are sequential, and so are the slow-start batches (as in the ReplicaSet controller).',
-      'The simulated kubelet restarts a pending stage\'s delay on every event of the pod (kwok 0.8 cancels and re-adds the stage job whenever the resourceVersion changes): the CloneSet\'s own writes after a pod is bound or restarted (the gate True, the Normal label, both required by the specification) therefore push that pod\'s start or ready delay back by up to its full length, which the Deployment\'s pods, written by nobody once bound, never pay. The timeline\'s "state Normal" → "Ready" gap shows it.',
+      `With the CloneSet's pod writes on its new pods, the Deployment's time divided by CloneSet ReCreate's: ${fixed(specWritesRatio)} at N = ${n}, ${fixed(bigData.recreateRatioVsDeploymentWithSpecPodWrites as number)} at N = ${large}.`,
+      'Reading the CloneSet ReCreate row: one pass labels the chosen pods specified-delete and deletes each once its label landed (the deletes the next pass\'s Scale step would make), the next creates the replacements in slow-start batches (1, 2, 4...) with each new pod\'s readiness-gate condition written beside the next batch; a new pod also needs its PreparingNormal→Normal label patch (after scheduling) before it counts. Writes to different pods in one pass run concurrently (as many at a time as the client\'s 32 kept-alive connections carry); the passes are sequential, and so are the slow-start batches (as in the ReplicaSet controller).',
     ],
     extraTables: [
       {
@@ -186,8 +200,10 @@ export async function rolloutScenario(sizes: BenchSizes, log: Log): Promise<Sect
         samples: { cloneSetMs: timesOf(runs.recreate!).samples, deploymentMs: timesOf(runs.deployment!).samples, cloneSetApiWritesPerPod: writesPerPodOf(runs.recreate!, n).samples },
         cloneSetMs: stats('recreate'),
         deploymentMs: stats('deployment'),
+        deploymentWithSpecPodWritesMs: stats('deploymentSpecWrites'),
         lowerBoundMs: recreateBound,
         ratioVsDeployment: recreateRatio,
+        ratioVsDeploymentWithSpecPodWrites: specWritesRatio,
         processCpu: Object.fromEntries(VARIANTS.map(({ key }) => [key, processCpuMedians(runs[key]!)])),
         apiWritesPerPod: writesPerPodOf(runs.recreate!, n).median,
       },
