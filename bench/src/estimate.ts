@@ -38,7 +38,7 @@ export function estimateSeconds(sizes: BenchSizes, scenarios: readonly string[])
     memory: MEMORY_FIXED_S + sizes.memory.reduce((sum, n) => sum + MEMORY_PER_SIZE_S + MEMORY_PER_POD_S * n, 0),
     webhook:
       WEBHOOK_FIXED_S +
-      sizes.podWebhook.paceSeconds +
+      r * sizes.podWebhook.paceSeconds +
       sizes.podWebhook.saturationSeconds +
       REQUEST_S * 2 * (sizes.webhookRequests + sizes.apiserverRequests),
   };

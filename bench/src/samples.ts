@@ -16,6 +16,15 @@ export function median(samples: readonly number[]): number {
   return finite.length % 2 ? finite[mid]! : (finite[mid - 1]! + finite[mid]!) / 2;
 }
 
+/**
+ * The index of the sample at the median (the lower middle one for an even count): the run whose
+ * details a report shows beside the median of several. -1 without a finite sample.
+ */
+export function medianIndex(samples: readonly number[]): number {
+  const order = samples.map((v, i) => [v, i] as const).filter(([v]) => Number.isFinite(v)).sort((a, b) => a[0] - b[0]);
+  return order.length ? order[Math.floor((order.length - 1) / 2)]![1] : -1;
+}
+
 /** Median and range of the finite samples; every sample is kept (NaN ones too, as null in JSON). */
 export function sampleStats(samples: readonly number[]): SampleStats {
   const finite = samples.filter(Number.isFinite);

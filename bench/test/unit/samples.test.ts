@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatSeconds, median, sampleStats, speedRatio } from '../../src/samples.ts';
+import { formatSeconds, median, medianIndex, sampleStats, speedRatio } from '../../src/samples.ts';
 
 describe('median', () => {
   it.each([
@@ -46,5 +46,26 @@ describe('formatSeconds', () => {
   it('shows median and range for several samples, the value alone for one', () => {
     expect(formatSeconds(sampleStats([4810, 4200, 5930]))).toBe('4.81 (4.20–5.93)');
     expect(formatSeconds(sampleStats([4810]))).toBe('4.81');
+  });
+});
+
+describe('medianIndex', () => {
+  it.each([
+    { samples: [], want: -1 },
+    { samples: [Number.NaN], want: -1 },
+    { samples: [7], want: 0 },
+    { samples: [29.4, 3.9, 3.6], want: 1 },
+    { samples: [4, 1, 3, 2], want: 3 },
+    { samples: [Number.NaN, 5, 1, 9], want: 1 },
+  ])('$samples -> $want', ({ samples, want }) => {
+    expect(medianIndex(samples)).toBe(want);
+  });
+
+  it('points at a sample equal to the median for an odd count of finite samples', () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ noNaN: true, noDefaultInfinity: true }), { minLength: 1, maxLength: 9 }).filter((a) => a.length % 2 === 1), (samples) => {
+        expect(samples[medianIndex(samples)]).toBe(median(samples));
+      }),
+    );
   });
 });
