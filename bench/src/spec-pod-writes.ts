@@ -9,6 +9,9 @@
 import { KRUISE_ANNOTATIONS, KRUISE_LABELS, KRUISE_READINESS_GATES } from '@cloneset-suite/api-types';
 import type { Pod } from './pods.ts';
 
+/** The name the bench's tables give the Deployment whose pods get these writes. */
+export const SPEC_WRITES_LABEL = "Deployment with the CloneSet's pod writes";
+
 export const SPEC_GATES = [KRUISE_READINESS_GATES.inPlaceUpdateReady, KRUISE_READINESS_GATES.kruisePodReady] as const;
 
 export type SpecPodWriteKind = 'gates' | 'state';

@@ -9,7 +9,7 @@ import { fixed, seconds, type BenchSizes, type Cell, type Section } from '../res
 import { formatSeconds, speedRatio } from '../samples.ts';
 import { inPlaceRolloutLowerBoundMs, recreateRolloutLowerBoundMs, resolveMaxUnavailable } from '../stats.ts';
 import { IMAGE_V1, IMAGE_V2, POD_DELAYS, cloneSet, deployment } from '../workloads.ts';
-import { withSpecPodFields } from '../spec-pod-writes.ts';
+import { SPEC_WRITES_LABEL, withSpecPodFields } from '../spec-pod-writes.ts';
 import { ROLLOUT_MILESTONES, batchGaps, rolloutReached } from '../rollout-timeline.ts';
 import { FRACTIONS, timelineQuantiles } from '../timeline.ts';
 import { createWorkload, formatByKind, setImage, timed, waitStatusSettled, withSession, type Kind, type TimedRun } from '../workload-run.ts';
@@ -31,8 +31,6 @@ async function rollout(kind: Kind, n: number, updateType: 'ReCreate' | 'InPlaceI
     }, specPodWrites ? { runs: 'spec-pod-writer' } : {}),
   );
 }
-
-const SPEC_WRITES_LABEL = "Deployment with the CloneSet's pod writes";
 
 const VARIANTS = [
   { key: 'recreate', label: 'CloneSet ReCreate' },

@@ -12,7 +12,7 @@ import type { ResultData } from '../results-json.ts';
 import { formatSeconds, speedRatio } from '../samples.ts';
 import { podReadyLowerBoundMs } from '../stats.ts';
 import { IMAGE_V1, POD_DELAYS, cloneSet, deployment } from '../workloads.ts';
-import { SPEC_GATES, withSpecPodFields } from '../spec-pod-writes.ts';
+import { SPEC_GATES, SPEC_WRITES_LABEL, withSpecPodFields } from '../spec-pod-writes.ts';
 import { FRACTIONS, MILESTONES, timelineQuantiles } from '../timeline.ts';
 import { PROCESS_CPU_HEADERS, processCpuCaption, processCpuMedians, processCpuRow } from '../process-cpu-table.ts';
 import { createWorkload, formatByKind, timed, withSession, type Kind, type TimedRun } from '../workload-run.ts';
@@ -58,8 +58,6 @@ async function profiledScaleOut(n: number): Promise<ReturnType<typeof summarizeP
   if (!taken) throw new Error('the controller child answered without a CPU profile');
   return summarizeProfile(taken, PROFILE_TOP);
 }
-
-const SPEC_WRITES_LABEL = "Deployment with the CloneSet's pod writes";
 const UNTHROTTLED_LABEL = `qps ${UNTHROTTLED.qps} / burst ${UNTHROTTLED.burst}`;
 const SHIPPED_LABEL = `qps ${SHIPPED_DEFAULTS.qps} / burst ${SHIPPED_DEFAULTS.burst} (shipped default)`;
 
