@@ -3,34 +3,17 @@
 // loop (like the kube-controller-manager it is compared with), its own metrics registry. The
 // parent asks for snapshots of the API writes, the CPU time used and the event-loop delay over IPC.
 // argv[2]: JSON ControllerChildOptions.
-import { KubeConfigTransport, Manager, createLogger, loadKubeConfig, type HttpRequest, type HttpResponse, type Transport } from '@cloneset-suite/kube-runtime';
+import { KubeConfigTransport, Manager, createLogger, loadKubeConfig } from '@cloneset-suite/kube-runtime';
 import { createCloneSetController } from '@cloneset-suite/cloneset-controller';
 import { testKubeconfigPath } from '@cloneset-suite/local-cluster';
 import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Registry } from 'prom-client';
 import { createSpecPodWriter } from './spec-pod-writer.ts';
-import { apiResourceOf, type ChildReply, type ChildRequest, type ControllerChildOptions, type WriteSnapshot } from './controller-protocol.ts';
+import { CountingTransport } from './counting-transport.ts';
+import { type ChildReply, type ChildRequest, type ControllerChildOptions, type WriteSnapshot } from './controller-protocol.ts';
 
 const options = JSON.parse(process.argv[2] ?? '{}') as ControllerChildOptions;
-
-/** Counts mutating requests by method and resource (pods, pods/status, clonesets/status...). */
-class CountingTransport implements Transport {
-  readonly host: string;
-  readonly byKind = new Map<string, number>();
-  private readonly inner: Transport;
-  constructor(inner: Transport) {
-    this.inner = inner;
-    this.host = inner.host;
-  }
-  send(req: HttpRequest): Promise<HttpResponse> {
-    if (req.method !== 'GET') {
-      const kind = `${req.method} ${apiResourceOf(req.path)}`;
-      this.byKind.set(kind, (this.byKind.get(kind) ?? 0) + 1);
-    }
-    return this.inner.send(req);
-  }
-}
 
 const registry = new Registry();
 const kubeConfig = loadKubeConfig(testKubeconfigPath());

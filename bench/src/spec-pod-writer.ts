@@ -7,9 +7,6 @@ import { podResource } from './kube.ts';
 import type { Pod } from './pods.ts';
 import { specPodWrites, type SpecPodWriteKind } from './spec-pod-writes.ts';
 
-/** Writes in flight at once: as many as the CloneSet controller's executor keeps (its client's connections). */
-const CONCURRENCY = 32;
-
 export function createSpecPodWriter(manager: Manager, namespace: string): Controller {
   const pods = manager.informers.informerFor<KubeObject>(podResource, { namespace });
   // By pod uid: the kinds written, which the cache may not show yet (a second write would be one the CloneSet never makes).
@@ -17,7 +14,8 @@ export function createSpecPodWriter(manager: Manager, namespace: string): Contro
   const client = manager.client.resource<KubeObject>(podResource);
   const controller = manager.addController({
     name: 'spec-pod-writer',
-    maxConcurrentReconciles: CONCURRENCY,
+    // Writes in flight at once: as many as the CloneSet controller's executor keeps (what its client sends at once).
+    maxConcurrentReconciles: manager.client.maxConcurrentRequests,
     reconcile: async (key, ctx) => {
       const pod: Pod | undefined = pods.getByKey(key);
       const uid = pod?.metadata?.uid;

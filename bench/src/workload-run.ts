@@ -154,6 +154,16 @@ export function setImage(kind: Kind, ns: string, name: string, image: string): P
     .patch(ns, name, jsonPatch([{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }]));
 }
 
+/**
+ * A table's "writes by kind" cell: the controller child's own writes (the stand-in's followed by
+ * what the watch saw the kcm do), or, without a child, what the watch saw.
+ */
+export function writesByKindCell(run: TimedRun, observed: string, standIn: boolean): string {
+  if (!run.controller) return observed;
+  const own = formatByKind(run.controller.byKind);
+  return standIn ? `stand-in: ${own}; ${observed}` : own;
+}
+
 /** "POST pods 100, PATCH clonesets/status 12" — the largest first. */
 export function formatByKind(byKind: Record<string, number>): string {
   return Object.entries(byKind)

@@ -12,7 +12,7 @@ import { IMAGE_V1, IMAGE_V2, POD_DELAYS, cloneSet, deployment } from '../workloa
 import { SPEC_WRITES_LABEL, withSpecPodFields } from '../spec-pod-writes.ts';
 import { ROLLOUT_MILESTONES, batchGaps, rolloutReached } from '../rollout-timeline.ts';
 import { FRACTIONS, timelineQuantiles } from '../timeline.ts';
-import { createWorkload, formatByKind, setImage, timed, waitStatusSettled, withSession, type Kind, type TimedRun } from '../workload-run.ts';
+import { createWorkload, setImage, timed, waitStatusSettled, withSession, writesByKindCell, type Kind, type TimedRun } from '../workload-run.ts';
 
 const MAX_UNAVAILABLE = '20%';
 
@@ -107,7 +107,7 @@ function sizeRows(n: number, runs: Record<string, TimedRun[]>): Cell[][] {
       child ? fixed(writesPerPodOf(rs, n).median) : 'n/a',
       fixed(observedWritesPerPodOf(rs, n).median),
       child ? fixed(cpuPer100PodsOf(rs, n).median, 3) : 'n/a',
-      !last.controller ? observed : key === 'deploymentSpecWrites' ? `stand-in: ${formatByKind(last.controller.byKind)}; ${observed}` : formatByKind(last.controller.byKind),
+      writesByKindCell(last, observed, key === 'deploymentSpecWrites'),
     ];
   });
 }

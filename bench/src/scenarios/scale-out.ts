@@ -15,7 +15,7 @@ import { IMAGE_V1, POD_DELAYS, cloneSet, deployment } from '../workloads.ts';
 import { SPEC_GATES, SPEC_WRITES_LABEL, withSpecPodFields } from '../spec-pod-writes.ts';
 import { FRACTIONS, MILESTONES, timelineQuantiles } from '../timeline.ts';
 import { PROCESS_CPU_HEADERS, processCpuCaption, processCpuMedians, processCpuRow } from '../process-cpu-table.ts';
-import { createWorkload, formatByKind, timed, withSession, type Kind, type TimedRun } from '../workload-run.ts';
+import { createWorkload, timed, withSession, writesByKindCell, type Kind, type TimedRun } from '../workload-run.ts';
 
 type Log = (line: string) => void;
 type Limits = { qps: number; burst: number };
@@ -97,7 +97,7 @@ function row(workload: string, client: string, n: number, runs: readonly TimedRu
     fixed(observedWritesPerPodOf(runs, n).median),
     child ? fixed(cpuPer100PodsOf(runs, n).median, 3) : 'n/a',
     child ? `${ms(loopP99Of(runs).median)} / ${ms(loopMaxOf(runs).max)}` : 'n/a',
-    !last ? '' : !last.controller ? observed : workload === 'CloneSet' ? formatByKind(last.controller.byKind) : `stand-in: ${formatByKind(last.controller.byKind)}; ${observed}`,
+    last ? writesByKindCell(last, observed, workload !== 'CloneSet') : '',
   ];
 }
 
