@@ -11,7 +11,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Registry } from 'prom-client';
 import { createSpecPodWriter } from './spec-pod-writer.ts';
 import { CountingTransport } from './counting-transport.ts';
-import { type ChildReply, type ChildRequest, type ControllerChildOptions, type WriteSnapshot } from './controller-protocol.ts';
+import { watchLoopStalls } from './loop-stalls.ts';
+import { type ChildReply, type ChildRequest, type ControllerChildOptions, type EventLoopDelay, type WriteSnapshot } from './controller-protocol.ts';
 
 const options = JSON.parse(process.argv[2] ?? '{}') as ControllerChildOptions;
 
@@ -43,10 +44,11 @@ async function metricSum(name: string, filter: (labels: Partial<Record<string, s
 // 1 ms resolution: the issue asks whether any reconcile blocks the loop for more than a few ms.
 const loopDelay = monitorEventLoopDelay({ resolution: 1 });
 loopDelay.enable();
+const loopStalls = watchLoopStalls();
 
-/** The delay histogram since the last call, in ms; reset for the next window. */
-function takeLoopDelay(): { p99Ms: number; maxMs: number } {
-  const window = { p99Ms: loopDelay.percentile(99) / 1e6, maxMs: loopDelay.max / 1e6 };
+/** The delay histogram and the stalls since the last call, in ms; reset for the next window. */
+function takeLoopDelay(): EventLoopDelay {
+  const window = { p99Ms: loopDelay.percentile(99) / 1e6, maxMs: loopDelay.max / 1e6, stalls: loopStalls.take() };
   loopDelay.reset();
   return window;
 }

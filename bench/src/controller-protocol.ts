@@ -1,4 +1,5 @@
 // Messages between the bench and its CloneSet controller child.
+import type { LoopStalls } from './loop-stalls.ts';
 
 export interface ControllerChildOptions {
   namespace: string;
@@ -38,6 +39,8 @@ export interface WriteSnapshot {
 export interface EventLoopDelay {
   p99Ms: number;
   maxMs: number;
+  /** Stalls, the CPU used in them and GC pauses over the same window (./loop-stalls.ts). */
+  stalls: LoopStalls;
 }
 
 /** 'profile-start' starts the V8 CPU profiler in the child; 'profile-stop' stops it and answers with the profile. */

@@ -4,12 +4,14 @@
 // one more CloneSet run of N under the CPU profiler (where its time goes).
 import { SHIPPED_DEFAULTS, UNTHROTTLED } from '../controller-process.ts';
 import { summarizeProfile, type CpuProfile } from '../cpu-profile.ts';
+import { PLAN_CASES, timePlanning, type PlanTiming } from '../plan-timing.ts';
+import { STALL_MS, type LoopStalls } from '../loop-stalls.ts';
 import { inNamespace } from '../kube.ts';
 import { allCreated, allReadyOn, allScheduled } from '../pods.ts';
 import { cpuPer100PodsOf, loopMaxOf, loopP99Of, milestonesOf, observedWritesPerPodOf, runAlternating, timesOf, writesPerPodOf, type Variant } from '../repeated.ts';
 import { fixed, seconds, type BenchSizes, type Cell, type Section } from '../result.ts';
 import type { ResultData } from '../results-json.ts';
-import { formatSeconds, speedRatio } from '../samples.ts';
+import { formatSeconds, sampleStats, speedRatio } from '../samples.ts';
 import { podReadyLowerBoundMs } from '../stats.ts';
 import { IMAGE_V1, POD_DELAYS, cloneSet, deployment } from '../workloads.ts';
 import { SPEC_GATES, SPEC_WRITES_LABEL, withSpecPodFields } from '../spec-pod-writes.ts';
@@ -25,10 +27,12 @@ interface ScaleOutOptions {
   profile?: (p: CpuProfile) => void;
   /** A Deployment whose pods get the CloneSet's gates, state label and their writes (./spec-pod-writes.ts). */
   specPodWrites?: boolean;
+  /** Handed the timing of the CloneSet's planning on its objects once all are Ready (../plan-timing.ts). */
+  planTiming?: (t: PlanTiming) => void;
 }
 
 /** One scale-out of a CloneSet or a Deployment. */
-export async function scaleOut(kind: Kind, n: number, limits: Limits, { profile, specPodWrites }: ScaleOutOptions = {}): Promise<TimedRun> {
+export async function scaleOut(kind: Kind, n: number, limits: Limits, { profile, specPodWrites, planTiming }: ScaleOutOptions = {}): Promise<TimedRun> {
   return inNamespace(`bench-scale-${kind.toLowerCase()}`, (ns) =>
     withSession(
       kind,
@@ -42,6 +46,7 @@ export async function scaleOut(kind: Kind, n: number, limits: Limits, { profile,
           scheduled: (pods) => allScheduled(pods, n),
         });
         if (profile && s.controller) profile((await s.controller.stopProfile()) as CpuProfile);
+        if (planTiming) planTiming(await timePlanning(ns, 'app'));
         return run;
       },
       { ...limits, ...(specPodWrites ? { runs: 'spec-pod-writer' as const } : {}) },
@@ -61,9 +66,11 @@ async function profiledScaleOut(n: number): Promise<ReturnType<typeof summarizeP
 const UNTHROTTLED_LABEL = `qps ${UNTHROTTLED.qps} / burst ${UNTHROTTLED.burst}`;
 const SHIPPED_LABEL = `qps ${SHIPPED_DEFAULTS.qps} / burst ${SHIPPED_DEFAULTS.burst} (shipped default)`;
 
-function variants(n: number, withShipped: boolean): Variant[] {
+/** `planTimings`, when given, collects a timing of the CloneSet's planning after each of its runs. */
+function variants(n: number, withShipped: boolean, planTimings?: PlanTiming[]): Variant[] {
+  const planTiming = planTimings ? (t: PlanTiming) => void planTimings.push(t) : undefined;
   const all: Variant[] = [
-    { key: 'cloneSet', label: `CloneSet ${n}`, run: () => scaleOut('CloneSet', n, UNTHROTTLED) },
+    { key: 'cloneSet', label: `CloneSet ${n}`, run: () => scaleOut('CloneSet', n, UNTHROTTLED, planTiming ? { planTiming } : {}) },
     { key: 'deployment', label: `Deployment ${n}`, run: () => scaleOut('Deployment', n, UNTHROTTLED) },
   ];
   if (withShipped) {
@@ -74,6 +81,29 @@ function variants(n: number, withShipped: boolean): Variant[] {
 }
 
 const ms = (x: number): string => fixed(x, 1);
+
+/** What the controller child's longest stalls were made of, run by run. */
+function stallsNote(n: number, stalls: readonly LoopStalls[]): string {
+  const longest = stalls.map((s) => `${ms(s.longestMs)} ms (${ms(s.longestCpuMs)} ms of CPU)`).join(', ');
+  const gc = stalls.map((s) => `${s.gcPauses} pauses, ${ms(s.gcPauseTotalMs)} ms in all, the longest ${ms(s.gcPauseMaxMs)} ms`).join('; ');
+  return [
+    `What held the loop at N = ${n}, run by run (./loop-stalls.ts: a 2 ms timer, a stall when it came back more than ${STALL_MS} ms late): the longest stall ${longest};`,
+    `the most process CPU in any one stall ${stalls.map((s) => `${ms(s.maxCpuMs)} ms`).join(', ')} (all threads: an upper bound on the longest synchronous stretch, garbage collection included).`,
+    `Garbage collection (V8's pauses of the main thread): ${gc}.`,
+  ].join(' ');
+}
+
+/** The synchronous planning of one pass on the large CloneSet's real objects (../plan-timing.ts). */
+function planningNote(n: number, timings: readonly PlanTiming[]): string {
+  const last = timings.at(-1);
+  if (!last) return `Planning at N = ${n}: not measured.`;
+  const cases = PLAN_CASES.map((name) => {
+    const medians = timings.map((t) => t.cases[name].median);
+    const largest = Math.max(...timings.map((t) => t.cases[name].max));
+    return `${name} ${fixed(sampleStats(medians).median, 2)} ms (largest of all passes ${fixed(largest, 2)} ms; ${last.cases[name].actions} actions planned)`;
+  });
+  return `Planning, the synchronous part of a reconcile (planReconcile and describePlan, which run between the cache reads and the first write with no await), timed in the bench process on the CloneSet's ${last.pods} pods and revisions after each of its ${timings.length} run(s) at N = ${n}, ${last.passes} passes per case, median of the runs' medians: ${cases.join(', ')}.`;
+}
 
 /**
  * One row of the scale-out table. The controller child's columns (API writes, CPU, event loop)
@@ -154,7 +184,8 @@ export async function scaleOutScenario(sizes: BenchSizes, log: Log): Promise<Sec
   const large = sizes.scaleOutLarge;
   const r = sizes.repeats;
   const main = await runAlternating(variants(n, true), r, log, `scale-out ${n}`);
-  const big = await runAlternating(variants(large, false), r, log, `scale-out ${large}`);
+  const planTimings: PlanTiming[] = [];
+  const big = await runAlternating(variants(large, false, planTimings), r, log, `scale-out ${large}`);
   const depMain = timesOf(main.deployment!).median;
   const specWritesTimes = timesOf(main.deploymentSpecWrites!);
   const depBig = timesOf(big.deployment!).median;
@@ -172,6 +203,7 @@ export async function scaleOutScenario(sizes: BenchSizes, log: Log): Promise<Sec
   const cpuCreated = cpuPer100PodsOf(big.cloneSet!, large);
   const loopP99 = loopP99Of(big.cloneSet!);
   const loopMax = loopMaxOf(big.cloneSet!);
+  const stalls = big.cloneSet!.flatMap((run) => (run.controller ? [run.controller.eventLoop.stalls] : []));
   const cpuRows = [
     processCpuRow(`CloneSet (${UNTHROTTLED_LABEL})`, n, main.cloneSet!),
     processCpuRow('Deployment', n, main.deployment!),
@@ -195,7 +227,15 @@ export async function scaleOutScenario(sizes: BenchSizes, log: Log): Promise<Sec
     cpuProfile: { replicas: n, busyMs: profile.totalMs, functions: profile.functions, packages: profile.packages },
     apiWrites: { scaleOutPerPod: writesPerPodOf(main.cloneSet!, n).median, scaleOutPerPodSamples: writesPerPodOf(main.cloneSet!, n).samples },
     cpu: { secondsPer100PodsCreated: cpuCreated.median, secondsPer100PodsCreatedSamples: cpuCreated.samples, createdMeasuredAtReplicas: large },
-    eventLoop: { p99Ms: loopP99.median, maxMs: loopMax.max, p99MsSamples: loopP99.samples, maxMsSamples: loopMax.samples, measuredAtReplicas: large },
+    eventLoop: {
+      p99Ms: loopP99.median,
+      maxMs: loopMax.max,
+      p99MsSamples: loopP99.samples,
+      maxMsSamples: loopMax.samples,
+      stallsSamples: stalls,
+      measuredAtReplicas: large,
+    },
+    planning: { replicas: large, samples: planTimings },
   };
   return {
     title: 'Scale-out 0→N',
@@ -215,6 +255,8 @@ export async function scaleOutScenario(sizes: BenchSizes, log: Log): Promise<Sec
       'Per pod the CloneSet controller makes, by its specification (OpenKruise behaviour): the create, a /status patch setting its readiness-gate condition and a label patch moving it from PreparingNormal to Normal once scheduled; its SuccessfulCreate Events are folded as client-go folds them (the first 9 distinct ones, then one combined Event with a series); plus a few CloneSet /status patches and one ControllerRevision per workload. The ReplicaSet controller makes the create only. Pod patches cannot be attributed to a writer from a namespace watch (the simulated kubelet writes pods too), so "observed writes" leaves them out for both controllers.',
       `The shipped client limits are measured at N = ${n} only: at N = ${large} a run is bound by the client's limiter (about 3 writes per pod at ${SHIPPED_DEFAULTS.qps} writes/s, ${fixed((3 * large) / SHIPPED_DEFAULTS.qps, 0)} s), more than the full run's time budget allows for ${r} run(s); the lease section has one run of N = ${sizes.leaseScaleOut} at these limits.`,
       'The event-loop delay is what the controller child\'s timers saw: on CPUs shared with the control plane and the bench, it includes time the process waited for a CPU, not only time a reconcile held the loop; the CPU profile below says which code ran.',
+      stallsNote(large, stalls),
+      planningNote(large, planTimings),
     ],
     extraTables: [
       {

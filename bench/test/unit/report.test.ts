@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { apiResourceOf, diffSnapshots } from '../../src/controller-protocol.ts';
 import { markdownTable } from '../../src/report.ts';
+import { NO_STALLS, addTick } from '../../src/loop-stalls.ts';
 
 describe('apiResourceOf', () => {
   it('names the resource and subresource of an API path', () => {
@@ -15,15 +16,15 @@ describe('apiResourceOf', () => {
 
 describe('diffSnapshots', () => {
   it('subtracts counts and CPU time, drops kinds that did not change, keeps the later event-loop window', () => {
-    const before = { writes: 3, byKind: { 'POST pods': 2, 'PATCH pods': 1 }, reconciles: 5, heapUsedBytes: 1, cpuMicros: 1_000, eventLoop: { p99Ms: 9, maxMs: 20 } };
-    const after = { writes: 6, byKind: { 'POST pods': 2, 'PATCH pods': 3, 'DELETE pods': 1 }, reconciles: 9, heapUsedBytes: 2, cpuMicros: 251_000, eventLoop: { p99Ms: 3, maxMs: 7 } };
+    const before = { writes: 3, byKind: { 'POST pods': 2, 'PATCH pods': 1 }, reconciles: 5, heapUsedBytes: 1, cpuMicros: 1_000, eventLoop: { p99Ms: 9, maxMs: 20, stalls: NO_STALLS } };
+    const after = { writes: 6, byKind: { 'POST pods': 2, 'PATCH pods': 3, 'DELETE pods': 1 }, reconciles: 9, heapUsedBytes: 2, cpuMicros: 251_000, eventLoop: { p99Ms: 3, maxMs: 7, stalls: addTick(NO_STALLS, 30, 4) } };
     expect(diffSnapshots(before, after)).toEqual({
       writes: 3,
       byKind: { 'PATCH pods': 2, 'DELETE pods': 1 },
       reconciles: 4,
       heapUsedBytes: 2,
       cpuMicros: 250_000,
-      eventLoop: { p99Ms: 3, maxMs: 7 },
+      eventLoop: { p99Ms: 3, maxMs: 7, stalls: addTick(NO_STALLS, 30, 4) },
     });
   });
 });

@@ -1,8 +1,11 @@
 // Public face of the CloneSet controller: the controller the manager wires, the feature gates
-// it reads, and revision reading for kubectl-cloneset. Tests inside this package import the
-// core from its own modules.
+// it reads, its planner, and revision reading for kubectl-cloneset. Tests inside this package
+// import the core from its own modules.
 export { createCloneSetController, CLONESET_CONTROLLER_NAME, type CloneSetControllerOptions } from './reconciler/controller.ts';
 export type { FeatureGates } from './core/keys.ts';
+// One pass's decisions as data, from the objects a reconcile reads (the pure core the reconciler
+// calls): for tools that show what the controller would do, and the bench that times it.
+export { planReconcile, describePlan, type ReconcileInput, type ReconcilePlan } from './core/reconcile-plan.ts';
 // How a ControllerRevision's template is read, compared and ordered: shared with
 // kubectl-cloneset (rollout history and undo), so both agree on revision identity.
 export { sortRevisions, templateOfRevision, templatesEqual } from './core/revisions.ts';

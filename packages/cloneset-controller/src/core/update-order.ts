@@ -10,27 +10,49 @@ import type { CloneSetUpdateStrategy } from './types.ts';
 const PHASE_ORDER: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
 const INF = Number.POSITIVE_INFINITY;
 
+/** What the default order compares, read once per pod: a comparator parsing timestamps runs n log n times. */
+interface UpdateOrderKey {
+  pod: V1Pod;
+  scheduled: number;
+  phase: number;
+  ready: boolean;
+  readySince: number;
+  restarts: number;
+  created: number;
+}
+
+function updateOrderKey(pod: V1Pod): UpdateOrderKey {
+  const ready = isPodReadyCondition(pod);
+  return {
+    pod,
+    scheduled: Number(!!pod.spec?.nodeName),
+    phase: PHASE_ORDER[pod.status?.phase ?? ''] ?? 0,
+    ready,
+    readySince: ready ? (readySinceMs(pod) ?? INF) : INF,
+    restarts: maxRestartCount(pod),
+    created: toMillis(pod.metadata?.creationTimestamp) ?? INF,
+  };
+}
+
 /** Default order: unscheduled, Pending<Unknown<Running, not ready, recently ready, restarts, newer. */
 export function defaultUpdateOrder(pods: readonly V1Pod[]): V1Pod[] {
-  return [...pods].sort((a, b) => {
-    const sa = Number(!!a.spec?.nodeName);
-    const sb = Number(!!b.spec?.nodeName);
-    if (sa !== sb) return sa - sb;
-    const pa = PHASE_ORDER[a.status?.phase ?? ''] ?? 0;
-    const pb = PHASE_ORDER[b.status?.phase ?? ''] ?? 0;
-    if (pa !== pb) return pa - pb;
-    // Ordering reads the PodReady condition only, not the phase.
-    const ra = isPodReadyCondition(a);
-    const rb = isPodReadyCondition(b);
-    if (ra !== rb) return Number(ra) - Number(rb);
-    if (ra && rb) {
-      const d = (readySinceMs(b) ?? INF) - (readySinceMs(a) ?? INF) || 0;
-      if (d !== 0) return d;
-    }
-    const rc = maxRestartCount(b) - maxRestartCount(a);
-    if (rc !== 0) return rc;
-    return (toMillis(b.metadata?.creationTimestamp) ?? INF) - (toMillis(a.metadata?.creationTimestamp) ?? INF) || 0;
-  });
+  return pods
+    .map(updateOrderKey)
+    .sort((a, b) => {
+      if (a.scheduled !== b.scheduled) return a.scheduled - b.scheduled;
+      if (a.phase !== b.phase) return a.phase - b.phase;
+      // Ordering reads the PodReady condition only, not the phase.
+      if (a.ready !== b.ready) return Number(a.ready) - Number(b.ready);
+      if (a.ready && b.ready) {
+        // Infinity - Infinity is NaN: two zero times tie.
+        const d = b.readySince - a.readySince || 0;
+        if (d !== 0) return d;
+      }
+      const rc = b.restarts - a.restarts;
+      if (rc !== 0) return rc;
+      return b.created - a.created || 0;
+    })
+    .map((k) => k.pod);
 }
 
 /** Integer suffix of a label value: "sts-10" -> 10; none -> 0. */

@@ -27,6 +27,21 @@ describe('default update order (§8.4)', () => {
   ])('%s', (_n, a, b) => {
     expect(names(defaultUpdateOrder([pod({ ...b, name: 'b' }), pod({ ...a, name: 'a' })]))).toEqual(['a', 'b']);
   });
+
+  it('reads each pod\'s creation time once, not once per comparison (a pass sorts every pod it may update)', () => {
+    let reads = 0;
+    const pods = Array.from({ length: 200 }, (_, i) => {
+      const p = pod({ name: `p${i}`, ready: false });
+      const created = new Date(Date.UTC(2026, 0, 1, 0, 0, i % 60)).toISOString();
+      Object.defineProperty(p.metadata!, 'creationTimestamp', { get: () => (reads++, created), enumerable: true });
+      return p;
+    });
+    const sorted = defaultUpdateOrder(pods);
+    expect(sorted).toHaveLength(200);
+    // Newer first: the last second of each minute leads.
+    expect(sorted[0]!.metadata!.name).toBe('p59');
+    expect(reads).toBe(200);
+  });
 });
 
 describe('priority (§8.4 step 2)', () => {
