@@ -87,7 +87,7 @@ function stallsNote(n: number, stalls: readonly LoopStalls[]): string {
   const longest = stalls.map((s) => `${ms(s.longestMs)} ms (${ms(s.longestCpuMs)} ms of CPU)`).join(', ');
   const gc = stalls.map((s) => `${s.gcPauses} pauses, ${ms(s.gcPauseTotalMs)} ms in all, the longest ${ms(s.gcPauseMaxMs)} ms`).join('; ');
   return [
-    `What held the loop at N = ${n}, run by run (./loop-stalls.ts: a 2 ms timer, a stall when it came back more than ${STALL_MS} ms late): the longest stall ${longest};`,
+    `What held the loop at N = ${n}, run by run (bench/src/loop-stalls.ts: a 2 ms timer, a stall when it came back more than ${STALL_MS} ms late): the longest stall ${longest};`,
     `the most process CPU in any one stall ${stalls.map((s) => `${ms(s.maxCpuMs)} ms`).join(', ')} (all threads: an upper bound on the longest synchronous stretch, garbage collection included).`,
     `Garbage collection (V8's pauses of the main thread): ${gc}.`,
   ].join(' ');

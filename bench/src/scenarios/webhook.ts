@@ -16,6 +16,7 @@ import { cpuNeededAt, fairCpuShare, serverWindow, type ServerWindow } from '../s
 import { medianIndex, sampleStats } from '../samples.ts';
 import { summarize, type LatencySummary } from '../stats.ts';
 import { startWebhookServer } from '../webhook-server.ts';
+import { windowCpu, windowCpuNote, windowCpuNow, type WindowCpu } from '../window-cpu.ts';
 import { IMAGE_V1, cloneSet, deployment, podTemplate } from '../workloads.ts';
 
 type Log = (line: string) => void;
@@ -27,6 +28,8 @@ interface PacedWindow {
   /** The 1-minute load average right after it. */
   loadAverage: number;
   p99Ms: number;
+  /** Where the machine's CPU went during it. */
+  cpu: WindowCpu;
 }
 
 const WARMUP = 20;
@@ -155,8 +158,11 @@ export async function webhookScenario(sizes: BenchSizes, log: Log): Promise<Sect
         for (let i = 0; i < sizes.repeats; i++) {
           log(`webhook: /mutate-pod paced at ${load.paceRps} req/s for ${load.paceSeconds} s over ${load.connections} connections (window ${i + 1}/${sizes.repeats})`);
           const before = await server.metrics();
+          const cpuBefore = await windowCpuNow();
           const result = await pods.paced(load.paceRps, load.paceSeconds);
-          windows.push({ result, server: serverWindow(before, await server.metrics(), POD_MUTATE_PATH), loadAverage: os.loadavg()[0]!, p99Ms: summarize(result.latenciesMs).p99 });
+          const cpuAfter = await windowCpuNow();
+          const sw = serverWindow(before, await server.metrics(), POD_MUTATE_PATH);
+          windows.push({ result, server: sw, loadAverage: os.loadavg()[0]!, p99Ms: summarize(result.latenciesMs).p99, cpu: windowCpu(cpuBefore, cpuAfter, (sw.cpuUsPerRequest * sw.requests) / 1e6) });
         }
         log(`webhook: /mutate-pod at saturation (at most ${load.saturationRequests} requests or ${load.saturationSeconds} s)`);
         const beforeSaturated = await server.metrics();
@@ -166,7 +172,7 @@ export async function webhookScenario(sizes: BenchSizes, log: Log): Promise<Sect
         await pods.close();
       }
       const p99s = sampleStats(windows.map((w) => w.p99Ms));
-      const { result: paced, server: pacedServer, loadAverage: pacedLoad } = windows[medianIndex(p99s.samples)]!;
+      const { result: paced, server: pacedServer, loadAverage: pacedLoad, cpu: pacedCpu } = windows[medianIndex(p99s.samples)]!;
       const p = summarize(paced.latenciesMs);
       const sat = summarize(saturated.latenciesMs);
       const m = summarize(mutate);
@@ -197,6 +203,7 @@ export async function webhookScenario(sizes: BenchSizes, log: Log): Promise<Sect
           `The load generator runs in a worker thread of the bench process (an event loop of its own, nothing else on it) and writes prepared request bytes on raw kept-alive TLS connections, cutting the answers out by Content-Length; it still shares the ${os.availableParallelism()} CPUs with the webhook server and the cluster, so at saturation the throughput is a floor for the server alone. Its own event-loop delay (a stall counts as latency in an open-loop measurement): paced p99 ${fixed(paced.generatorDelayMs.p99)} ms, max ${fixed(paced.generatorDelayMs.max)} ms; saturation p99 ${fixed(saturated.generatorDelayMs.p99)} ms, max ${fixed(saturated.generatorDelayMs.max)} ms.`,
           serverNote('paced', pacedServer),
           `What the machine adds: at ${load.paceRps} req/s the server needs about ${fixed(cpuNeededAt(pacedServer, load.paceRps) * 100, 0)}% of one CPU (its CPU per request × the rate); with a 1-minute load average of ${fixed(pacedLoad)} on ${os.availableParallelism()} CPUs right after the paced window, a runnable thread gets about ${fixed(fairCpuShare(os.availableParallelism(), pacedLoad) * 100, 0)}% of one. Where it gets less than it needs, requests queue and the client's latencies grow while the handler times above stay short; the server's event-loop delay is the time it waited to run.`,
+          windowCpuNote(pacedCpu, os.availableParallelism()),
           serverNote('saturation', saturatedServer),
           ...[loadNote('paced', paced), loadNote('saturation', saturated)].filter((n): n is string => n !== undefined),
         ],
@@ -216,6 +223,7 @@ export async function webhookScenario(sizes: BenchSizes, log: Log): Promise<Sect
             podMutateServerCpuUsPerRequest: pacedServer.cpuUsPerRequest,
             podMutateServerCpuNeededShare: cpuNeededAt(pacedServer, load.paceRps),
             podMutatePacedLoadAverage: pacedLoad,
+            podMutatePacedCpuSeconds: windows.map((w) => w.cpu),
             podMutateServerLoopDelayMaxMs: pacedServer.loopDelayMaxMs,
             podMutateServerGcMs: pacedServer.gc.minor.ms + pacedServer.gc.major.ms + pacedServer.gc.incremental.ms,
             cloneSetMutateP99Ms: m.p99,
