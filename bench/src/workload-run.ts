@@ -7,6 +7,7 @@ import { benchClient, cloneSetResource, deploymentResource, now, sleep } from '.
 import { NamespaceObserver, controllerWrites, type ObservedWrites } from './observer.ts';
 import type { Pod } from './pods.ts';
 import { processCpuBetween, processCpuNow, type ProcessCpu } from './process-cpu.ts';
+import { machineCpuNow } from './machine-cpu.ts';
 import { apiserverRequestCounts, countsBetween, type RequestCounts } from './apiserver-requests.ts';
 
 export type Kind = 'CloneSet' | 'Deployment';
@@ -60,6 +61,8 @@ export interface TimedRun {
   processCpu: ProcessCpu;
   /** That window's length in ms. */
   windowMs: number;
+  /** CPU seconds the hypervisor gave other guests over the window (/proc/stat steal): noise from outside the machine. */
+  stolenSeconds?: number;
   /** Requests the apiserver served in that window, every client's (see apiserver-requests.ts). */
   apiserverRequests: RequestCounts;
 }
@@ -110,6 +113,7 @@ export async function timed(
   const before = await s.controller?.snapshot();
   const requestsBefore = await apiserverRequestCounts();
   const cpuBefore = await processCpuNow();
+  const machineBefore = await machineCpuNow();
   s.observer.resetCounts();
   const t0 = now();
   // Registered before the write, so a milestone is timed at the pod event that reached it.
@@ -127,6 +131,7 @@ export async function timed(
   await sleep(1_000);
   const after = await s.controller?.snapshot();
   const cpuAfter = await processCpuNow();
+  const machineAfter = await machineCpuNow();
   const windowMs = now() - t0;
   const requestsAfter = await apiserverRequestCounts();
   const observed = s.observer.writes();
@@ -137,6 +142,7 @@ export async function timed(
     ...(controller ? { controller } : {}),
     processCpu: processCpuBetween(cpuBefore, cpuAfter, controller ? controller.cpuMicros / 1e6 : undefined),
     windowMs,
+    ...(machineBefore && machineAfter ? { stolenSeconds: machineAfter.steal - machineBefore.steal } : {}),
     apiserverRequests: countsBetween(requestsBefore, requestsAfter),
     observed,
     observedControllerWrites: controllerWrites(observed, CONTROLLER_COMPONENTS[s.kind], ownWrites),

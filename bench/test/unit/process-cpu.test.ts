@@ -36,8 +36,15 @@ describe('processCpuMedians and the table row', () => {
     expect([m.podWrites, m.podWritesRefused]).toEqual([930, 30]);
     const row = processCpuRow('CloneSet', 300, runs);
     expect(row.slice(0, 3)).toEqual(['CloneSet', 300, '3.00']);
-    expect(row.at(-3)).toMatch(/^1\.67 of \d+$/);
+    expect(row.at(-4)).toMatch(/^1\.67 of \d+$/);
+    expect(row.at(-3)).toBe('n/a');
     expect(row.slice(-2)).toEqual(['3.10', '0.10']);
     expect(row).toContain('n/a');
+  });
+
+  it('reports the median CPU the hypervisor stole during the runs', () => {
+    const runs = [0.5, 0.25, 2].map((stolenSeconds) => ({ ...run({ controller: 1 }, 1_000), stolenSeconds }));
+    expect(processCpuMedians(runs).stolenSeconds).toBe(0.5);
+    expect(processCpuRow('CloneSet', 300, runs).at(-3)).toBe('0.50');
   });
 });
