@@ -1,11 +1,13 @@
 // How long the CloneSet controller's planning holds the event loop. A reconcile reads its cache,
 // calls planReconcile and describePlan with no await in between, then writes: that stretch is
-// synchronous, and grows with the pods a CloneSet owns. Timed here in the bench process on the
-// real objects right after a scale-out (the CloneSet, its pods and revisions, managedFields
-// dropped and frozen as the controller's cache holds them), for three passes a reconcile meets:
+// synchronous, and grows with the pods a CloneSet owns. Timed in a fresh process on the real
+// objects right after a scale-out (the CloneSet, its pods and revisions, managedFields dropped
+// and frozen as the controller's cache holds them), for three passes a reconcile meets:
 // settled, a scale-out by a tenth, and a template change.
 import { describePlan, planReconcile, type ReconcileInput } from '@cloneset-suite/cloneset-controller';
 import { Resources, deepFreeze, stripManagedFields, type KubeObject } from '@cloneset-suite/kube-runtime';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { benchClient, cloneSetResource, now } from './kube.ts';
 import { sampleStats, type SampleStats } from './samples.ts';
 
@@ -33,7 +35,7 @@ export function planCases(cs: CloneSet): Record<PlanCase, CloneSet> {
 }
 
 /** Times `passes` plans per case after `warmUp` untimed ones (the controller's process is warm; this one is not). */
-export function timePlans(input: Omit<ReconcileInput, 'cs'>, cs: CloneSet, passes: number, warmUp = 5): PlanTiming {
+export function timePlans(input: Omit<ReconcileInput, 'cs'>, cs: CloneSet, passes: number, warmUp = 20): PlanTiming {
   const cases = {} as PlanTiming['cases'];
   for (const [name, c] of Object.entries(planCases(cs)) as [PlanCase, CloneSet][]) {
     const times: number[] = [];
@@ -50,16 +52,46 @@ export function timePlans(input: Omit<ReconcileInput, 'cs'>, cs: CloneSet, passe
   return { pods: input.pods.length, passes, cases };
 }
 
-const cached = <T extends KubeObject>(obj: T): T => deepFreeze(stripManagedFields(obj)) as T;
+const childEntry = fileURLToPath(new URL('./plan-timing-child.ts', import.meta.url));
 
-/** Reads the CloneSet `name` in `ns` with its pods and revisions, and times its planning. */
+/** What the child needs: the objects as served, which it turns into what the controller's cache holds. */
+export interface PlanTimingRequest {
+  cs: KubeObject;
+  pods: KubeObject[];
+  revisions: KubeObject[];
+  passes: number;
+}
+
+/**
+ * Reads the CloneSet `name` in `ns` with its pods and revisions, and times its planning in a
+ * fresh process: the bench process holds every watcher's pods and collects its own garbage, which
+ * a controller's process does not; the controller's own pauses are measured apart (./loop-stalls.ts).
+ */
 export async function timePlanning(ns: string, name: string, passes = 20): Promise<PlanTiming> {
   const client = benchClient();
-  const cs = cached(await client.resource<KubeObject>(cloneSetResource).get(ns, name)) as unknown as CloneSet & KubeObject;
-  const uid = cs.metadata?.uid;
-  const owned = (o: KubeObject): boolean => (o.metadata?.ownerReferences ?? []).some((r) => r.uid === uid);
-  const pods = (await client.resource<KubeObject>(Resources.pods).listAll({ namespace: ns })).items.filter(owned).map(cached);
-  const revisions = (await client.resource<KubeObject>(Resources.controllerRevisions).listAll({ namespace: ns })).items.filter(owned).map(cached);
+  const cs = await client.resource<KubeObject>(cloneSetResource).get(ns, name);
+  const owned = (o: KubeObject): boolean => (o.metadata?.ownerReferences ?? []).some((r) => r.uid === cs.metadata?.uid);
+  const pods = (await client.resource<KubeObject>(Resources.pods).listAll({ namespace: ns })).items.filter(owned);
+  const revisions = (await client.resource<KubeObject>(Resources.controllerRevisions).listAll({ namespace: ns })).items.filter(owned);
+  return timePlansInChild({ cs, pods, revisions, passes });
+}
+
+/** timeCachedPlans in a fresh child process. */
+export function timePlansInChild(request: PlanTimingRequest): Promise<PlanTiming> {
+  const child = fork(childEntry, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise<PlanTiming>((resolve, reject) => {
+    child.once('message', (timing) => resolve(timing as PlanTiming));
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the planning child exited with ${code} before answering`)));
+    child.send(request);
+  });
+}
+
+/** The objects as the controller's cache holds them (managedFields dropped, frozen), timed. */
+export function timeCachedPlans(request: PlanTimingRequest): PlanTiming {
+  const cached = <T extends KubeObject>(obj: T): T => deepFreeze(stripManagedFields(obj)) as T;
+  const pods = request.pods.map(cached);
+  const revisions = request.revisions.map(cached);
   const byName = new Map(pods.map((p) => [p.metadata?.name ?? '', p]));
   const revisionNames = new Set(revisions.map((r) => r.metadata?.name));
   return timePlans(
@@ -73,7 +105,7 @@ export async function timePlanning(ns: string, name: string, passes = 20): Promi
       random: Math.random,
       podNamed: (n) => byName.get(n) as unknown as ReturnType<NonNullable<ReconcileInput['podNamed']>>,
     },
-    cs,
-    passes,
+    cached(request.cs) as unknown as CloneSet,
+    request.passes,
   );
 }

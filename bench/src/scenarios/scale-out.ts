@@ -102,7 +102,7 @@ function planningNote(n: number, timings: readonly PlanTiming[]): string {
     const largest = Math.max(...timings.map((t) => t.cases[name].max));
     return `${name} ${fixed(sampleStats(medians).median, 2)} ms (largest of all passes ${fixed(largest, 2)} ms; ${last.cases[name].actions} actions planned)`;
   });
-  return `Planning, the synchronous part of a reconcile (planReconcile and describePlan, which run between the cache reads and the first write with no await), timed in the bench process on the CloneSet's ${last.pods} pods and revisions after each of its ${timings.length} run(s) at N = ${n}, ${last.passes} passes per case, median of the runs' medians: ${cases.join(', ')}.`;
+  return `Planning, the synchronous part of a reconcile (planReconcile and describePlan, which run between the cache reads and the first write with no await), timed in a fresh process (the bench's own heap and watchers left out) on the CloneSet's ${last.pods} pods and revisions, as the controller's cache holds them, after each of its ${timings.length} run(s) at N = ${n}, ${last.passes} passes per case, median of the runs' medians: ${cases.join(', ')}.`;
 }
 
 /**

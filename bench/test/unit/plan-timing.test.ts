@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deepFreeze } from '@cloneset-suite/kube-runtime';
-import { PLAN_CASES, planCases, timePlans } from '../../src/plan-timing.ts';
+import type { KubeObject } from '@cloneset-suite/kube-runtime';
+import { PLAN_CASES, planCases, timePlans, timePlansInChild } from '../../src/plan-timing.ts';
 import { IMAGE_V1, cloneSet } from '../../src/workloads.ts';
 
 type Cs = Parameters<typeof planCases>[0];
@@ -29,5 +30,16 @@ describe('timePlans', () => {
     // No pods yet: every case creates, the scaled-out one one pod more.
     expect(t.cases['scale-out'].actions).toBeGreaterThan(t.cases.settled.actions);
     expect(t.cases.settled.actions).toBeGreaterThan(0);
+  });
+});
+
+describe('timePlansInChild', () => {
+  it('answers from a fresh process what the CloneSet\'s objects plan, as the cache holds them', async () => {
+    const served = { ...cloneSet({ name: 'app', replicas: 3, image: IMAGE_V1 }), metadata: { name: 'app', namespace: 'ns', uid: 'uid-1', managedFields: [{ manager: 'kubectl' }] } } as KubeObject;
+    const t = await timePlansInChild({ cs: served, pods: [], revisions: [], passes: 2 });
+    expect(t.passes).toBe(2);
+    expect(t.cases.settled.samples).toHaveLength(2);
+    // Three pods to create (slow-start batches 1 and 2) and the first revision.
+    expect(t.cases.settled.actions).toBeGreaterThanOrEqual(3);
   });
 });
