@@ -7,7 +7,9 @@ import { PerformanceObserver, performance } from 'node:perf_hooks';
 
 /** A tick later than this counts as a stall. */
 export const STALL_MS = 20;
-const TICK_MS = 2;
+// One process.cpuUsage() per tick: at a 2 ms tick with two reads it was the controller child's
+// largest self time under the profiler (8% of its busy time in a 300-pod scale-out).
+export const TICK_MS = 5;
 
 export interface LoopStalls {
   /** Ticks more than STALL_MS late. */
@@ -41,17 +43,22 @@ export function addGcPause(w: LoopStalls, ms: number): LoopStalls {
   return { ...w, gcPauses: w.gcPauses + 1, gcPauseMaxMs: Math.max(w.gcPauseMaxMs, ms), gcPauseTotalMs: w.gcPauseTotalMs + ms };
 }
 
+function cpuMicros(): number {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+}
+
 /** Starts the timer and the GC observer; `take` answers the window since the last call and starts a new one. */
 export function watchLoopStalls(): { take: () => LoopStalls; stop: () => void } {
   let window = NO_STALLS;
   let last = performance.now();
-  let lastCpu = process.cpuUsage();
+  let lastCpuMicros = cpuMicros();
   const timer = setInterval(() => {
     const now = performance.now();
-    const cpu = process.cpuUsage(lastCpu);
-    window = addTick(window, now - last - TICK_MS, (cpu.user + cpu.system) / 1000);
+    const cpu = cpuMicros();
+    window = addTick(window, now - last - TICK_MS, (cpu - lastCpuMicros) / 1000);
     last = now;
-    lastCpu = process.cpuUsage();
+    lastCpuMicros = cpu;
   }, TICK_MS);
   timer.unref();
   const gc = new PerformanceObserver((list) => {

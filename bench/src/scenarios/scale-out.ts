@@ -5,7 +5,7 @@
 import { SHIPPED_DEFAULTS, UNTHROTTLED } from '../controller-process.ts';
 import { summarizeProfile, type CpuProfile } from '../cpu-profile.ts';
 import { PLAN_CASES, timePlanning, type PlanTiming } from '../plan-timing.ts';
-import { STALL_MS, type LoopStalls } from '../loop-stalls.ts';
+import { STALL_MS, TICK_MS, type LoopStalls } from '../loop-stalls.ts';
 import { inNamespace } from '../kube.ts';
 import { allCreated, allReadyOn, allScheduled } from '../pods.ts';
 import { cpuPer100PodsOf, loopMaxOf, loopP99Of, milestonesOf, observedWritesPerPodOf, runAlternating, timesOf, writesPerPodOf, type Variant } from '../repeated.ts';
@@ -87,7 +87,7 @@ function stallsNote(n: number, stalls: readonly LoopStalls[]): string {
   const longest = stalls.map((s) => `${ms(s.longestMs)} ms (${ms(s.longestCpuMs)} ms of CPU)`).join(', ');
   const gc = stalls.map((s) => `${s.gcPauses} pauses, ${ms(s.gcPauseTotalMs)} ms in all, the longest ${ms(s.gcPauseMaxMs)} ms`).join('; ');
   return [
-    `What held the loop at N = ${n}, run by run (bench/src/loop-stalls.ts: a 2 ms timer, a stall when it came back more than ${STALL_MS} ms late): the longest stall ${longest};`,
+    `What held the loop at N = ${n}, run by run (bench/src/loop-stalls.ts: a ${TICK_MS} ms timer, a stall when it came back more than ${STALL_MS} ms late): the longest stall ${longest};`,
     `the most process CPU in any one stall ${stalls.map((s) => `${ms(s.maxCpuMs)} ms`).join(', ')} (all threads: an upper bound on the longest synchronous stretch, garbage collection included).`,
     `Garbage collection (V8's pauses of the main thread): ${gc}.`,
   ].join(' ');
