@@ -44,7 +44,8 @@ async function metricSum(name: string, filter: (labels: Partial<Record<string, s
 // 1 ms resolution: the issue asks whether any reconcile blocks the loop for more than a few ms.
 const loopDelay = monitorEventLoopDelay({ resolution: 1 });
 loopDelay.enable();
-const loopStalls = watchLoopStalls();
+// Off while the profiler runs: its ticks would show in the profile (the profiled run's loop figures are not reported).
+let loopStalls = watchLoopStalls();
 
 /** The delay histogram and the stalls since the last call, in ms; reset for the next window. */
 function takeLoopDelay(): EventLoopDelay {
@@ -79,11 +80,13 @@ async function profile(action: 'profile-start' | 'profile-stop'): Promise<unknow
     inspector.connect();
   }
   if (action === 'profile-start') {
+    loopStalls.stop();
     await inspector.post('Profiler.enable');
     await inspector.post('Profiler.start');
     return undefined;
   }
   const { profile: taken } = await inspector.post('Profiler.stop');
+  loopStalls = watchLoopStalls();
   return taken;
 }
 
