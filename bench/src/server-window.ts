@@ -27,6 +27,8 @@ export interface ServerWindow {
   handledWithin5msShare: number;
   meanHandlerMs: number;
   cpuUsPerRequest: number;
+  /** The server process's CPU seconds over the window. */
+  cpuSeconds: number;
   /** prom-client resets its event-loop delay histogram at every scrape: these cover the window. */
   loopDelayP99Ms: number;
   loopDelayMaxMs: number;
@@ -49,6 +51,7 @@ export function serverWindow(before: Scrape, after: Scrape, webhook: string): Se
     handledWithin5msShare: per(hist('bucket', '0.005')),
     meanHandlerMs: per(hist('sum') * 1000),
     cpuUsPerRequest: per(delta(before, after, 'process_cpu_seconds_total') * 1e6),
+    cpuSeconds: delta(before, after, 'process_cpu_seconds_total'),
     loopDelayP99Ms: (after.get('nodejs_eventloop_lag_p99_seconds') ?? Number.NaN) * 1000,
     loopDelayMaxMs: (after.get('nodejs_eventloop_lag_max_seconds') ?? Number.NaN) * 1000,
     gc: { minor: gc('minor'), major: gc('major'), incremental: gc('incremental') },

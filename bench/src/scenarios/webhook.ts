@@ -162,7 +162,7 @@ export async function webhookScenario(sizes: BenchSizes, log: Log): Promise<Sect
           const result = await pods.paced(load.paceRps, load.paceSeconds);
           const cpuAfter = await windowCpuNow();
           const sw = serverWindow(before, await server.metrics(), POD_MUTATE_PATH);
-          windows.push({ result, server: sw, loadAverage: os.loadavg()[0]!, p99Ms: summarize(result.latenciesMs).p99, cpu: windowCpu(cpuBefore, cpuAfter, (sw.cpuUsPerRequest * sw.requests) / 1e6) });
+          windows.push({ result, server: sw, loadAverage: os.loadavg()[0]!, p99Ms: summarize(result.latenciesMs).p99, cpu: windowCpu(cpuBefore, cpuAfter, sw.cpuSeconds) });
         }
         log(`webhook: /mutate-pod at saturation (at most ${load.saturationRequests} requests or ${load.saturationSeconds} s)`);
         const beforeSaturated = await server.metrics();

@@ -32,6 +32,7 @@ describe('serverWindow', () => {
     expect(w.handledWithin5msShare).toBeCloseTo(0.95);
     expect(w.meanHandlerMs).toBeCloseTo(0.5);
     expect(w.cpuUsPerRequest).toBeCloseTo(200);
+    expect(w.cpuSeconds).toBeCloseTo(w.requests * 200e-6);
     expect(w.loopDelayP99Ms).toBeCloseTo(4);
     expect(w.loopDelayMaxMs).toBeCloseTo(20);
     expect(w.gc.minor.count).toBe(20);
