@@ -8,7 +8,8 @@ import { usingExternalCluster } from './paths.ts';
 
 let ticksPerSecond: number | undefined;
 
-function clockTicks(): number {
+/** USER_HZ, the unit of /proc/<pid>/stat and /proc/stat CPU times (getconf CLK_TCK; 100 when unknown). */
+export function clockTicks(): number {
   if (ticksPerSecond === undefined) {
     const out = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
     ticksPerSecond = Number.isFinite(out) && out > 0 ? out : 100;

@@ -1,6 +1,6 @@
 export { startCluster, stopCluster, restartComponent, waitForWorkingControlPlane, describeComponents, PROBE_NAMESPACE_PREFIX, isClusterReady, kubectl } from './cluster.ts';
 export type { StartClusterOptions, ClusterHandle, ComponentName } from './cluster.ts';
-export { componentCpuSeconds } from './component-cpu.ts';
+export { clockTicks, componentCpuSeconds } from './component-cpu.ts';
 export { ensureBinaries, controlPlaneBinaries } from './binaries.ts';
 export { kubeconfigPath, testKubeconfigPath, usingExternalCluster, repoRoot, clusterName } from './paths.ts';
 export { zones, nodeName } from './nodes.ts';
