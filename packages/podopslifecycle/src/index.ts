@@ -5,7 +5,7 @@ export { expectedFinalizers, expectedFinalizersSatisfied, isReadyToOperate, hasS
 export { effectiveChanges, applyChanges, labelPatchOps, type LabelChanges } from './core/label-patch.ts';
 // The admission functions (served by the controller-manager at /mutate-pod and /validate-pod).
 export { mutatePod, type AdmissionOperation } from './core/mutate.ts';
-export { validatePod, structuralViolations, violationMessage, VALIDATION_MESSAGE_PREFIX, type LifecycleViolation } from './core/validate.ts';
+export { validatePod, requestViolations, violationMessage, VALIDATION_MESSAGE_PREFIX, type LifecycleViolation } from './core/validate.ts';
 // The lifecycle controller: its planner, the StageGate port and the shell.
 export { planLifecycle, type LifecyclePlan, type LifecycleWrite, type PlannedEvent } from './core/lifecycle-plan.ts';
 export { observePod, phaseChangeEvents, type PodObservation } from './core/phase-events.ts';

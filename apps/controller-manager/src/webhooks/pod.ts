@@ -3,7 +3,7 @@
 // of a controlled pod, status writes included, so they make no API call.
 import { KUSION_CONTROL_LABEL, KUSION_CONTROL_VALUE, isKusionControlled, nanoTimestamp } from '@cloneset-suite/api-types';
 import { POL_ANNOTATIONS } from '@cloneset-suite/api-types';
-import { mutatePod, selectingServices, syncedAvailableConditions, validatePod, violationMessage, type Pod } from '@cloneset-suite/podopslifecycle';
+import { mutatePod, requestViolations, selectingServices, syncedAvailableConditions, validatePod, violationMessage, type LifecycleViolation, type Pod } from '@cloneset-suite/podopslifecycle';
 import { allowed, objectName, type AdmissionRequest, type AdmissionResponse } from './admission-review.ts';
 import { createJsonPatch } from './json-patch.ts';
 import type { AdmissionWebhook, LabelSelectorSpec, RuleWithOperations, WebhookDeps } from './types.ts';
@@ -38,6 +38,27 @@ function withTrafficEntries(pod: Pod, namespace: string, services: WebhookDeps['
   return { ...pod, metadata: { ...pod.metadata, annotations: { ...pod.metadata?.annotations, [POL_ANNOTATIONS.availableConditions]: value } } };
 }
 
+/**
+ * A refusal: 422 with a cause per label (decisions.md); each cause carries the spec's message too,
+ * since kubectl prints the causes instead of the message when there are any.
+ */
+function refused(request: AdmissionRequest, pod: Pod, violations: readonly LifecycleViolation[]): AdmissionResponse {
+  return {
+    allowed: false,
+    status: {
+      code: 422,
+      reason: 'Invalid',
+      message: violationMessage(violations),
+      details: {
+        name: objectName(request, pod),
+        group: '',
+        kind: 'Pod',
+        causes: violations.map((v) => ({ reason: 'FieldValueInvalid', message: violationMessage([v]), field: v.field })),
+      },
+    },
+  };
+}
+
 export function podOpsLifecycleMutator(deps: WebhookDeps): AdmissionWebhook {
   return {
     name: 'mpodopslifecycle.kb.io',
@@ -50,6 +71,9 @@ export function podOpsLifecycleMutator(deps: WebhookDeps): AdmissionWebhook {
     handle(request) {
       const target = podsOf(request);
       if (!target) return Promise.resolve(allowed());
+      // What the write asks for, before the labels move on (an undo is consumed in this write).
+      const asked = requestViolations(target.pod);
+      if (asked.length > 0) return Promise.resolve(refused(request, target.pod, asked));
       const lifecycle = mutatePod(target.old, target.pod, target.operation, nanoTimestamp());
       const mutated = target.operation === 'CREATE' ? withTrafficEntries(lifecycle, request.namespace ?? target.pod.metadata?.namespace ?? '', deps.trafficServices) : lifecycle;
       return Promise.resolve(allowed(createJsonPatch(target.pod, mutated)));
@@ -69,20 +93,8 @@ export function podOpsLifecycleValidator(_deps: WebhookDeps): AdmissionWebhook {
     handle(request): Promise<AdmissionResponse> {
       const target = podsOf(request);
       if (!target) return Promise.resolve(allowed());
-      const violations = validatePod(target.old, target.pod);
-      if (violations.length === 0) return Promise.resolve(allowed());
-      const name = objectName(request, target.pod);
-      // 422 with a cause per label (decisions.md); each cause carries the spec's message too,
-      // since kubectl prints the causes instead of the message when there are any.
-      return Promise.resolve({
-        allowed: false,
-        status: {
-          code: 422,
-          reason: 'Invalid',
-          message: violationMessage(violations),
-          details: { name, group: '', kind: 'Pod', causes: violations.map((v) => ({ reason: 'FieldValueInvalid', message: violationMessage([v]), field: v.field })) },
-        },
-      });
+      const violations = validatePod(target.pod);
+      return Promise.resolve(violations.length === 0 ? allowed() : refused(request, target.pod, violations));
     },
   };
 }

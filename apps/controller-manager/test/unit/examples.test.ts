@@ -18,7 +18,7 @@ describe('examples/', () => {
     for (const doc of parseAllDocuments(readFileSync(path.join(dir, file), 'utf8'))) {
       const obj = doc.toJS() as { kind: string };
       if (obj.kind === 'CloneSet') expect(validateCloneSet(defaultCloneSet(obj as unknown as CloneSet))).toEqual([]);
-      else if (obj.kind === 'Pod') expect(validatePod(undefined, mutatePod(undefined, obj as unknown as Pod, 'CREATE', '1'))).toEqual([]);
+      else if (obj.kind === 'Pod') expect(validatePod(mutatePod(undefined, obj as unknown as Pod, 'CREATE', '1'))).toEqual([]);
       else if (obj.kind === 'Service') expect(obj).toMatchObject({ apiVersion: 'v1', spec: { selector: expect.any(Object) } });
       else if (obj.kind === 'PodTransitionRule') expect(validatePodTransitionRule(defaultPodTransitionRule(obj as unknown as PodTransitionRule))).toEqual([]);
       else throw new Error(`unexpected kind ${obj.kind} in ${file}`);

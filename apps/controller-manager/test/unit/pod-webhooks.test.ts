@@ -57,6 +57,18 @@ describe('/mutate-pod', () => {
     expect(labels['pre-check.podopslifecycle.kusionstack.io/a']).toMatch(/^[0-9]{19}$/);
   });
 
+  it('refuses an undo naming a type the id does not run, with 422 naming the id and its type', async () => {
+    const running = { 'operating.podopslifecycle.kusionstack.io/a': '1700000000000000000', 'operation-type.podopslifecycle.kusionstack.io/a': 'update' };
+    const pod = samplePod({ ...running, 'undo-operation-type.podopslifecycle.kusionstack.io/a': 'scale-in' });
+    const res = await hook.handle(podRequest('UPDATE', pod, samplePod(running)), ctx);
+    expect(res.allowed).toBe(false);
+    expect(res.status?.code).toBe(422);
+    expect(res.status?.message).toContain('lifecycle a runs operation type update');
+    expect(res.status?.details?.causes?.[0]?.field).toBe('metadata.labels[undo-operation-type.podopslifecycle.kusionstack.io/a]');
+    const undo = samplePod({ ...running, 'undo-operation-type.podopslifecycle.kusionstack.io/a': 'update' });
+    expect((await hook.handle(podRequest('UPDATE', undo, samplePod(running)), ctx)).allowed).toBe(true);
+  });
+
   it('leaves dry runs, uncontrolled pods and settled pods untouched', async () => {
     expect(await hook.handle(podRequest('CREATE', samplePod(), undefined, { dryRun: true }), ctx)).toEqual({ allowed: true });
     const uncontrolled = samplePod();
@@ -110,6 +122,11 @@ describe('/validate-pod', () => {
       'failed to validate PodOpsLifecycleWebhook, invalid label operating.podopslifecycle.kusionstack.io: expected <prefix>/<id>',
     );
     expect(res.status?.details?.causes?.[0]?.field).toBe('metadata.labels[operating.podopslifecycle.kusionstack.io]');
+  });
+
+  it('allows operating without operation-type, as Kuperator does (operators may write them in two writes)', async () => {
+    const pod = samplePod({ 'operating.podopslifecycle.kusionstack.io/a': '1700000000000000000', 'pre-check.podopslifecycle.kusionstack.io/a': '1700000000000000000' });
+    expect(await hook.handle(podRequest('UPDATE', pod, samplePod()), ctx)).toEqual({ allowed: true });
   });
 
   it('allows valid pods, dry runs and uncontrolled pods', async () => {

@@ -1,14 +1,14 @@
 // The lifecycle controller's decision (spec §1.6) for one controlled pod, as typed data: at most
 // one write per reconcile (the write's own watch event brings the next step), plus Events.
 import type { V1PodCondition } from '@kubernetes/client-node';
-import { POL_LABELS, POL_PHASE_LABEL, POL_PREFIXES, POL_SERVICE_READY_GATE, POL_SERVICE_READY_MESSAGE } from '@cloneset-suite/api-types';
+import { KUSION_CONTROL_LABEL, POL_LABELS, POL_PHASE_LABEL, POL_PREFIXES, POL_SERVICE_READY_GATE, POL_SERVICE_READY_MESSAGE, isKusionControlled } from '@cloneset-suite/api-types';
 import { availableConditionsWithout, dirtyExpectedFinalizerKeys, type ServiceSelectorLookup } from './dirty-finalizers.ts';
 import { effectiveChanges, isEmpty, type LabelChanges } from './label-patch.ts';
 import { mutatePod } from './mutate.ts';
 import { condition, expectedFinalizersSatisfied, hasServiceReadyGate, isPodReady, type Pod } from './pod-state.ts';
 import { keyOf, readLifecycle, type LifecycleView } from './protocol.ts';
 import type { LifecycleStage, StageDecision } from './stage-gate.ts';
-import { structuralViolations, violationMessage } from './validate.ts';
+import { validatePod, violationMessage } from './validate.ts';
 
 export type LifecycleWrite =
   /** A label change (JSON patch guarded by resourceVersion). */
@@ -51,8 +51,9 @@ const plan = (why: string, write?: LifecycleWrite, events: PlannedEvent[] = []):
 
 export function planLifecycle({ pod, gate, now, serviceSelector }: LifecyclePlanInput): LifecyclePlan {
   if (pod.metadata?.deletionTimestamp) return plan('pod is being deleted');
+  if (!isKusionControlled(pod.metadata?.labels)) return planReleased(pod);
   // A pod the validating webhook refuses cannot be written: say so once and wait for a fix.
-  const violations = structuralViolations(pod);
+  const violations = validatePod(pod);
   if (violations.length > 0) {
     return plan('pod breaks the label protocol', undefined, [
       { type: 'Warning', reason: 'InvalidLifecycle', action: 'Validate', note: violationMessage(violations) },
@@ -91,6 +92,27 @@ export function planLifecycle({ pod, gate, now, serviceSelector }: LifecyclePlan
   return finishWith(pod, view, 'nothing to grant');
 }
 
+/**
+ * A pod whose `kusionstack.io/control` label was removed has left PodOpsLifecycle: nothing will
+ * move its lifecycle on, so a service-ready condition left False (or never set) would keep it
+ * NotReady for good. The condition goes True; the lifecycle labels stay, and resume if the
+ * label comes back.
+ */
+function planReleased(pod: Pod): LifecyclePlan {
+  const write = serviceReadyWrite(pod, 'True');
+  if (!write) return plan('not controlled');
+  const ids = readLifecycle(pod.metadata?.labels).ids;
+  const during = ids.length > 0 ? ` during lifecycle ${ids.join(', ')} (its labels stay, and move on if the label comes back)` : '';
+  return plan('not controlled any more: service-ready True', write, [
+    {
+      type: 'Warning',
+      reason: 'ControlLabelRemoved',
+      action: 'UpdateStatus',
+      note: `${KUSION_CONTROL_LABEL} is no longer "true"${during}: PodOpsLifecycle releases the pod and sets ${POL_SERVICE_READY_GATE} True`,
+    },
+  ]);
+}
+
 /** Steps 4-5 and the final-cleanup nudge. */
 function finishWith(pod: Pod, view: LifecycleView, why: string): LifecyclePlan {
   const labels = pod.metadata?.labels ?? {};
@@ -111,13 +133,16 @@ function finishWith(pod: Pod, view: LifecycleView, why: string): LifecyclePlan {
   return plan(why);
 }
 
-/** Whether the mutating webhook would move the lifecycle on the pod's next write (the phase label alone is worth no write). */
+/**
+ * Whether the mutating webhook would change a lifecycle label on the pod's next write (the phase
+ * label alone is worth no write); this includes rewriting an `operate` value that is no timestamp.
+ */
 function webhookWouldMove(pod: Pod): boolean {
   const labels = pod.metadata?.labels ?? {};
   const after = mutatePod(pod, pod, 'UPDATE', '0').metadata?.labels ?? {};
   const keys = new Set([...Object.keys(labels), ...Object.keys(after)]);
   keys.delete(POL_PHASE_LABEL);
-  return [...keys].some((k) => (labels[k] === undefined) !== (after[k] === undefined));
+  return [...keys].some((k) => labels[k] !== after[k]);
 }
 
 /** Deterministic stage (§1.15): PreCheck before PostCheck. */

@@ -2,7 +2,7 @@
 // every CREATE/UPDATE of a controlled pod, status writes included. Never calls anything.
 import { POL_LABELS, POL_PHASE_LABEL, POL_PREFIXES, POL_SERVICE_READY_GATE } from '@cloneset-suite/api-types';
 import { expectedFinalizersSatisfied, isReadyToOperate, type Pod } from './pod-state.ts';
-import { keyOf, podPhase, readLifecycle, typeOf, type IdLabels } from './protocol.ts';
+import { isNanoTimestamp, keyOf, podPhase, readLifecycle, typeOf, type IdLabels, type LifecycleView } from './protocol.ts';
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE';
 
@@ -23,6 +23,12 @@ const UNDO_REMOVES = [
 ] as const;
 /** Per-id prefixes removed once every id has completed (§1.5 step 6). */
 const CLEANUP_REMOVES = ['operate', 'operated', 'doneOperationType', 'postCheck', 'postChecked', 'completing'] as const;
+/**
+ * Per-id prefixes of an earlier run that a fresh begin clears (README "PodOpsLifecycle": an id
+ * begun again before its previous run completed starts a fresh run). The begin's own
+ * `operating` and `operation-type` stay.
+ */
+const EARLIER_RUN = ['preCheck', 'preChecked', 'preparing', 'operate', 'operated', 'doneOperationType', 'postCheck', 'postChecked', 'completing'] as const;
 
 /**
  * Returns the pod as LW admits it: a copy of `pod` with the readiness gate (CREATE), the
@@ -33,7 +39,7 @@ export function mutatePod(oldPod: Pod | undefined, pod: Pod, operation: Admissio
   const out: Pod = { ...pod, metadata: { ...pod.metadata } };
   if (operation === 'CREATE') ensureGate(out);
   const labels: Record<string, string> = { ...(pod.metadata?.labels ?? {}) };
-  advance(labels, oldPod?.metadata?.labels ?? {}, pod, now);
+  advance(labels, oldPod?.metadata?.labels, pod, now);
   labels[POL_PHASE_LABEL] = podPhase(labels);
   out.metadata!.labels = labels;
   return out;
@@ -45,16 +51,42 @@ function ensureGate(pod: Pod): void {
   pod.spec = { ...pod.spec!, readinessGates: [...gates, { conditionType: POL_SERVICE_READY_GATE }] };
 }
 
+/**
+ * Ids this write begins again while labels of their previous run are still on the pod: the write
+ * adds `operating/<id>` (the old pod had none) and asks for no undo. Only an UPDATE can tell: a
+ * create has no previous run to compare with.
+ */
+function freshRuns(snapshot: LifecycleView, oldLabels: Readonly<Record<string, string>> | undefined): string[] {
+  if (oldLabels === undefined) return [];
+  return snapshot.ids.filter((id) => {
+    const l = snapshot.labelsById.get(id) ?? {};
+    if (l.operating === undefined || l.undoOperationType !== undefined || oldLabels[keyOf('operating', id)] !== undefined) return false;
+    return EARLIER_RUN.some((p) => l[p] !== undefined);
+  });
+}
+
 /** §1.5 steps 2-8 on `labels` (mutated in place). Presence tests read the step-2 snapshot. */
-function advance(labels: Record<string, string>, oldLabels: Readonly<Record<string, string>>, pod: Pod, now: string): void {
-  const snapshot = readLifecycle(labels);
-  const ids = snapshot.ids;
+function advance(labels: Record<string, string>, oldLabels: Readonly<Record<string, string>> | undefined, pod: Pod, now: string): void {
   const set = (key: string, value: string): void => {
     labels[key] = value;
   };
   const drop = (key: string): void => {
     delete labels[key];
   };
+  // A fresh begin of an id whose earlier run is still on the pod (PostCheck, Completing, or
+  // finished at the barrier): that run's labels go, so the new run starts at PreCheck and no
+  // label of the old run outlives it. Its type's permission goes with its pre-checked below.
+  const before = readLifecycle(labels);
+  const fresh = freshRuns(before, oldLabels);
+  for (const id of fresh) for (const p of EARLIER_RUN) drop(keyOf(p, id));
+  // A hand-written operate value that is no timestamp would make operationDelaySeconds
+  // meaningless: the operation is granted again from now.
+  for (const id of before.ids) {
+    const operate = labels[keyOf('operate', id)];
+    if (operate !== undefined && !isNanoTimestamp(operate)) set(keyOf('operate', id), now);
+  }
+  const snapshot = fresh.length > 0 ? readLifecycle(labels) : before;
+  const ids = snapshot.ids;
 
   // An undo label of an id with no operating/operate/operated label (an unknown id, §1.10) has
   // nothing to undo: its per-id labels are cleared so no orphan stays behind.
@@ -104,6 +136,12 @@ function advance(labels: Record<string, string>, oldLabels: Readonly<Record<stri
     if (l.completing !== undefined) completing++;
   }
 
+  // A fresh run's earlier pre-checked went, so its earlier type counts like an undone one.
+  for (const id of fresh) {
+    const l = before.labelsById.get(id) ?? {};
+    const earlierType = oldLabels?.[keyOf('operationType', id)] ?? typeOf(l);
+    if (l.preChecked !== undefined && earlierType !== undefined) undoneTypes.add(earlierType);
+  }
   // Step 4: an undo takes its type's permission away unless another id of that type still holds
   // pre-checked (the anchors compare counts of ids per type, which keeps a permission nobody holds
   // when the other id is still in PreCheck, and then the validating webhook refuses the write).
@@ -138,7 +176,7 @@ function advance(labels: Record<string, string>, oldLabels: Readonly<Record<stri
         operated++;
       }
       // The type as the finishing write found it (§1.5 step 7); a create has no old pod.
-      const oldType = oldLabels[keyOf('operationType', id)] ?? l.operationType;
+      const oldType = oldLabels?.[keyOf('operationType', id)] ?? l.operationType;
       if (oldType !== undefined) {
         drop(keyOf('operationType', id));
         set(keyOf('doneOperationType', id), oldType);

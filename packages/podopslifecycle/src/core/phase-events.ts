@@ -1,12 +1,13 @@
 // Traceability (issue #11): an Event at each phase change of a lifecycle id, naming the id, its
 // type, the label timestamp it entered the phase at and how long the previous phase lasted.
-import { POL_LABELS, parseNanoTimestamp } from '@cloneset-suite/api-types';
+import { POL_LABELS, POL_SERVICE_READY_GATE, parseNanoTimestamp } from '@cloneset-suite/api-types';
 import type { PlannedEvent } from './lifecycle-plan.ts';
-import type { Pod } from './pod-state.ts';
-import { phaseOf, readLifecycle, typeOf, type IdLabels, type IdPhase } from './protocol.ts';
+import { hasServiceReadyGate, type Pod } from './pod-state.ts';
+import { keyOf, phaseOf, readLifecycle, typeOf, type IdLabels, type IdPhase } from './protocol.ts';
 
 export interface IdObservation {
   phase: IdPhase;
+  /** The id's operation type; '' when it has none. */
   type: string;
   /** Unix-nanosecond timestamp (label value) at which the id entered the phase, when known. */
   since?: string;
@@ -16,6 +17,8 @@ export interface PodObservation {
   ids: Map<string, IdObservation>;
   /** service-available label value, when present. */
   serviceAvailable?: string;
+  /** The pod has the service-ready readiness gate (only then can the lifecycle take its traffic off). */
+  gate: boolean;
 }
 
 /** The label whose timestamp marks the entry into each phase (§1.14). */
@@ -46,7 +49,7 @@ export function observePod(pod: Pod): PodObservation {
     ids.set(id, { phase, type: typeOf(l) ?? '', ...(since ? { since } : {}) });
   }
   const sa = pod.metadata?.labels?.[POL_LABELS.serviceAvailable];
-  return { ids, ...(view.ids.length === 0 && sa !== undefined ? { serviceAvailable: sa } : {}) };
+  return { ids, gate: hasServiceReadyGate(pod), ...(view.ids.length === 0 && sa !== undefined ? { serviceAvailable: sa } : {}) };
 }
 
 /** Phases that end only by the barrier or an undo: an id vanishing from one of them was undone. */
@@ -68,6 +71,14 @@ export function phaseChangeEvents(previous: PodObservation | undefined, current:
   const events: PlannedEvent[] = [];
   for (const [id, now] of current.ids) {
     const before = previous.ids.get(id);
+    if (now.phase === 'PreCheck' && now.type === '' && !(before?.phase === 'PreCheck' && before.type === '')) {
+      events.push({
+        type: 'Warning',
+        reason: 'MissingOperationType',
+        action: 'Lifecycle',
+        note: `lifecycle ${id} waits in PreCheck: it has ${keyOf('operating', id)} but no ${keyOf('operationType', id)}; write the type to let it pass`,
+      });
+    }
     if (before?.phase === now.phase || now.phase === 'Operated') continue;
     const took = before ? seconds(before.since, now.since) : undefined;
     const after = before && took ? ` after ${took} in ${before.phase}` : '';
@@ -75,8 +86,17 @@ export function phaseChangeEvents(previous: PodObservation | undefined, current:
       type: 'Normal',
       reason: now.phase,
       action: 'Lifecycle',
-      note: `lifecycle ${id} (type ${now.type}) entered ${now.phase} at ${now.since ?? 'unknown'}${after}`,
+      note: `lifecycle ${id} (type ${now.type || 'none'}) entered ${now.phase} at ${now.since ?? 'unknown'}${after}`,
     });
+    // Without the gate, service-ready False cannot make the pod NotReady: nothing takes its traffic off.
+    if ((now.phase === 'Preparing' || now.phase === 'Operating') && !current.gate && (before === undefined || before.phase === 'PreCheck')) {
+      events.push({
+        type: 'Warning',
+        reason: 'NoServiceReadyGate',
+        action: 'Lifecycle',
+        note: `lifecycle ${id} is operated with traffic on: the pod has no readiness gate ${POL_SERVICE_READY_GATE} (the webhook adds it when a pod is created with kusionstack.io/control: "true"); re-create the pod to get it`,
+      });
+    }
   }
   for (const [id, before] of previous.ids) {
     if (current.ids.has(id) || !UNDOABLE.has(before.phase)) continue;

@@ -53,6 +53,14 @@ export function typeOf(labels: IdLabels | undefined): string | undefined {
   return labels?.operationType ?? labels?.doneOperationType;
 }
 
+/**
+ * Whether a label value is a Unix-nanosecond timestamp as the protocol writes them (§1.14): 19
+ * digits, 2001 to 2286. A hand-written `1` or `true` is not one, even where it would parse.
+ */
+export function isNanoTimestamp(value: string): boolean {
+  return /^[1-9][0-9]{18}$/.test(value);
+}
+
 /** `<prefix>/<id>` for a prefix name. */
 export function keyOf(name: PolPrefixName, id: string): string {
   return `${POL_PREFIXES[name]}/${id}`;
@@ -71,14 +79,25 @@ export function phaseOf(l: IdLabels): IdPhase | undefined {
   return undefined;
 }
 
-/** The pod-level phase shown by the phase label: its least advanced id, else online or not. */
-export type PodPhase = IdPhase | 'ServiceAvailable' | 'Unavailable';
+/**
+ * The pod-level phase shown by the phase label: its least advanced id, else online or not.
+ * `NoOperationType` is PreCheck for an id that has `operating/<id>` but no `operation-type/<id>`:
+ * it cannot pass PreCheck until the type is written.
+ */
+export type PodPhase = IdPhase | 'NoOperationType' | 'ServiceAvailable' | 'Unavailable';
 
 const PHASE_ORDER: readonly IdPhase[] = ['PreCheck', 'Preparing', 'Operating', 'Operated', 'PostCheck', 'Completing'];
 
+/** An id waiting in PreCheck for its operation type, which it needs to pass. */
+export function lacksOperationType(l: IdLabels): boolean {
+  return phaseOf(l) === 'PreCheck' && l.operationType === undefined;
+}
+
 export function podPhase(labels: Labels | undefined): PodPhase {
   const view = readLifecycle(labels);
-  const phases = view.ids.map((id) => phaseOf(view.labelsById.get(id) ?? {})).filter((p): p is IdPhase => p !== undefined);
+  const of = (id: string): IdLabels => view.labelsById.get(id) ?? {};
+  if (view.ids.some((id) => lacksOperationType(of(id)))) return 'NoOperationType';
+  const phases = view.ids.map((id) => phaseOf(of(id))).filter((p): p is IdPhase => p !== undefined);
   if (phases.length > 0) return PHASE_ORDER.find((p) => phases.includes(p))!;
   return labels?.[POL_LABELS.serviceAvailable] !== undefined ? 'ServiceAvailable' : 'Unavailable';
 }

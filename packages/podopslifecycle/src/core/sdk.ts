@@ -1,9 +1,9 @@
 // The operation controller SDK (spec §1.12) as pure functions: each computes the label change an
 // operating controller writes; reconciler/ops-client.ts applies it with conflict retry.
-import { POL_LABELS, parseNanoTimestamp } from '@cloneset-suite/api-types';
+import { POL_LABELS } from '@cloneset-suite/api-types';
 import { applyChanges, effectiveChanges, noLabelChanges, type LabelChanges } from './label-patch.ts';
 import type { Pod } from './pod-state.ts';
-import { keyOf, readLifecycle } from './protocol.ts';
+import { isNanoTimestamp, keyOf, readLifecycle } from './protocol.ts';
 
 /** What one operating controller is: its lifecycle id, its operation type and its hooks. */
 export interface OperationAdapter {
@@ -71,8 +71,10 @@ export function allowOps(pod: Pod, adapter: Pick<OperationAdapter, 'id' | 'type'
   const operate = labelsOf(pod)[keyOf('operate', adapter.id)];
   if (operate === undefined) return { allowed: false };
   if (delaySeconds <= 0) return { allowed: true };
-  const since = parseNanoTimestamp(operate);
-  if (since === undefined) return { allowed: true };
+  // A value that is no timestamp (a hand edit) never skips the delay: the mutating webhook
+  // rewrites it to the time of the pod's next write, and the delay counts from there.
+  if (!isNanoTimestamp(operate)) return { allowed: false, requeueAfterMs: delaySeconds * 1000 };
+  const since = BigInt(operate);
   const remaining = Number(since / 1_000_000n) + delaySeconds * 1000 - nowMs;
   return remaining > 0 ? { allowed: false, requeueAfterMs: remaining } : { allowed: true };
 }

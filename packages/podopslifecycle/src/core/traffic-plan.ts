@@ -10,14 +10,16 @@
 // service-ready condition went False during Preparing, the pod is terminating, or the Service is
 // gone): the finalizer comes off, which lets the lifecycle grant `operate`.
 import {
+  KUSION_CONTROL_LABEL,
   POL_ANNOTATIONS,
+  POL_SERVICE_READY_GATE,
   POL_TRAFFIC_FINALIZER,
   POL_TRAFFIC_OPT_OUT_ANNOTATION,
   POL_TRAFFIC_OPT_OUT_VALUE,
   isKusionControlled,
 } from '@cloneset-suite/api-types';
 import type { PlannedEvent } from './lifecycle-plan.ts';
-import { condition, expectedFinalizers, isPodReady, type Pod } from './pod-state.ts';
+import { condition, expectedFinalizers, hasServiceReadyGate, isPodReady, type Pod } from './pod-state.ts';
 import { serviceSelects, type ServiceSelector } from './service-selector.ts';
 
 /** A Service of the pod's namespace, as the cooperation reads it. */
@@ -64,14 +66,23 @@ export interface TrafficPlan {
 const hasOptOut = (annotations: Readonly<Record<string, string>> | undefined): boolean =>
   annotations?.[POL_TRAFFIC_OPT_OUT_ANNOTATION] === POL_TRAFFIC_OPT_OUT_VALUE;
 
-/** Whether a Service takes part in the cooperation (not opted out, readiness drives its endpoints). */
-export function serviceIgnored(svc: { metadata?: { annotations?: Readonly<Record<string, string>> }; spec?: { publishNotReadyAddresses?: boolean } }): boolean {
-  return hasOptOut(svc.metadata?.annotations) || svc.spec?.publishNotReadyAddresses === true;
+/**
+ * Whether a Service stays out of the cooperation: opted out; `publishNotReadyAddresses` (readiness
+ * does not drive its endpoints); or `type: ExternalName`, which has no endpoints at all (a selector
+ * on it is ignored by Kubernetes), so waiting for it to list the pod would wait forever.
+ */
+export function serviceIgnored(svc: { metadata?: { annotations?: Readonly<Record<string, string>> }; spec?: { publishNotReadyAddresses?: boolean; type?: string } }): boolean {
+  return hasOptOut(svc.metadata?.annotations) || svc.spec?.publishNotReadyAddresses === true || svc.spec?.type === 'ExternalName';
 }
 
-/** Whether the cooperation looks after the pod at all: controlled and not opted out. */
+/**
+ * Whether the cooperation looks after the pod at all: controlled, not opted out, and with the
+ * service-ready readiness gate. Without the gate (the webhook adds it only when a pod is created
+ * controlled) the lifecycle cannot make the pod NotReady, so no EndpointSlice would ever drop it
+ * and a finalizer of ours could never be released.
+ */
 export function podCooperates(pod: Pod): boolean {
-  return isKusionControlled(pod.metadata?.labels) && !hasOptOut(pod.metadata?.annotations);
+  return isKusionControlled(pod.metadata?.labels) && !hasOptOut(pod.metadata?.annotations) && hasServiceReadyGate(pod);
 }
 
 /** The Services whose traffic the pod's lifecycle must wait for, by name, sorted. */
@@ -139,6 +150,10 @@ export function planTraffic(input: TrafficInput): TrafficPlan {
     return { ...(w ? { write: w } : {}), events, ...(drainedMs !== undefined ? { drainedMs } : {}), why };
   };
 
+  if (held && servingFor.length === 0 && isKusionControlled(pod.metadata?.labels) && !hasOptOut(pod.metadata?.annotations) && !hasServiceReadyGate(pod)) {
+    const note = `the pod has no readiness gate ${POL_SERVICE_READY_GATE} (the webhook adds it only when a pod is created with ${KUSION_CONTROL_LABEL}: "true"): its traffic cannot be taken off, so no finalizer is held for it; re-create the pod to get the gate`;
+    return plan('no service-ready gate: the finalizer could never be released', 'remove', [{ type: 'Warning', reason: 'NoServiceReadyGate', action: 'RemoveFinalizer', note }]);
+  }
   if (held && servingFor.length === 0) {
     const started = drainStart(pod, input.drainStartedMs);
     const drainedMs = started === undefined ? undefined : Math.max(0, nowMs - started);

@@ -1,7 +1,8 @@
-// The lifecycle validating webhook (VW) as a pure function (spec §1.8), plus one rule of ours:
-// a write may not start an operation without its type (seed 001: operating and operation-type
-// are added together), since such an id could never pass PreCheck. A pod already in that state
-// is not refused again, so whoever fixes it can still write it.
+// The lifecycle validating webhook (VW) as a pure function (spec §1.8): no stricter than
+// Kuperator's (an `operating/<id>` without its `operation-type/<id>` is admitted: operators may
+// write them in two writes, and such an id waits in PreCheck). One rule of ours concerns what a
+// write asks for rather than the pod it leaves, so the mutating webhook checks it before it moves
+// the labels on: an undo must name the type of the operation it cancels.
 import { POL_ANNOTATIONS, POL_PREFIXES } from '@cloneset-suite/api-types';
 import { expectedFinalizers, type Pod } from './pod-state.ts';
 import { keyOf, readLifecycle } from './protocol.ts';
@@ -14,8 +15,8 @@ export interface LifecycleViolation {
   reason: string;
 }
 
-/** The §1.8 rules a pod's own labels and annotations break (no old pod needed). */
-export function structuralViolations(pod: Pod): LifecycleViolation[] {
+/** Every §1.8 rule the pod's labels and annotations break: VW refuses the write when any. */
+export function validatePod(pod: Pod): LifecycleViolation[] {
   const out: LifecycleViolation[] = [];
   const ef = expectedFinalizers(pod);
   if (!ef.ok) {
@@ -43,16 +44,22 @@ function missingLabel(key: string): LifecycleViolation {
   return { field: `metadata.labels[${key}]`, reason: `not found label ${key}` };
 }
 
-/** Every reason VW refuses this write of a controlled pod; empty when it is allowed. */
-export function validatePod(oldPod: Pod | undefined, pod: Pod): LifecycleViolation[] {
-  const out = structuralViolations(pod);
-  const before = readLifecycle(oldPod?.metadata?.labels).labelsById;
+/**
+ * Reasons to refuse a write as it was sent, before the mutating webhook acts on it (which
+ * consumes an undo label in the same write): an `undo-operation-type/<id>` naming a type the id
+ * does not run. An undo of an id with no type at all is left to the webhook, which clears it.
+ */
+export function requestViolations(pod: Pod): LifecycleViolation[] {
+  const out: LifecycleViolation[] = [];
   for (const [id, l] of readLifecycle(pod.metadata?.labels).labelsById) {
-    if (l.operating === undefined || l.operationType !== undefined) continue;
-    const old = before.get(id);
-    if (old?.operating !== undefined && old.operationType === undefined) continue;
-    const key = keyOf('operationType', id);
-    out.push({ field: `metadata.labels[${key}]`, reason: `not found label ${key}: ${keyOf('operating', id)} needs it` });
+    if (l.undoOperationType === undefined) continue;
+    const types = [...new Set([l.operationType, l.doneOperationType].filter((t): t is string => t !== undefined))];
+    if (types.length === 0 || types.includes(l.undoOperationType)) continue;
+    const key = keyOf('undoOperationType', id);
+    out.push({
+      field: `metadata.labels[${key}]`,
+      reason: `invalid label ${key}=${l.undoOperationType}: lifecycle ${id} runs operation type ${types.join(', ')}; an undo names the type it cancels`,
+    });
   }
   return out;
 }

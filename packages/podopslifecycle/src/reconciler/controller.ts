@@ -1,7 +1,7 @@
 // The lifecycle controller's imperative shell (spec §1.6): read the controlled pod (and the
 // Services its expected finalizers name) from the shared caches, ask planLifecycle, execute its
 // one write, record its Events. Holds no policy.
-import { POL_ANNOTATIONS, isKusionControlled, nanoTimestamp } from '@cloneset-suite/api-types';
+import { POL_ANNOTATIONS, POL_SERVICE_READY_GATE, isKusionControlled, nanoTimestamp } from '@cloneset-suite/api-types';
 import {
   NamespaceIndex,
   Resources,
@@ -37,6 +37,16 @@ export interface PodOpsLifecycleControllerOptions {
 
 type PodObject = Pod & KubeObject;
 type ServiceObject = KubeObject & { spec?: { selector?: Record<string, string> } };
+
+/**
+ * Controlled pods, and pods that still carry the service-ready gate after their control label
+ * went (the controller sets the condition True for them: nothing else ever would).
+ */
+function concerned(pod: DeepReadonly<KubeObject>): boolean {
+  if (isKusionControlled(pod.metadata?.labels)) return true;
+  const gates = (pod as DeepReadonly<PodObject>).spec?.readinessGates ?? [];
+  return gates.some((g) => g.conditionType === POL_SERVICE_READY_GATE);
+}
 
 /** The keys of controlled pods in the Service's namespace whose available-conditions name it. */
 function podsNamingService(pods: readonly DeepReadonly<KubeObject>[], svc: DeepReadonly<ServiceObject>): string[] {
@@ -89,8 +99,8 @@ export function createPodOpsLifecycleController(manager: Manager, options: PodOp
   };
 
   const reconcile = async (key: string, ctx: ReconcileContext): Promise<ReconcileResult | void> => {
-    const cached = pods.getByKey(key) as DeepReadonly<PodObject> | undefined;
-    if (!cached || !isKusionControlled(cached.metadata?.labels)) {
+    const cached = pods.getByKey(key);
+    if (!cached || !concerned(cached)) {
       observed.delete(key);
       return;
     }
@@ -100,9 +110,11 @@ export function createPodOpsLifecycleController(manager: Manager, options: PodOp
     }
     // The planners read client-node's shapes; the cache holds the frozen JSON the apiserver sent.
     const pod = cached as unknown as PodObject;
-    const observation = observePod(pod);
-    record(pod, phaseChangeEvents(observed.get(key), observation));
-    observed.set(key, observation);
+    if (isKusionControlled(pod.metadata?.labels)) {
+      const observation = observePod(pod);
+      record(pod, phaseChangeEvents(observed.get(key), observation));
+      observed.set(key, observation);
+    } else observed.delete(key);
 
     const plan = planLifecycle({ pod, gate: (stage) => gate.check(pod, stage), now: nanoTimestamp(manager.clock.now()), serviceSelector });
     record(pod, plan.events);
@@ -123,7 +135,7 @@ export function createPodOpsLifecycleController(manager: Manager, options: PodOp
     reconcile,
     ...(options.maxConcurrentReconciles !== undefined ? { maxConcurrentReconciles: options.maxConcurrentReconciles } : {}),
   });
-  controller.watches(pods, (pod) => (isKusionControlled(pod.metadata?.labels) ? keyOf(pod) : undefined));
+  controller.watches(pods, (pod) => (concerned(pod) ? keyOf(pod) : undefined));
   controller.watches(services, (svc) => podsNamingService(pods.byIndex(NamespaceIndex, svc.metadata?.namespace ?? ''), svc));
   gate.onDecisionChange((namespace, name) => controller.enqueue(namespacedKey(namespace, name)));
   return controller;

@@ -4,7 +4,7 @@ import { NamespaceIndex, namespacedKey, type DeepReadonly, type KubeObject, type
 import { serviceIgnored, type PodEndpoint, type TrafficService } from '../core/traffic-plan.ts';
 
 export type ServiceObject = KubeObject & {
-  spec?: { selector?: Record<string, string>; publishNotReadyAddresses?: boolean };
+  spec?: { selector?: Record<string, string>; publishNotReadyAddresses?: boolean; type?: string };
 };
 
 export type EndpointSliceObject = KubeObject & {

@@ -6,7 +6,7 @@ import { planLifecycle, type LifecycleStage, type LifecycleWrite, type StageDeci
 import { serviceReadyEvent, serviceReadyPatchOps } from '../../src/core/lifecycle-plan.ts';
 import { L, NOW, PROT, pod, type PodSpecShort } from './fixtures.ts';
 
-const T = '1000';
+const T = '1700000000000000000';
 const pass = (): StageDecision => ({ passed: true, message: '' });
 const block = (): StageDecision => ({ passed: false, message: 'blocked by a rule' });
 const availableConditions = { 'pod.kusionstack.io/available-conditions': JSON.stringify({ expectedFinalizers: { 'Service/ns/web': PROT } }) };
@@ -82,6 +82,16 @@ describe('planLifecycle (§1.6)', () => {
       want: undefined,
     },
     { name: 'Operate: nothing to do', pod: { labels: { 'operating/a': T, 'operation-type/a': 'u', 'pre-checked/a': T, 'permission/u': T, 'operate/a': T }, serviceReady: 'False' }, want: undefined },
+    {
+      name: 'an operate value that is no timestamp: nudge the webhook, which rewrites it',
+      pod: { labels: { 'operating/a': T, 'operation-type/a': 'u', 'pre-checked/a': T, 'permission/u': T, 'operate/a': 'now' }, serviceReady: 'False' },
+      want: { kind: 'touch' },
+    },
+    {
+      name: 'an id without operation type waits in PreCheck even when the gate passes',
+      pod: { labels: { 'operating/a': T, 'pre-check/a': T }, serviceReady: 'True', ready: true },
+      want: undefined,
+    },
     { name: 'being deleted: nothing', pod: { deleting: true }, want: undefined },
   ])('$name', (row) => {
     const p = planLifecycle({ pod: pod(row.pod), gate: row.gate ?? pass, now: NOW });
@@ -135,5 +145,33 @@ describe('planLifecycle (§1.6)', () => {
     expect(serviceReadyPatchOps(bare, 'True', 'x')[0]).toMatchObject({ op: 'add', path: '/status/conditions' });
     expect(serviceReadyEvent({ kind: 'setServiceReady', status: 'True', appended: true }).note).toBe('append service readiness gate to: True');
     expect(serviceReadyEvent({ kind: 'setServiceReady', status: 'False', appended: false }).note).toBe('update service readiness gate to: False');
+  });
+
+  describe('a pod whose kusionstack.io/control label was removed', () => {
+    const released = (s: PodSpecShort) => {
+      const p = pod(s);
+      delete p.metadata!.labels!['kusionstack.io/control'];
+      return p;
+    };
+
+    it('mid-operation: service-ready goes True (nothing else would ever set it), with a Warning naming the ids', () => {
+      const p = planLifecycle({ pod: released({ labels: { 'operating/a': T, 'operation-type/a': 'u', 'pre-checked/a': T, 'permission/u': T, 'preparing/a': T }, serviceReady: 'False' }), gate: pass, now: NOW });
+      expect(p.write).toEqual({ kind: 'setServiceReady', status: 'True', appended: false });
+      expect(p.events).toEqual([expect.objectContaining({ type: 'Warning', reason: 'ControlLabelRemoved' })]);
+      expect(p.events[0]!.note).toContain('during lifecycle a');
+    });
+
+    it('with the gate and no condition yet: service-ready True', () => {
+      expect(planLifecycle({ pod: released({}), gate: pass, now: NOW }).write).toEqual({ kind: 'setServiceReady', status: 'True', appended: true });
+    });
+
+    it.each<[string, PodSpecShort]>([
+      ['already True', { serviceReady: 'True', labels: { 'operating/a': T, 'operation-type/a': 'u', 'pre-check/a': T } }],
+      ['without the gate', { gate: false, labels: { 'service-available': T } }],
+    ])('%s: nothing to write, no lifecycle label touched', (_name, s) => {
+      const p = planLifecycle({ pod: released(s), gate: pass, now: NOW });
+      expect(p.write).toBeUndefined();
+      expect(p.events).toEqual([]);
+    });
   });
 });

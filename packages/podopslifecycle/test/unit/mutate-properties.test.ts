@@ -50,8 +50,8 @@ describe('mutatePod properties', () => {
         const view = readLifecycle(p.metadata?.labels);
         if ([...view.labelsById.keys()].some((id) => !view.ids.includes(id))) return;
         if ([...view.labelsById.values()].some((l) => l.preChecked !== undefined && l.operationType === undefined)) return;
-        if (validatePod(undefined, p).length > 0) return;
-        expect(validatePod(p, mutatePod(p, p, 'UPDATE', '2'))).toEqual([]);
+        if (validatePod(p).length > 0) return;
+        expect(validatePod(mutatePod(p, p, 'UPDATE', '2'))).toEqual([]);
       }),
       { numRuns: 2000 },
     );

@@ -12,8 +12,11 @@ interface Row {
   want: Record<string, string>;
 }
 
-const T = '1000';
+// Label timestamps are Unix nanoseconds (19 digits); NOW is what the webhook writes.
+const T = '1700000000000000000';
+const T2 = '1700000000500000000';
 const begun = { 'operating/a': T, 'operation-type/a': 'update' };
+const begunAgain = { 'operating/a': T2, 'operation-type/a': 'update' };
 
 const rows: Row[] = [
   // 0 -> 1: Begin gets pre-check in the same write.
@@ -163,6 +166,60 @@ const rows: Row[] = [
     name: 'undo of an unknown id clears its stray labels',
     pod: { labels: { 'undo-operation-type/x': 'update', 'pre-check/x': T, 'service-available': T } },
     want: { 'service-available': T },
+  },
+  // An id begun again before its previous run completed starts a fresh run (README "PodOpsLifecycle").
+  {
+    name: 'a begin in PostCheck starts a fresh run at PreCheck: the earlier run\'s labels go',
+    old: { 'operated/a': T, 'done-operation-type/a': 'update', 'post-check/a': T },
+    pod: { labels: { 'operated/a': T, 'done-operation-type/a': 'update', 'post-check/a': T, ...begunAgain } },
+    want: { ...begunAgain, 'pre-check/a': NOW },
+  },
+  {
+    name: 'a begin in Completing starts a fresh run',
+    old: { 'operated/a': T, 'done-operation-type/a': 'update', 'post-checked/a': T, 'completing/a': T },
+    pod: { labels: { 'operated/a': T, 'done-operation-type/a': 'update', 'post-checked/a': T, 'completing/a': T, ...begunAgain } },
+    want: { ...begunAgain, 'pre-check/a': NOW },
+  },
+  {
+    name: 'a begin of another type in PostCheck starts a fresh run of that type',
+    old: { 'operated/a': T, 'done-operation-type/a': 'update', 'post-check/a': T },
+    pod: { labels: { 'operated/a': T, 'done-operation-type/a': 'update', 'post-check/a': T, 'operating/a': T2, 'operation-type/a': 'scale-in' } },
+    want: { 'operating/a': T2, 'operation-type/a': 'scale-in', 'pre-check/a': NOW },
+  },
+  {
+    name: 'a begin of a finished id waiting at the barrier starts a fresh run; its permission goes, the other id\'s stays',
+    old: { 'operation-type/a': 'update', 'pre-checked/a': T, 'operate/a': T, 'operating/b': T, 'operation-type/b': 'restart', 'pre-checked/b': T, 'operate/b': T, 'permission/update': T, 'permission/restart': T },
+    pod: { labels: { ...begunAgain, 'pre-checked/a': T, 'operate/a': T, 'operating/b': T, 'operation-type/b': 'restart', 'pre-checked/b': T, 'operate/b': T, 'permission/update': T, 'permission/restart': T } },
+    want: { ...begunAgain, 'pre-check/a': NOW, 'operating/b': T, 'operation-type/b': 'restart', 'pre-checked/b': T, 'operate/b': T, 'permission/restart': T },
+  },
+  {
+    name: 'a fresh run keeps the permission another id of its earlier type still holds',
+    old: { 'operation-type/a': 'update', 'pre-checked/a': T, 'operate/a': T, 'operating/b': T, 'operation-type/b': 'update', 'pre-checked/b': T, 'operate/b': T, 'permission/update': T },
+    pod: { labels: { ...begunAgain, 'pre-checked/a': T, 'operate/a': T, 'operating/b': T, 'operation-type/b': 'update', 'pre-checked/b': T, 'operate/b': T, 'permission/update': T } },
+    want: { ...begunAgain, 'pre-check/a': NOW, 'operating/b': T, 'operation-type/b': 'update', 'pre-checked/b': T, 'operate/b': T, 'permission/update': T },
+  },
+  {
+    name: 'an undo in the same write as the begin wins',
+    old: { 'operated/a': T, 'done-operation-type/a': 'update', 'post-check/a': T },
+    pod: { labels: { 'operated/a': T, 'done-operation-type/a': 'update', 'post-check/a': T, ...begunAgain, 'undo-operation-type/a': 'update' } },
+    want: {},
+  },
+  {
+    name: 'a write that keeps operating is no begin: the run goes on',
+    old: { ...begun, 'pre-checked/a': T, 'permission/update': T, 'operate/a': T },
+    pod: { labels: { ...begun, 'pre-checked/a': T, 'permission/update': T, 'operate/a': T, app: 'x' } },
+    want: { ...begun, 'pre-checked/a': T, 'permission/update': T, 'operate/a': T, app: 'x' },
+  },
+  // A hand-written operate value that is no timestamp is granted again from now (operationDelaySeconds counts from a real time).
+  {
+    name: 'an operate value that is no timestamp is rewritten to now',
+    pod: { labels: { ...begun, 'pre-checked/a': T, 'permission/update': T, 'operate/a': 'yes' } },
+    want: { ...begun, 'pre-checked/a': T, 'permission/update': T, 'operate/a': NOW },
+  },
+  {
+    name: 'an operate value too small to be a nanosecond timestamp is rewritten to now',
+    pod: { labels: { ...begun, 'pre-checked/a': T, 'permission/update': T, 'operate/a': '1' } },
+    want: { ...begun, 'pre-checked/a': T, 'permission/update': T, 'operate/a': NOW },
   },
   { name: 'a pod in no lifecycle is left alone', pod: { labels: { 'service-available': T, app: 'web' } }, want: { 'service-available': T, app: 'web' } },
 ];

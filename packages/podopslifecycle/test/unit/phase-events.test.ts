@@ -36,4 +36,26 @@ describe('phase-change Events', () => {
   it('reports nothing on first sight (a restart does not replay history)', () => {
     expect(phaseChangeEvents(undefined, at({ 'service-available': s(1) }))).toEqual([]);
   });
+
+  it('says so when an id waits in PreCheck without an operation type, once, and again if the type is taken away', () => {
+    const online = at({ 'service-available': s(1) });
+    const typeless = at({ 'operating/a': s(2), 'pre-check/a': s(2) });
+    const [missing, entered] = phaseChangeEvents(online, typeless);
+    expect(entered).toEqual(expect.objectContaining({ reason: 'PreCheck', note: `lifecycle a (type none) entered PreCheck at ${s(2)}` }));
+    expect(missing).toEqual(expect.objectContaining({ type: 'Warning', reason: 'MissingOperationType' }));
+    expect(missing!.note).toContain('operation-type.podopslifecycle.kusionstack.io/a');
+    expect(phaseChangeEvents(typeless, typeless)).toEqual([]);
+    const typed = at({ 'operating/a': s(2), 'operation-type/a': 'update', 'pre-check/a': s(2) });
+    expect(phaseChangeEvents(typeless, typed)).toEqual([]);
+    expect(phaseChangeEvents(typed, typeless).map((e) => e.reason)).toEqual(['MissingOperationType']);
+  });
+
+  it('warns when a pod without the service-ready gate is operated: nothing took its traffic off', () => {
+    const gateless = (labels: Record<string, string>) => observePod(pod({ labels, gate: false }));
+    const preCheck = gateless({ 'operating/a': s(1), 'operation-type/a': 'u', 'pre-check/a': s(1) });
+    const operating = gateless({ 'operating/a': s(1), 'operation-type/a': 'u', 'pre-checked/a': s(2), 'permission/u': s(2), 'operate/a': s(2) });
+    expect(phaseChangeEvents(preCheck, operating).map((e) => e.reason)).toEqual(['Operating', 'NoServiceReadyGate']);
+    const withGate = at({ 'operating/a': s(1), 'operation-type/a': 'u', 'pre-checked/a': s(2), 'permission/u': s(2), 'operate/a': s(2) });
+    expect(phaseChangeEvents(at({ 'operating/a': s(1), 'operation-type/a': 'u', 'pre-check/a': s(1) }), withGate).map((e) => e.reason)).toEqual(['Operating']);
+  });
 });

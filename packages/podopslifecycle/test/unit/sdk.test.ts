@@ -37,12 +37,18 @@ describe('operation SDK', () => {
   it('allowOps needs the operate label, and honours a delay from its timestamp', () => {
     const labels = { 'operating/cloneset': T, 'operation-type/cloneset': 'update' };
     expect(allowOps(pod({ labels }), update, 0)).toEqual({ allowed: false });
-    const operate = `${5_000n * 1_000_000n}`; // 5 s after the epoch, in nanoseconds
-    const allowed = pod({ labels: { ...labels, 'operate/cloneset': operate } });
-    expect(allowOps(allowed, update, 6_000)).toEqual({ allowed: true });
-    expect(allowOps(allowed, update, 6_000, 3)).toEqual({ allowed: false, requeueAfterMs: 2_000 });
-    expect(allowOps(allowed, update, 8_000, 3)).toEqual({ allowed: true });
-    expect(allowOps(allowed, { ...update, type: 'scale-in' }, 8_000)).toEqual({ allowed: false });
+    const granted = 1_700_000_000_000; // ms
+    const allowed = pod({ labels: { ...labels, 'operate/cloneset': `${BigInt(granted) * 1_000_000n}` } });
+    expect(allowOps(allowed, update, granted + 1_000)).toEqual({ allowed: true });
+    expect(allowOps(allowed, update, granted + 1_000, 3)).toEqual({ allowed: false, requeueAfterMs: 2_000 });
+    expect(allowOps(allowed, update, granted + 3_000, 3)).toEqual({ allowed: true });
+    expect(allowOps(allowed, { ...update, type: 'scale-in' }, granted + 3_000)).toEqual({ allowed: false });
+  });
+
+  it.each(['yes', '1', ''])('allowOps never skips the delay for an operate value that is no timestamp (%j)', (value) => {
+    const labels = { 'operating/cloneset': T, 'operation-type/cloneset': 'update', 'operate/cloneset': value };
+    expect(allowOps(pod({ labels }), update, 1_700_000_000_000, 3)).toEqual({ allowed: false, requeueAfterMs: 3_000 });
+    expect(allowOps(pod({ labels }), update, 1_700_000_000_000)).toEqual({ allowed: true });
   });
 
   it('finish removes operating only, refuses a type mismatch, and is idempotent', () => {

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { POL_TRAFFIC_FINALIZER as FIN, POL_TRAFFIC_OPT_OUT_ANNOTATION as OPT_OUT } from '@cloneset-suite/api-types';
 import { planTraffic, syncedAvailableConditions, type PodEndpoint, type TrafficService } from '../../src/index.ts';
-import { isDraining, selectingServices } from '../../src/core/traffic-plan.ts';
+import { isDraining, selectingServices, serviceIgnored } from '../../src/core/traffic-plan.ts';
 import { PROT, pod, type PodSpecShort } from './fixtures.ts';
 
 const AC = 'pod.kusionstack.io/available-conditions';
@@ -39,12 +39,31 @@ describe('planTraffic', () => {
     { name: 'terminating and no longer ready: released, entries untouched', pod: { deleting: true, finalizers: [FIN], annotations: entries(ours) }, services: [web], endpoints: [ready('web', false)], finalizer: 'remove', reason: 'TrafficOff' },
     { name: 'terminating without our finalizer: nothing to do', pod: { deleting: true, ready: true, annotations: entries(ours) }, services: [web], endpoints: [ready('web')] },
     { name: "other controllers' entries are kept", pod: { ready: true, annotations: entries({ 'Slb/ns/x': PROT }) }, services: [web], endpoints: [], annotation: { 'Slb/ns/x': PROT, ...ours } },
+    { name: 'pod without the service-ready gate (control label added after creation): no entry, no finalizer', pod: { ready: true, gate: false }, services: [web], endpoints: [ready('web')] },
+    {
+      name: 'pod without the gate holding our finalizer: released at once, entries dropped, a Warning says why',
+      pod: { ready: true, gate: false, finalizers: [FIN], annotations: entries(ours) },
+      services: [web],
+      endpoints: [ready('web')],
+      finalizer: 'remove',
+      annotation: {},
+      reason: 'NoServiceReadyGate',
+    },
     { name: 'Service stopped selecting: entry dropped, finalizer kept while its slice still lists the pod', pod: { ready: true, finalizers: [FIN], annotations: entries(ours) }, services: [{ ...web, selector: { app: 'x' } }], endpoints: [ready('web')], annotation: {} },
   ])('$name', ({ pod: spec, services, endpoints, finalizer, annotation, reason }) => {
     const plan = planTraffic({ pod: webPod(spec), services, endpoints, nowMs: 5_000 });
     expect(plan.write?.finalizer).toBe(finalizer);
     expect(plan.write?.availableConditions === undefined ? undefined : JSON.parse(plan.write.availableConditions).expectedFinalizers).toEqual(annotation);
     expect(plan.events.map((e) => e.reason)).toEqual(reason ? [reason] : []);
+  });
+
+  it.each<[string, Parameters<typeof serviceIgnored>[0], boolean]>([
+    ['a ClusterIP Service', { spec: { type: 'ClusterIP' } }, false],
+    ['an ExternalName Service, even with a selector (it has no endpoints)', { spec: { type: 'ExternalName' } }, true],
+    ['publishNotReadyAddresses', { spec: { publishNotReadyAddresses: true } }, true],
+    ['the opt-out annotation', { metadata: { annotations: { [OPT_OUT]: 'disabled' } } }, true],
+  ])('serviceIgnored: %s -> %s', (_name, svc, ignored) => {
+    expect(serviceIgnored(svc)).toBe(ignored);
   });
 
   it('an endpoint of an earlier pod with the same name does not count', () => {

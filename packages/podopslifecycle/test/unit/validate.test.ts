@@ -1,13 +1,14 @@
-// Every rejection of §1.8 (and our one addition), each with the label it names, and what passes.
+// Every rejection of §1.8, each with the label it names, and what passes; and the one rule on
+// what a write asks for (an undo names the type it cancels), checked before the mutating webhook.
 import { describe, expect, it } from 'vitest';
 import { POL_ANNOTATIONS } from '@cloneset-suite/api-types';
-import { validatePod, violationMessage } from '../../src/index.ts';
+import { requestViolations, validatePod, violationMessage } from '../../src/index.ts';
 import { k, pod, type PodSpecShort } from './fixtures.ts';
 
 const T = '1000';
 
 describe('validatePod (§1.8)', () => {
-  it.each<{ name: string; pod: PodSpecShort; old?: Record<string, string>; reason: string; field: string }>([
+  it.each<{ name: string; pod: PodSpecShort; reason: string; field: string }>([
     {
       name: 'malformed available-conditions JSON',
       pod: { annotations: { [POL_ANNOTATIONS.availableConditions]: '{"expectedFinalizers":' } },
@@ -46,38 +47,54 @@ describe('validatePod (§1.8)', () => {
       reason: `not found the expected label prefixes: ${k('pre-checked')}`,
       field: `metadata.labels[${k('pre-checked')}/*]`,
     },
-    {
-      name: 'half an operation: operating without operation-type',
-      pod: { labels: { 'operating/a': T } },
-      reason: `not found label ${k('operation-type/a')}`,
-      field: `metadata.labels[${k('operation-type/a')}]`,
-    },
   ])('refuses $name', (row) => {
-    const violations = validatePod(row.old ? pod({ labels: row.old }) : undefined, pod(row.pod));
+    const violations = validatePod(pod(row.pod));
     expect(violations).toHaveLength(1);
     expect(violations[0]!.field).toBe(row.field);
     expect(violations[0]!.reason).toContain(row.reason);
     expect(violationMessage(violations)).toMatch(/^failed to validate PodOpsLifecycleWebhook, /);
   });
 
-  it.each<{ name: string; labels: Record<string, string>; old?: Record<string, string> }>([
+  it.each<{ name: string; labels: Record<string, string> }>([
     { name: 'a pod in no lifecycle', labels: { 'service-available': T } },
     { name: 'a begun operation', labels: { 'operating/a': T, 'operation-type/a': 'update', 'pre-check/a': T } },
     { name: 'a type label alone (finished, waiting at the barrier)', labels: { 'operation-type/a': 'update' } },
     { name: 'pre-checked and a permission of another type', labels: { 'operating/a': T, 'operation-type/a': 'x', 'pre-checked/a': T, 'permission/y': T } },
     { name: 'operated with done-operation-type', labels: { 'operated/a': T, 'done-operation-type/a': 'update', 'post-check/a': T } },
-    { name: 'an old half operation is not refused again', labels: { 'operating/a': T, app: 'x' }, old: { 'operating/a': T } },
-  ])('allows $name', ({ labels, old }) => {
-    expect(validatePod(old ? pod({ labels: old }) : undefined, pod({ labels }))).toEqual([]);
+    // As Kuperator: operators may write operating and operation-type in two writes.
+    { name: 'operating without operation-type', labels: { 'operating/a': T, 'pre-check/a': T } },
+  ])('allows $name', ({ labels }) => {
+    expect(validatePod(pod({ labels }))).toEqual([]);
   });
 
   it('reports every violation at once', () => {
     const p = pod({ labels: { operating: T, 'operated/a': T } });
     p.metadata!.annotations = { [POL_ANNOTATIONS.availableConditions]: 'nope' };
-    expect(validatePod(undefined, p).map((v) => v.field)).toEqual([
+    expect(validatePod(p).map((v) => v.field)).toEqual([
       `metadata.annotations[${POL_ANNOTATIONS.availableConditions}]`,
       `metadata.labels[${k('operating')}]`,
       `metadata.labels[${k('done-operation-type/a')}]`,
     ]);
+  });
+});
+
+describe('requestViolations: an undo names the type it cancels', () => {
+  it.each<{ name: string; labels: Record<string, string>; types: string }>([
+    { name: 'while operating', labels: { 'operating/a': T, 'operation-type/a': 'update', 'undo-operation-type/a': 'scale-in' }, types: 'update' },
+    { name: 'after the operated transition', labels: { 'operated/a': T, 'done-operation-type/a': 'restart', 'undo-operation-type/a': 'update' }, types: 'restart' },
+  ])('refuses an undo of another type $name, naming the id and its types', ({ labels, types }) => {
+    const violations = requestViolations(pod({ labels }));
+    expect(violations).toHaveLength(1);
+    expect(violations[0]!.field).toBe(`metadata.labels[${k('undo-operation-type/a')}]`);
+    expect(violations[0]!.reason).toContain(`lifecycle a runs operation type ${types}`);
+  });
+
+  it.each<{ name: string; labels: Record<string, string> }>([
+    { name: 'the running type', labels: { 'operating/a': T, 'operation-type/a': 'update', 'undo-operation-type/a': 'update' } },
+    { name: 'an id with no type (the webhook clears it)', labels: { 'operating/a': T, 'undo-operation-type/a': 'update' } },
+    { name: 'an unknown id (the webhook clears its stray labels)', labels: { 'undo-operation-type/x': 'update' } },
+    { name: 'a pod with no undo', labels: { 'operating/a': T, 'operation-type/a': 'update' } },
+  ])('allows $name', ({ labels }) => {
+    expect(requestViolations(pod({ labels }))).toEqual([]);
   });
 });
