@@ -1,6 +1,6 @@
 // Public face of @cloneset-suite/podopslifecycle.
 // Label protocol and pod-level predicates.
-export { readLifecycle, typeOf, phaseOf, podPhase, type LifecycleView, type IdLabels, type IdPhase, type PodPhase, type Labels } from './core/protocol.ts';
+export { readLifecycle, typeOf, phaseOf, podPhase, lacksOperationType, type LifecycleView, type IdLabels, type IdPhase, type PodPhase, type Labels } from './core/protocol.ts';
 export { expectedFinalizers, expectedFinalizersSatisfied, isReadyToOperate, hasServiceReadyGate, type Pod } from './core/pod-state.ts';
 export { effectiveChanges, applyChanges, labelPatchOps, type LabelChanges } from './core/label-patch.ts';
 // The admission functions (served by the controller-manager at /mutate-pod and /validate-pod).

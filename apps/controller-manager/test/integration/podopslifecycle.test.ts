@@ -237,10 +237,38 @@ describe('PodOpsLifecycle on a cluster', () => {
     expect(await refusal(['annotate', 'pod', 'bad', '-n', ns.name, 'pod.kusionstack.io/available-conditions={'])).toContain(
       'invalid annotation pod.kusionstack.io/available-conditions',
     );
-    expect(await refusal(['label', 'pod', 'bad', '-n', ns.name, 'operating.podopslifecycle.kusionstack.io/half=1'])).toContain(
-      'not found label operation-type.podopslifecycle.kusionstack.io/half',
-    );
     await serviceAvailable('bad');
+  });
+
+  it('hand edits: operating before its type waits as NoOperationType; an undo of another type is refused; an operate value that is no timestamp is rewritten', async () => {
+    await createPod('hands', { ...CONTROL });
+    await serviceAvailable('hands');
+    const L = (prefix: string): string => `${prefix}.podopslifecycle.kusionstack.io/half`;
+    const labels = async (): Promise<Record<string, string>> => (await getPod('hands'))?.metadata?.labels ?? {};
+    const refusal = (args: string[]): Promise<string> =>
+      kubectl(args).then(
+        () => 'admitted',
+        (e: unknown) => (e as Error).message,
+      );
+    // As Kuperator: operating and operation-type may come in two writes; in between the id waits in PreCheck.
+    expect(await refusal(['label', 'pod', 'hands', '-n', ns.name, `${L('operating')}=${Date.now()}000000`])).toBe('admitted');
+    await eventually('phase NoOperationType and a MissingOperationType Event', async () => {
+      const events = await getJson<Events>(['events.v1.events.k8s.io', '-n', ns.name, '--field-selector', 'regarding.name=hands']);
+      return (await labels())['podopslifecycle.cloneset-suite.io/phase'] === 'NoOperationType' && (events?.items.some((e) => e.reason === 'MissingOperationType' && e.note?.includes(L('operation-type'))) ?? false);
+    });
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect((await labels())[L('pre-checked')]).toBeUndefined();
+
+    await kubectl(['label', 'pod', 'hands', '-n', ns.name, `${L('operation-type')}=restart`]);
+    await eventually('operate granted once the type is there', async () => (await labels())[L('operate')] !== undefined);
+    // A hand-written operate value is rewritten to a real timestamp (operationDelaySeconds counts from it).
+    await kubectl(['label', 'pod', 'hands', '-n', ns.name, '--overwrite', `${L('operate')}=now`]);
+    await eventually('operate rewritten to a timestamp', async () => /^[0-9]{19}$/.test((await labels())[L('operate')] ?? ''));
+
+    expect(await refusal(['label', 'pod', 'hands', '-n', ns.name, `${L('undo-operation-type')}=scale-in`])).toContain('lifecycle half runs operation type restart');
+    expect((await labels())[L('operating')]).toBeDefined();
+    await kubectl(['label', 'pod', 'hands', '-n', ns.name, `${L('undo-operation-type')}=restart`]);
+    await serviceAvailable('hands');
   });
 
   it('serves /mutate-pod and /validate-pod metrics', async () => {

@@ -174,6 +174,118 @@ describe('traffic cooperation: EndpointSlices of the Services selecting a contro
     await kubectl(['delete', 'endpointslice', 'held-static', '-n', ns.name]);
   });
 
+  it('a rollback while the update waits in a held PostCheck starts a fresh run: held in PreCheck without operate, then back online with no lifecycle label', async () => {
+    await service('back');
+    const labelCheck = (stage: string, key: string) => ({ name: `${stage.toLowerCase()}-${key}`, stage, labelCheck: { requires: { matchLabels: { [`app.custom/${key}`]: 'ok' } } } });
+    await kubectl(['apply', '-n', ns.name, '-f', '-'], JSON.stringify({
+      apiVersion: 'apps.kusionstack.io/v1alpha1',
+      kind: 'PodTransitionRule',
+      metadata: { name: 'back' },
+      spec: { selector: { matchLabels: { app: 'back' } }, rules: [labelCheck('PreCheck', 'pre'), labelCheck('PostCheck', 'post')] },
+    }));
+    await applyCloneSet('back', 1, 'nginx:1.27');
+    const [pod] = await settled('back', 1, 'nginx:1.27', true);
+    const name = pod!.metadata!.name!;
+    const current = async (): Promise<Pod> => (await live('back'))[0]!;
+    await kubectl(['label', 'pod', name, '-n', ns.name, 'app.custom/pre=ok']);
+    await setImage('back', 'nginx:1.28');
+    await eventually('updated in place, held in PostCheck', async () => {
+      const p = await current();
+      return imageOf(p) === 'nginx:1.28' && labelsOf(p)[PHASE] === 'PostCheck' ? p : undefined;
+    }, { timeoutMs: 60_000 });
+
+    // The rollback: the CloneSet begins its id again while the earlier run waits in PostCheck.
+    await kubectl(['label', 'pod', name, '-n', ns.name, 'app.custom/pre-']);
+    await setImage('back', 'nginx:1.27');
+    const id = (prefix: string): string => `${prefix}.podopslifecycle.kusionstack.io/cloneset`;
+    await eventually('a fresh run held in PreCheck', async () => {
+      const l = labelsOf(await current());
+      return l[PHASE] === 'PreCheck' && l[id('operating')] !== undefined && l[id('pre-check')] !== undefined;
+    }, { timeoutMs: 60_000 });
+    await sleep(3_000);
+    const held = await current();
+    expect(imageOf(held)).toBe('nginx:1.28');
+    // Nothing of the earlier run is left, and nothing lets the CloneSet operate while PreCheck rejects.
+    for (const prefix of ['operate', 'operated', 'done-operation-type', 'post-check', 'post-checked', 'completing', 'pre-checked']) expect(labelsOf(held)[id(prefix)]).toBeUndefined();
+    expect(labelsOf(held)[id('operation-type')]).toBe('update');
+
+    await kubectl(['label', 'pod', name, '-n', ns.name, 'app.custom/pre=ok', 'app.custom/post=ok']);
+    const [back] = await settled('back', 1, 'nginx:1.27', true, 120_000);
+    expect(back!.metadata?.uid).toBe(pod!.metadata?.uid);
+    expect(back!.status?.conditions?.find((c) => c.type === 'pod.kusionstack.io/service-ready')?.status).toBe('True');
+    expect(back!.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
+    expect(Object.keys(labelsOf(back)).filter((k) => k.includes('operation-permission'))).toEqual([]);
+    expect(operationsWhileListed('back').filter((o) => o.listedBy.length > 0)).toEqual([]);
+  });
+
+  it('a controlled pod without the service-ready gate (labelled after creation) behind a Service: no finalizer that nothing could release, and a Warning says why', async () => {
+    await service('late');
+    await kubectl(['apply', '-n', ns.name, '-f', '-'], JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'late', labels: { app: 'late' } },
+      spec: { containers: [{ name: 'main', image: 'nginx:1.27' }] },
+    }));
+    await eventually('late Ready and listed', async () => {
+      const p = await getJson<Pod>(['pod', 'late', '-n', ns.name]);
+      return p?.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True' && listedNow(p).includes('late');
+    }, { timeoutMs: 60_000 });
+    await kubectl(['label', 'pod', 'late', '-n', ns.name, `${CONTROL}=true`]);
+    await eventually('late service-available', async () => labelsOf(await getJson<Pod>(['pod', 'late', '-n', ns.name]))[SERVICE_AVAILABLE] !== undefined, { timeoutMs: 60_000 });
+    const op = (prefix: string): string => `${prefix}.podopslifecycle.kusionstack.io/by-hand`;
+    await kubectl(['label', 'pod', 'late', '-n', ns.name, `${op('operating')}=${Date.now()}000000`, `${op('operation-type')}=restart`]);
+    // It cannot be drained (no gate), so nothing holds it in Preparing: it is operated at once, and says so.
+    await eventually('operate granted', async () => labelsOf(await getJson<Pod>(['pod', 'late', '-n', ns.name]))[op('operate')] !== undefined, { timeoutMs: 30_000 });
+    await eventually('NoServiceReadyGate Event', async () => (await reasonsFor('late')).some((r) => r.startsWith('NoServiceReadyGate: ')));
+    await kubectl(['label', 'pod', 'late', '-n', ns.name, `${op('operating')}-`]);
+    const done = await eventually('late back online', async () => {
+      const p = await getJson<Pod>(['pod', 'late', '-n', ns.name]);
+      return labelsOf(p)[SERVICE_AVAILABLE] !== undefined && lifecycleKeys(p).length === 0 ? p : undefined;
+    }, { timeoutMs: 60_000 });
+    expect(entriesOf(done)).toEqual({});
+    expect([...(pods.versions.get(done.metadata!.uid!) ?? [])].some((v) => finalizersOf(v).includes(FIN))).toBe(false);
+  });
+
+  it('an ExternalName Service with a selector is no employer: the pods go online without waiting for endpoints it never has', async () => {
+    await kubectl(['apply', '-n', ns.name, '-f', '-'], JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'ext' },
+      spec: { type: 'ExternalName', externalName: 'example.com', selector: { app: 'ext' } },
+    }));
+    await applyCloneSet('ext', 1, 'nginx:1.27');
+    const [pod] = await settled('ext', 1, 'nginx:1.27', false, 60_000);
+    expect(entriesOf(pod)).toEqual({});
+  });
+
+  it('kusionstack.io/control removed mid-operation: the pod is released, service-ready True and Ready again, with a Warning', async () => {
+    await service('dropped');
+    await kubectl(['apply', '-n', ns.name, '-f', '-'], JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'dropped', labels: { app: 'dropped', [CONTROL]: 'true' } },
+      spec: { containers: [{ name: 'main', image: 'nginx:1.27' }] },
+    }));
+    await eventually('dropped online with traffic on', async () => {
+      const p = await getJson<Pod>(['pod', 'dropped', '-n', ns.name]);
+      return labelsOf(p)[SERVICE_AVAILABLE] !== undefined && finalizersOf(p).includes(FIN);
+    }, { timeoutMs: 60_000 });
+    const op = (prefix: string): string => `${prefix}.podopslifecycle.kusionstack.io/by-hand`;
+    await kubectl(['label', 'pod', 'dropped', '-n', ns.name, `${op('operating')}=${Date.now()}000000`, `${op('operation-type')}=restart`]);
+    await eventually('operating with traffic off', async () => {
+      const p = await getJson<Pod>(['pod', 'dropped', '-n', ns.name]);
+      return labelsOf(p)[op('operate')] !== undefined && p?.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'False';
+    }, { timeoutMs: 60_000 });
+    await kubectl(['label', 'pod', 'dropped', '-n', ns.name, `${CONTROL}-`]);
+    const released = await eventually('dropped Ready again', async () => {
+      const p = await getJson<Pod>(['pod', 'dropped', '-n', ns.name]);
+      const status = (type: string) => p?.status?.conditions?.find((c) => c.type === type)?.status;
+      return status('pod.kusionstack.io/service-ready') === 'True' && status('Ready') === 'True' ? p : undefined;
+    }, { timeoutMs: 60_000 });
+    expect(finalizersOf(released)).not.toContain(FIN);
+    await eventually('ControlLabelRemoved Event', async () => (await reasonsFor('dropped')).some((r) => r.startsWith('ControlLabelRemoved: ') && r.includes('by-hand')));
+  });
+
   it('SIGKILLs of the manager during a rollout behind a Service: no pod operated or released while listed as ready, every pod back online', async () => {
     const seed = chaosSeed();
     const [replicas, kills] = chaosLong() ? [20, 15] : [6, 3];

@@ -2,7 +2,7 @@
 // stalls: which revision it is at, its CloneSet lifecycle state, its PodOpsLifecycle phase and
 // operation, the PodTransitionRule holding it and why, since when, and on which node.
 import { KRUISE_ANNOTATIONS, KRUISE_LABELS, POL_PHASE_LABEL, nanoTimestampToDate, ptrDetailsOf, type CloneSet } from '@cloneset-suite/api-types';
-import { phaseOf, readLifecycle, typeOf } from '@cloneset-suite/podopslifecycle';
+import { lacksOperationType, phaseOf, readLifecycle, typeOf } from '@cloneset-suite/podopslifecycle';
 import type { V1Pod } from '@kubernetes/client-node';
 import { humanDuration } from './table.ts';
 
@@ -25,7 +25,10 @@ export interface PodRow {
 
 interface LifecyclePhase {
   id: string;
-  /** In the lifecycle controller's words (its Events and the phase label): PreCheck ... Completing. */
+  /**
+   * In the lifecycle controller's words (its Events and the phase label): PreCheck ... Completing,
+   * or NoOperationType for an id that cannot pass PreCheck until its operation-type is written.
+   */
   phase: string;
   operationType: string | undefined;
   /** The id's latest label timestamp: when it entered its current phase. */
@@ -41,7 +44,8 @@ export function lifecyclePhases(labels: Readonly<Record<string, string>>): Lifec
       .map((v) => nanoTimestampToDate(v))
       .filter((d): d is Date => d !== undefined);
     const since = stamps.length === 0 ? undefined : new Date(Math.max(...stamps.map((d) => d.getTime())));
-    return { id, phase: phaseOf(idLabels) ?? 'PreCheck', operationType: typeOf(idLabels), since };
+    const phase = lacksOperationType(idLabels) ? 'NoOperationType' : (phaseOf(idLabels) ?? 'PreCheck');
+    return { id, phase, operationType: typeOf(idLabels), since };
   });
 }
 

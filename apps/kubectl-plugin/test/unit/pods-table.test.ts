@@ -95,13 +95,17 @@ describe('lifecyclePhases and transitionRuleHolds', () => {
   it('reports one phase per lifecycle id, ordered by id', () => {
     const phases = lifecyclePhases({
       'operating.podopslifecycle.kusionstack.io/b': '1',
+      'operation-type.podopslifecycle.kusionstack.io/b': 'update',
       'operating.podopslifecycle.kusionstack.io/a': '1',
       'post-check.podopslifecycle.kusionstack.io/a': '2',
       'operated.podopslifecycle.kusionstack.io/a': '2',
+      'operating.podopslifecycle.kusionstack.io/c': '1',
     });
-    expect(phases.map((p) => [p.id, p.phase])).toEqual([
-      ['a', 'PostCheck'],
-      ['b', 'PreCheck'],
+    expect(phases.map((p) => [p.id, p.phase, p.operationType])).toEqual([
+      ['a', 'PostCheck', undefined],
+      ['b', 'PreCheck', 'update'],
+      // Admitted as Kuperator admits it; it waits in PreCheck until the type is written.
+      ['c', 'NoOperationType', undefined],
     ]);
   });
 
