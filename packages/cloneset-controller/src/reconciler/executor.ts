@@ -71,6 +71,7 @@ function podOf(action: PlanAction): string | undefined {
     case 'inPlaceUpdate':
     case 'releasePod':
     case 'adoptPod':
+    case 'podEvent':
       return action.name;
     default:
       return undefined;
@@ -381,6 +382,11 @@ async function executeOne(action: PlannedOther, ctx: ExecutionContext, state: Pl
     case 'event':
       ctx.recorder.event(ctx.cs, action.type, action.reason, action.reason, action.message);
       return;
+    case 'podEvent': {
+      const pod = ctx.podsByName.get(action.name);
+      if (pod) ctx.recorder.event(pod, action.type, action.reason, action.reason, action.message, ctx.cs);
+      return;
+    }
     case 'createRevision':
       try {
         // The exact bytes: OpenKruise compares and hashes revision data byte for byte (§7).
