@@ -5,7 +5,8 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { POL_OPERATION_TYPES, POL_PROTECTION_FINALIZER_PREFIX } from '@cloneset-suite/api-types';
 import { OPERATING_LABEL, OPERATION_TYPE_LABEL, cloneSetLifecycle, type CloneSetOperation, type CloneSetOperationType } from './begun-operation.ts';
-import type { OperationAction, PlanAction, PodEventAction } from './plan.ts';
+import { describeHeldPods } from './held-pods.ts';
+import type { OperationAction, PlanAction, PodEventAction, PodHold } from './plan.ts';
 import { isControlled, podLabels, podName } from './pod-state.ts';
 
 export type { CloneSetOperationType } from './begun-operation.ts';
@@ -151,6 +152,19 @@ export function planAlteredOperations(pods: readonly V1Pod[]): (OperationAction 
     if (!lc.granted) out.push({ kind: 'undoOperation', name, type: undoType });
   }
   return out;
+}
+
+/**
+ * The granted pods planAlteredOperations leaves waiting, as one hold on the PodsHeld condition:
+ * the CloneSet has nothing to do for them until their label says again what it began.
+ */
+export function alteredOperationWaits(pods: readonly V1Pod[]): PodHold[] {
+  const held = pods.filter((p) => {
+    const lc = cloneSetLifecycle(p);
+    return isControlled(p) && lc.state === 'altered' && lc.granted && !p.metadata?.deletionTimestamp;
+  });
+  if (held.length === 0) return [];
+  return [{ kind: 'OperationTypeMismatch', message: `waiting for label ${OPERATION_TYPE_LABEL} to say again what the CloneSet began on ${describeHeldPods(held.map(podName))} (changed after operate was granted)` }];
 }
 
 /** Puts pods the CloneSet began a `type` operation on first, keeping the order otherwise. */

@@ -205,11 +205,15 @@ export function inStep(step: PlanStep, actions: readonly PlanAction[]): PlannedA
 /** Something a step waits for: reported on its condition (and by an Event), not retried as an error. */
 export type PlanWait = PlanError;
 
-/** Who holds pods outside the controller's reach; the reason of the PodsHeld condition. */
-export type HoldKind = 'LifecycleHook' | 'PodTransitionRule';
+/**
+ * Who holds pods outside the controller's reach; the reason of the PodsHeld condition.
+ * OperationTypeMismatch: someone changed `operation-type/cloneset` after `operate` was granted.
+ */
+export type HoldKind = 'LifecycleHook' | 'PodTransitionRule' | 'OperationTypeMismatch';
 
 /**
- * Pods someone else holds (a lifecycle hook's owner, a PodTransitionRule): an ordinary wait,
+ * Pods someone else holds (a lifecycle hook's owner, a PodTransitionRule, whoever changed a
+ * pod's operation-type label): an ordinary wait,
  * said on the PodsHeld condition and by a Normal Event, never on FailedScale/FailedUpdate
  * (OpenKruise sets those only for errors, issue #14).
  */

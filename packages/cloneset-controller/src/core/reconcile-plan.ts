@@ -8,7 +8,7 @@ import { planImagePreDownload } from './image-predownload.ts';
 import type { FeatureGates } from './keys.ts';
 import type { Diffs } from './diff.ts';
 import { failureCondition, inStep, minRequeue, type PlannedAction, type PlanError, type PlanStep, type PlanWait, type PodHold } from './plan.ts';
-import { planAlteredOperations, planUndos, type CloneSetOperationType, type WantedPods } from './ops-lifecycle.ts';
+import { alteredOperationWaits, planAlteredOperations, planUndos, type CloneSetOperationType, type WantedPods } from './ops-lifecycle.ts';
 import { classifyPods, podName } from './pod-state.ts';
 import { computeRevisions, planHistoryTruncation, type RevisionsResult } from './revisions.ts';
 import { transitionRuleWaits } from './rule-waits.ts';
@@ -145,7 +145,7 @@ function planSync(ctx: PlanContext, plan: Omit<ReconcilePlan, 'sync'>): SyncStep
     sync = { step: 'update', scaleDiffs: scale.diffs, update: 'diffs' in update ? { diffs: update.diffs } : { stoppedBy: update.stoppedBy } };
   }
   // Held pods are said whichever step ran: the controller has nothing to do until they are released.
-  plan.holds.push(...hookWaits(ctx), ...transitionRuleWaits(ctx));
+  plan.holds.push(...hookWaits(ctx), ...transitionRuleWaits(ctx), ...alteredOperationWaits(ctx.pods));
   actions.push(...inStep('scale', holdEvents(plan.holds, ctx.cs.status?.conditions?.find((c) => c.type === PODS_HELD_CONDITION))));
   // An undo fails the condition of the step its operation type belongs to.
   const stepOf = (type: string): PlanStep => (type === 'update' ? 'update' : 'scale');

@@ -271,6 +271,15 @@ describe('hand edits of operation-type/cloneset: the CloneSet acts only on the o
     expect(message).toContain('operate was granted, so it waits');
   });
 
+  it('a granted pod left waiting holds the CloneSet: PodsHeld names the label and the pod, with a Normal Event; an undone one does not', () => {
+    const waiting = edited(podOf('granted', IN_PLACE, { name: 'x', rev: 'cs-old', state: 'Normal' }), 'scale-in');
+    const plan = reconcile(inPlaceCs(), [waiting]);
+    expect(plan.holds).toEqual([{ kind: 'OperationTypeMismatch', message: `waiting for label ${TYPE} to say again what the CloneSet began on 1 pod(s): x (changed after operate was granted)` }]);
+    expect(plan.actions.filter((a) => a.kind === 'event').map((a) => 'reason' in a && a.reason)).toEqual(['WaitingForOperationTypeLabel']);
+    const undone = edited(podOf('waiting', IN_PLACE, { name: 'x', rev: 'cs-old', state: 'Normal' }), 'scale-in');
+    expect(reconcile(inPlaceCs(), [undone]).holds).toEqual([]);
+  });
+
   it('a pod the CloneSet began a scale-in on keeps its place in the scale-in choice, relabelled or not', () => {
     const a = pod({ name: 'a', rev: 'cs-new', state: 'Normal', labels: CONTROL, createdSec: 10 });
     const b = edited(podOf('granted', SCALE_IN, { name: 'b', rev: 'cs-new', state: 'Normal', createdSec: 9000 }), 'update');
