@@ -249,6 +249,12 @@ describe('CloneSet through PodOpsLifecycle and PodTransitionRule on a cluster', 
     await eventually('OperationTypeMismatch on the pod', async () => (await eventsFor(name)).has('OperationTypeMismatch'), { timeoutMs: 30_000 });
     // The hook lets go: before the fix the CloneSet deleted the pod as a granted scale-in here.
     await kubectl(['label', 'pod', name, '-n', ns.name, `${HOLD}-`]);
+    // The CloneSet says what holds it.
+    await eventually('PodsHeld: OperationTypeMismatch', async () => {
+      const cs = await getJson<{ status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[] } }>(['clone', 'edited', '-n', ns.name]);
+      const held = cs?.status?.conditions?.find((c) => c.type === 'PodsHeld');
+      return held?.status === 'True' && held.reason === 'OperationTypeMismatch' && (held.message ?? '').includes(name);
+    }, { timeoutMs: 30_000 });
     await sleep(5_000);
     const waiting = (await pods('edited'))[0];
     expect(waiting?.metadata?.uid).toBe(pod!.metadata?.uid);
