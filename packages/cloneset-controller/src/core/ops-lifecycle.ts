@@ -30,7 +30,7 @@ export type CloneSetAct = 'delete' | 'updateInPlace' | 'recreate';
  * otherwise; an update that re-creates the pod announces the delete (`preparing-to-delete`) at
  * begin, as a scale-in does.
  */
-export const OPERATION_FOR: Readonly<Record<CloneSetAct, CloneSetOperation>> = {
+const OPERATION_FOR: Readonly<Record<CloneSetAct, CloneSetOperation>> = {
   delete: { type: POL_OPERATION_TYPES.scaleIn, deletesPod: true },
   updateInPlace: { type: POL_OPERATION_TYPES.update, deletesPod: false },
   recreate: { type: POL_OPERATION_TYPES.update, deletesPod: true },
