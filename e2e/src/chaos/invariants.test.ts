@@ -81,6 +81,70 @@ describe('checkSnapshot', () => {
   });
 });
 
+describe('checkSnapshot following the spec (replicas changed mid-run)', () => {
+  const S = 2;
+  const l: Limits = { cloneSetUid: CS, replicas: 12, maxSurge: S, maxUnavailable: 2, checkAvailability: true, withPvcs: false };
+  const pods = (n: number, ready = n): PodView[] => Array.from({ length: n }, (_, i) => pod(`p${i}`, { ready: i < ready }));
+  const sample = (n: number, cs: { replicas: number; generation: number; observedGeneration: number }, ready = n): Snapshot => ({ pods: pods(n, ready), pvcs: [], cloneSet: cs });
+  /** Runs the samples in order; the kinds each one reported. */
+  const run = (snaps: Snapshot[]): string[][] => {
+    let h = emptyHistory();
+    return snaps.map((snap) => {
+      const r = checkSnapshot(h, snap, l);
+      h = r.history;
+      return r.violations.map((v) => v.invariant);
+    });
+  };
+
+  it('pods created under replicas 14 may stand after replicas went back to 12, until the controller saw it and they fit', () => {
+    expect(
+      run([
+        sample(12, { replicas: 12, generation: 1, observedGeneration: 1 }),
+        sample(15, { replicas: 14, generation: 2, observedGeneration: 2 }, 12),
+        // Back to 12 while the apiserver refuses the controller's writes: the 15 stand, allowed.
+        sample(15, { replicas: 12, generation: 3, observedGeneration: 2 }, 13),
+        sample(15, { replicas: 12, generation: 3, observedGeneration: 3 }, 13),
+        // The controller saw 12 and the pods fit: from now on 12 + 2 binds.
+        sample(14, { replicas: 12, generation: 3, observedGeneration: 3 }),
+        sample(15, { replicas: 12, generation: 3, observedGeneration: 3 }),
+      ]),
+    ).toEqual([[], [], [], [], [], ['surge']]);
+  });
+
+  it('a surge above the largest count in force is caught at once', () => {
+    expect(run([sample(12, { replicas: 12, generation: 1, observedGeneration: 1 }), sample(17, { replicas: 14, generation: 2, observedGeneration: 1 })])).toEqual([[], ['surge']]);
+  });
+
+  it('availability is held to the smallest count in force: a scale-up does not need its new pods ready yet', () => {
+    expect(
+      run([
+        sample(12, { replicas: 12, generation: 1, observedGeneration: 1 }),
+        // 14 wanted, 12 ready: 2 short of 14, fine; 11 ready of 14 with 12 still in force: 1 short.
+        sample(14, { replicas: 14, generation: 2, observedGeneration: 2 }, 11),
+        sample(14, { replicas: 14, generation: 2, observedGeneration: 2 }, 12),
+        // 14 now binds: 11 ready is 3 short.
+        sample(14, { replicas: 14, generation: 2, observedGeneration: 2 }, 11),
+      ]),
+    ).toEqual([[], [], [], ['unavailable']]);
+  });
+
+  it('property: with the spec never changed, following it checks exactly what limits.replicas checks', () => {
+    fc.assert(
+      fc.property(fc.array(fc.record({ n: fc.nat(20), ready: fc.nat(20) }), { minLength: 1, maxLength: 8 }), (samples) => {
+        let followed = emptyHistory();
+        let fixed = emptyHistory();
+        for (const { n, ready } of samples) {
+          const a = checkSnapshot(followed, sample(n, { replicas: 12, generation: 1, observedGeneration: 1 }, ready), l);
+          const b = checkSnapshot(fixed, { pods: pods(n, ready), pvcs: [] }, l);
+          expect(a.violations).toEqual(b.violations);
+          followed = a.history;
+          fixed = b.history;
+        }
+      }),
+    );
+  });
+});
+
 describe('checkSettledClaims', () => {
   const bound = new Set(['data-web-a', 'data-web-b', 'data-web-c']);
   it('passes when every active pod has its bound claim and none is orphaned', () => {

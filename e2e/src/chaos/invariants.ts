@@ -25,14 +25,27 @@ export interface PvcView {
   terminating: boolean;
 }
 
-/** One sample: PVCs listed first, then pods, so a pod seen alive was alive after the PVC list. */
+/** The CloneSet's replicas and how far the controller has seen its spec. */
+export interface CloneSetView {
+  replicas: number;
+  generation: number;
+  observedGeneration: number;
+}
+
+/**
+ * One sample: PVCs listed first, then pods, so a pod seen alive was alive after the PVC list; then
+ * (when the sampler follows the spec) the CloneSet, so its replicas are at least as new as those
+ * the listed pods were created under.
+ */
 export interface Snapshot {
   pvcs: readonly PvcView[];
   pods: readonly PodView[];
+  cloneSet?: CloneSetView;
 }
 
 export interface Limits {
   cloneSetUid: string;
+  /** spec.replicas, for snapshots without a view of the CloneSet. */
   replicas: number;
   maxSurge: number;
   maxUnavailable: number;
@@ -49,9 +62,44 @@ export interface History {
   podByInstanceId: ReadonlyMap<string, string>;
   /** pod uid -> instance id ever seen, to catch a relabelled pod. */
   instanceIdByPodUid: ReadonlyMap<string, string | undefined>;
+  /** The replica counts still in force from earlier samples (see replicasInForce). */
+  replicasInForce?: ReplicasInForce;
 }
 
 export const emptyHistory = (): History => ({ livePvcs: new Map(), podByInstanceId: new Map(), instanceIdByPodUid: new Map() });
+
+/** Surge is checked against the largest replica count in force, availability against the smallest. */
+export interface ReplicasInForce {
+  largest: number;
+  smallest: number;
+}
+
+/**
+ * A change of spec.replicas does not bind the pods at once: pods created under a larger count may
+ * stand until the controller has seen the change and deleted them (it cannot while the apiserver
+ * refuses its writes), and under a smaller count fewer pods had to be ready. So an earlier count
+ * stays in force until the controller has observed the current spec (status.observedGeneration)
+ * and the pods fit the current count; from then on the controller decides by that count alone.
+ * Without a view of the CloneSet, `limits.replicas` is the only count.
+ */
+export function replicasInForce(
+  earlier: ReplicasInForce | undefined,
+  snap: Snapshot,
+  limits: Limits,
+  counts: { active: number; ready: number },
+): { now: ReplicasInForce; next: ReplicasInForce } {
+  const cs = snap.cloneSet;
+  if (!cs) return { now: { largest: limits.replicas, smallest: limits.replicas }, next: { largest: limits.replicas, smallest: limits.replicas } };
+  const now = { largest: Math.max(earlier?.largest ?? cs.replicas, cs.replicas), smallest: Math.min(earlier?.smallest ?? cs.replicas, cs.replicas) };
+  const caughtUp = cs.observedGeneration >= cs.generation;
+  return {
+    now,
+    next: {
+      largest: caughtUp && counts.active <= cs.replicas + limits.maxSurge ? cs.replicas : now.largest,
+      smallest: caughtUp && cs.replicas - counts.ready <= limits.maxUnavailable ? cs.replicas : now.smallest,
+    },
+  };
+}
 
 export interface Violation {
   invariant: 'surge' | 'unavailable' | 'instance-id' | 'pvc-owner' | 'pvc-duplicate' | 'pvc-deleted-under-pod';
@@ -68,15 +116,16 @@ const byInstanceId = <T extends { instanceId: string | undefined }>(items: reado
 export function checkSnapshot(history: History, snap: Snapshot, limits: Limits): { history: History; violations: Violation[] } {
   const violations: Violation[] = [];
   const active = snap.pods.filter((p) => !p.terminating);
+  const ready = active.filter((p) => p.ready).length;
+  const replicas = replicasInForce(history.replicasInForce, snap, limits, { active: active.length, ready });
 
-  if (active.length > limits.replicas + limits.maxSurge) {
-    violations.push({ invariant: 'surge', detail: `${active.length} active pods > replicas ${limits.replicas} + maxSurge ${limits.maxSurge}` });
+  if (active.length > replicas.now.largest + limits.maxSurge) {
+    violations.push({ invariant: 'surge', detail: `${active.length} active pods > replicas ${replicas.now.largest} + maxSurge ${limits.maxSurge}` });
   }
   if (limits.checkAvailability) {
-    const ready = active.filter((p) => p.ready).length;
-    const unavailable = limits.replicas - ready;
+    const unavailable = replicas.now.smallest - ready;
     if (unavailable > limits.maxUnavailable) {
-      violations.push({ invariant: 'unavailable', detail: `${unavailable} unavailable (${ready} ready of ${limits.replicas}) > maxUnavailable ${limits.maxUnavailable}` });
+      violations.push({ invariant: 'unavailable', detail: `${unavailable} unavailable (${ready} ready of ${replicas.now.smallest}) > maxUnavailable ${limits.maxUnavailable}` });
     }
   }
 
@@ -133,6 +182,7 @@ export function checkSnapshot(history: History, snap: Snapshot, limits: Limits):
       livePvcs: new Map(snap.pvcs.filter((c) => !c.terminating).map((c) => [c.name, c])),
       podByInstanceId: new Map(snap.pods.flatMap((p) => (p.instanceId === undefined ? [] : [[p.instanceId, p.uid] as const]))),
       instanceIdByPodUid: new Map([...history.instanceIdByPodUid, ...snap.pods.map((p) => [p.uid, p.instanceId] as const)]),
+      replicasInForce: replicas.next,
     },
   };
 }

@@ -44,7 +44,12 @@ describe('CloneSet through PodOpsLifecycle and PodTransitionRule on a cluster', 
     (await getJson<{ items: Pod[] }>(['pods', '-n', ns.name, '-l', `app=${app}`]))?.items.filter((p) => !p.metadata?.deletionTimestamp) ?? [];
 
   /** A CloneSet whose pods opt in to PodOpsLifecycle and expect the cooperation finalizer. */
-  async function applyCloneSet(name: string, replicas: number, image: string, opts: { controlled?: boolean; maxUnavailable?: string | number } = {}): Promise<void> {
+  async function applyCloneSet(
+    name: string,
+    replicas: number,
+    image: string,
+    opts: { controlled?: boolean; maxUnavailable?: string | number; type?: 'ReCreate' | 'InPlaceIfPossible'; labels?: Record<string, string>; lifecycle?: unknown } = {},
+  ): Promise<void> {
     const controlled = opts.controlled ?? true;
     await kubectl(['apply', '-n', ns.name, '-f', '-'], JSON.stringify({
       apiVersion: 'apps.kruise.io/v1alpha1',
@@ -55,12 +60,13 @@ describe('CloneSet through PodOpsLifecycle and PodTransitionRule on a cluster', 
         selector: { matchLabels: { app: name } },
         template: {
           metadata: {
-            labels: { app: name, ...(controlled ? { [CONTROL]: 'true' } : {}) },
+            labels: { app: name, ...(controlled ? { [CONTROL]: 'true' } : {}), ...(opts.labels ?? {}) },
             ...(controlled ? { annotations: { 'pod.kusionstack.io/available-conditions': JSON.stringify({ expectedFinalizers: { [`Service/${ns.name}/${name}`]: PROT } }) } } : {}),
           },
           spec: { containers: [{ name: 'main', image }] },
         },
-        updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: opts.maxUnavailable ?? 1 },
+        updateStrategy: { type: opts.type ?? 'InPlaceIfPossible', maxUnavailable: opts.maxUnavailable ?? 1 },
+        ...(opts.lifecycle ? { lifecycle: opts.lifecycle } : {}),
       },
     }));
   }
@@ -203,6 +209,65 @@ describe('CloneSet through PodOpsLifecycle and PodTransitionRule on a cluster', 
     expect(labelsOf(deleted)['operate.podopslifecycle.kusionstack.io/cloneset']).toBeDefined();
     expect(labelsOf(deleted)['podopslifecycle.kusionstack.io/preparing-to-delete']).toBeDefined();
     expect(before.map((p) => p.metadata?.uid)).toContain(deleted.metadata?.uid);
+  });
+
+  it('a ReCreate update of controlled pods announces the delete at begin: preparing-to-delete with the operating timestamp, as a scale-in', async () => {
+    await kubectl(['create', 'service', 'clusterip', 'recreated', '-n', ns.name, '--tcp=80:80']);
+    await applyCloneSet('recreated', 2, 'nginx:1.27', { type: 'ReCreate' });
+    const before = await settled('recreated', 2, 'nginx:1.27');
+    await setImage('recreated', 'nginx:1.28');
+    const after = await settled('recreated', 2, 'nginx:1.28');
+    expect(after.map((p) => p.metadata?.uid).some((uid) => before.some((b) => b.metadata?.uid === uid))).toBe(false);
+    for (const old of before) {
+      const versions = history.versions.get(old.metadata!.uid!) ?? [];
+      // The begin write: operating and the hint in one write, with the same timestamp.
+      const begun = versions.find((v) => labelsOf(v)['operating.podopslifecycle.kusionstack.io/cloneset'] !== undefined);
+      expect(labelsOf(begun)['operation-type.podopslifecycle.kusionstack.io/cloneset']).toBe('update');
+      expect(labelsOf(begun)['podopslifecycle.kusionstack.io/preparing-to-delete']).toBe(labelsOf(begun)['operating.podopslifecycle.kusionstack.io/cloneset']);
+      expect(JSON.parse(begun?.metadata?.annotations?.['podopslifecycle.cloneset-suite.io/cloneset-operation'] ?? '{}')).toMatchObject({ type: 'update', deletesPod: true });
+      // Deleted only once granted, with the traffic off.
+      const deleted = versions.find((v) => v.metadata?.deletionTimestamp);
+      expect(labelsOf(deleted)['operate.podopslifecycle.kusionstack.io/cloneset']).toBeDefined();
+      expect(deleted?.metadata?.finalizers ?? []).not.toContain(PROT);
+    }
+  });
+
+  it('a hand-written operation-type scale-in on a pod in an in-place update never gets it deleted: a Warning, and the update goes on once the label is back', async () => {
+    const HOLD = 'example.com/hold-update';
+    await kubectl(['create', 'service', 'clusterip', 'edited', '-n', ns.name, '--tcp=80:80']);
+    // The OpenKruise inPlaceUpdate hook keeps a granted pod in PreparingUpdate while it carries HOLD.
+    await applyCloneSet('edited', 1, 'nginx:1.27', { labels: { [HOLD]: 'true' }, lifecycle: { inPlaceUpdate: { labelsHandler: { [HOLD]: 'true' } } } });
+    const [pod] = await settled('edited', 1, 'nginx:1.27');
+    const name = pod!.metadata!.name!;
+    await setImage('edited', 'nginx:1.28');
+    await eventually('granted, held by the hook', async () => {
+      const p = (await pods('edited'))[0];
+      return labelsOf(p)['operate.podopslifecycle.kusionstack.io/cloneset'] !== undefined && labelsOf(p)['lifecycle.apps.kruise.io/state'] === 'PreparingUpdate';
+    }, { timeoutMs: 60_000 });
+
+    await kubectl(['label', 'pod', name, '-n', ns.name, '--overwrite', 'operation-type.podopslifecycle.kusionstack.io/cloneset=scale-in']);
+    await eventually('OperationTypeMismatch on the pod', async () => (await eventsFor(name)).has('OperationTypeMismatch'), { timeoutMs: 30_000 });
+    // The hook lets go: before the fix the CloneSet deleted the pod as a granted scale-in here.
+    await kubectl(['label', 'pod', name, '-n', ns.name, `${HOLD}-`]);
+    // The CloneSet says what holds it.
+    await eventually('PodsHeld: OperationTypeMismatch', async () => {
+      const cs = await getJson<{ status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[] } }>(['clone', 'edited', '-n', ns.name]);
+      const held = cs?.status?.conditions?.find((c) => c.type === 'PodsHeld');
+      return held?.status === 'True' && held.reason === 'OperationTypeMismatch' && (held.message ?? '').includes(name);
+    }, { timeoutMs: 30_000 });
+    await sleep(5_000);
+    const waiting = (await pods('edited'))[0];
+    expect(waiting?.metadata?.uid).toBe(pod!.metadata?.uid);
+    expect(imageOf(waiting)).toBe('nginx:1.27');
+    expect((history.versions.get(pod!.metadata!.uid!) ?? []).some((v) => v.metadata?.deletionTimestamp)).toBe(false);
+
+    // The label back as the CloneSet wrote it: the in-place update goes on, the same pod; the hook's
+    // label re-added after it, as its owner does, lets the pod leave Updated for Normal.
+    await kubectl(['label', 'pod', name, '-n', ns.name, '--overwrite', 'operation-type.podopslifecycle.kusionstack.io/cloneset=update']);
+    await eventually('updated in place', async () => imageOf((await pods('edited'))[0]) === 'nginx:1.28', { timeoutMs: 60_000 });
+    await kubectl(['label', 'pod', name, '-n', ns.name, `${HOLD}=true`]);
+    const [done] = await settled('edited', 1, 'nginx:1.28');
+    expect(done!.metadata?.uid).toBe(pod!.metadata?.uid);
   });
 
   it('an uncontrolled CloneSet in the same namespace updates in place as under OpenKruise: no lifecycle label or gate ever', async () => {

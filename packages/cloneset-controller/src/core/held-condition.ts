@@ -11,6 +11,7 @@ export const PODS_HELD_CONDITION = 'PodsHeld';
 const EVENT_REASONS: Record<HoldKind, string> = {
   LifecycleHook: 'WaitingForLifecycleHook',
   PodTransitionRule: 'WaitingForPodTransitionRule',
+  OperationTypeMismatch: 'WaitingForOperationTypeLabel',
 };
 
 export interface HeldConditionState {
@@ -27,7 +28,7 @@ export interface HeldConditionState {
 export function heldCondition(holds: readonly PodHold[] | undefined, existing: StatusCondition | undefined): HeldConditionState | undefined {
   if (holds === undefined) return undefined;
   if (holds.length > 0) return { status: 'True', reason: holds[0]!.kind, message: holds.map((h) => h.message).join('; ') };
-  if (existing?.status === 'True') return { status: 'False', reason: 'Released', message: 'no pod is held by a lifecycle hook or a PodTransitionRule' };
+  if (existing?.status === 'True') return { status: 'False', reason: 'Released', message: 'no pod is held by a lifecycle hook, a PodTransitionRule or a changed operation-type label' };
   return undefined;
 }
 

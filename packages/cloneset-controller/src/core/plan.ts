@@ -141,14 +141,29 @@ export interface EventAction {
 }
 
 /**
+ * An Event on one of the CloneSet's pods: a decision about that pod, said where
+ * `kubectl describe pod` and `kubectl events --for pod/<name>` show it.
+ */
+export interface PodEventAction {
+  kind: 'podEvent';
+  name: string;
+  type: 'Normal' | 'Warning';
+  reason: string;
+  message: string;
+}
+
+/**
  * A PodOpsLifecycle write on a controlled pod (id `cloneset`, decisions.md): begin when the
  * CloneSet chooses the pod, finish when its in-place update is complete, undo when it leaves
- * the plan before `operate`. The shell writes the SDK's label patch.
+ * the plan before `operate`. The shell writes the SDK's label patch, and with a begin the record
+ * of what it began (begun-operation.ts).
  */
 export interface OperationAction {
   kind: 'beginOperation' | 'finishOperation' | 'undoOperation';
   name: string;
   type: string;
+  /** Begin: the operation deletes the pod, announced with `preparing-to-delete` (spec §1.12). */
+  deletesPod?: boolean;
 }
 
 export type PlanAction =
@@ -164,6 +179,7 @@ export type PlanAction =
   | AdoptPodAction
   | UpdatePodsToDeleteAction
   | EventAction
+  | PodEventAction
   | RevisionAction
   | PreDownloadAction;
 
@@ -189,11 +205,15 @@ export function inStep(step: PlanStep, actions: readonly PlanAction[]): PlannedA
 /** Something a step waits for: reported on its condition (and by an Event), not retried as an error. */
 export type PlanWait = PlanError;
 
-/** Who holds pods outside the controller's reach; the reason of the PodsHeld condition. */
-export type HoldKind = 'LifecycleHook' | 'PodTransitionRule';
+/**
+ * Who holds pods outside the controller's reach; the reason of the PodsHeld condition.
+ * OperationTypeMismatch: someone changed `operation-type/cloneset` after `operate` was granted.
+ */
+export type HoldKind = 'LifecycleHook' | 'PodTransitionRule' | 'OperationTypeMismatch';
 
 /**
- * Pods someone else holds (a lifecycle hook's owner, a PodTransitionRule): an ordinary wait,
+ * Pods someone else holds (a lifecycle hook's owner, a PodTransitionRule, whoever changed a
+ * pod's operation-type label): an ordinary wait,
  * said on the PodsHeld condition and by a Normal Event, never on FailedScale/FailedUpdate
  * (OpenKruise sets those only for errors, issue #14).
  */

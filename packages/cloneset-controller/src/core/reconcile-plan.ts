@@ -8,7 +8,7 @@ import { planImagePreDownload } from './image-predownload.ts';
 import type { FeatureGates } from './keys.ts';
 import type { Diffs } from './diff.ts';
 import { failureCondition, inStep, minRequeue, type PlannedAction, type PlanError, type PlanStep, type PlanWait, type PodHold } from './plan.ts';
-import { planUndos, type CloneSetOperationType, type WantedPods } from './ops-lifecycle.ts';
+import { alteredOperationWaits, planAlteredOperations, planUndos, type CloneSetOperationType, type WantedPods } from './ops-lifecycle.ts';
 import { classifyPods, podName } from './pod-state.ts';
 import { computeRevisions, planHistoryTruncation, type RevisionsResult } from './revisions.ts';
 import { transitionRuleWaits } from './rule-waits.ts';
@@ -122,7 +122,8 @@ export function planReconcile(input: ReconcileInput): ReconcilePlan {
 
 /**
  * Scale, then Update unless Scale wrote (§3 step 11), then the deletes the next pass's Scale
- * step would make of the pods Update marked for a recreate, then undos and clean-ups, into `plan`.
+ * step would make of the pods Update marked for a recreate, then the pods whose lifecycle labels
+ * no longer say what the CloneSet began, undos and clean-ups, into `plan`.
  */
 function planSync(ctx: PlanContext, plan: Omit<ReconcilePlan, 'sync'>): SyncStep {
   const { actions } = plan;
@@ -144,11 +145,14 @@ function planSync(ctx: PlanContext, plan: Omit<ReconcilePlan, 'sync'>): SyncStep
     sync = { step: 'update', scaleDiffs: scale.diffs, update: 'diffs' in update ? { diffs: update.diffs } : { stoppedBy: update.stoppedBy } };
   }
   // Held pods are said whichever step ran: the controller has nothing to do until they are released.
-  plan.holds.push(...hookWaits(ctx), ...transitionRuleWaits(ctx));
+  plan.holds.push(...hookWaits(ctx), ...transitionRuleWaits(ctx), ...alteredOperationWaits(ctx.pods));
   actions.push(...inStep('scale', holdEvents(plan.holds, ctx.cs.status?.conditions?.find((c) => c.type === PODS_HELD_CONDITION))));
+  // An undo fails the condition of the step its operation type belongs to.
+  const stepOf = (type: string): PlanStep => (type === 'update' ? 'update' : 'scale');
+  for (const a of planAlteredOperations(ctx.pods)) actions.push({ ...a, step: a.kind === 'undoOperation' ? stepOf(a.type) : 'scale' });
   const undone = new Set(actions.flatMap((a) => (a.kind === 'undoOperation' ? [a.name] : [])));
   for (const undo of planUndos(ctx.pods, wanted)) {
-    if (!undone.has(undo.name)) actions.push({ ...undo, step: undo.type === 'update' ? 'update' : 'scale' });
+    if (!undone.has(undo.name)) actions.push({ ...undo, step: stepOf(undo.type) });
   }
   actions.push(...inStep('cleanup', planPodsToDeleteCleanup(ctx)));
   return sync;

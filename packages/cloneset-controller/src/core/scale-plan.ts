@@ -12,7 +12,7 @@ import { POD_TYPE, ownerRefTo } from './owner-ref.ts';
 import { initialGateConditions, setPodConditions } from './pod-conditions.ts';
 import { MAX_POD_WRITES_PER_PASS, PASS_LIMIT_REQUEUE_MS, passBudget, type PassBudget } from './pass-limits.ts';
 import { emptyPlan, minRequeue, type CreatePodAction, type DeleteReason, type Plan, type PlanAction } from './plan.ts';
-import { cloneSetOperation, inOperationFirst, isOperateGranted, throughLifecycle } from './ops-lifecycle.ts';
+import { inOperationFirst, isGranted, throughLifecycle } from './ops-lifecycle.ts';
 import { instanceIdOf, isControlled, isPreparingDelete, isReady, isSpecifiedDelete, podName } from './pod-state.ts';
 import { templateOfRevision } from './revisions.ts';
 import { SELECTOR_EXCLUDES_REASON, selfReleaseRefusal } from './selector-guard.ts';
@@ -28,7 +28,7 @@ export const ID_WAIT_REQUEUE_MS = 1_000;
  * with every owned PVC of its instance id.
  */
 export function deleteOrHold(ctx: PlanContext, pod: V1Pod, reason: DeleteReason): PlanAction[] {
-  return throughLifecycle(pod, POL_OPERATION_TYPES.scaleIn, kruiseDeleteOrHold(ctx, pod, reason));
+  return throughLifecycle(pod, 'delete', kruiseDeleteOrHold(ctx, pod, reason));
 }
 
 function kruiseDeleteOrHold(ctx: PlanContext, pod: V1Pod, reason: DeleteReason): PlanAction[] {
@@ -261,8 +261,9 @@ export function planScale(ctx: PlanContext): Plan & { diffs: Diffs } {
   return done();
 }
 
+/** A controlled pod whose scale-in the CloneSet began and the lifecycle granted (its labels unchanged since). */
 function isGrantedScaleIn(pod: V1Pod): boolean {
-  return isControlled(pod) && cloneSetOperation(pod) === POL_OPERATION_TYPES.scaleIn && isOperateGranted(pod);
+  return isControlled(pod) && isGranted(pod, POL_OPERATION_TYPES.scaleIn);
 }
 
 /** §3 step 13: keep only names of claimed active pods in podsToDelete. */

@@ -22,7 +22,7 @@ import { setPodConditions } from './pod-conditions.ts';
 import { PASS_LIMIT_REQUEUE_MS, passBudget } from './pass-limits.ts';
 import { emptyPlan, minRequeue, type Plan, type PlanAction, type PodConditionPatch } from './plan.ts';
 import { isAvailable, isControlled, isPodAtRevision, isPreparingDelete, lifecycleState, podLabels, podName, podRevision } from './pod-state.ts';
-import { cloneSetOperation, inOperationFirst, isOperateGranted, throughLifecycle } from './ops-lifecycle.ts';
+import { inOperationFirst, isBegun, isGranted, throughLifecycle } from './ops-lifecycle.ts';
 import { planRefresh } from './refresh.ts';
 import { revisionLabels } from './revisions.ts';
 import { rfc3339 } from './time.ts';
@@ -58,13 +58,13 @@ export function limitByMaxUnavailable(
 
 /**
  * Candidates for this pass (§8.4): wrong revision, not pre-deleting, no pending grace (unless
- * Updated), not in the CloneSet's scale-in operation.
+ * Updated), not a pod the CloneSet began a scale-in on.
  */
 export function updateCandidates(ctx: PlanContext, updateNum: number): V1Pod[] {
   return ctx.pods.filter((p) => {
     if (updateNum > 0 === isUpdatedPod(ctx, p)) return false;
     if (isPreparingDelete(p)) return false;
-    if (cloneSetOperation(p) === POL_OPERATION_TYPES.scaleIn) return false;
+    if (isBegun(p, POL_OPERATION_TYPES.scaleIn)) return false;
     return graceAnnotationKey(p) === undefined || lifecycleState(p) === LifecycleState.Updated;
   });
 }
@@ -149,8 +149,7 @@ export function planFinishes(ctx: PlanContext, busy: ReadonlySet<string>): PlanA
     .filter(
       (p) =>
         isControlled(p) &&
-        cloneSetOperation(p) === POL_OPERATION_TYPES.update &&
-        isOperateGranted(p) &&
+        isGranted(p, POL_OPERATION_TYPES.update) &&
         !busy.has(podName(p)) &&
         isUpdatedPod(ctx, p) &&
         lifecycleState(p) !== LifecycleState.Updating &&
@@ -208,7 +207,7 @@ export function planUpdate(ctx: PlanContext): UpdatePlan {
           })
         : undefined;
     if (diff) {
-      plan.actions.push(...throughLifecycle(pod, POL_OPERATION_TYPES.update, inPlaceUpdate(ctx, pod, targetName, diff)));
+      plan.actions.push(...throughLifecycle(pod, 'updateInPlace', inPlaceUpdate(ctx, pod, targetName, diff)));
       const grace = ctx.cs.spec.updateStrategy?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0;
       if (grace > 0) plan.requeueAfterMs = minRequeue(plan.requeueAfterMs, grace * 1000);
     } else if (ctx.updateType === 'InPlaceOnly') {
@@ -220,7 +219,7 @@ export function planUpdate(ctx: PlanContext): UpdatePlan {
       // Recreate (§8.8): mark now; the Scale step deletes it as a specified delete (this pass's
       // second look, recreate-deletes.ts, or the next pass's).
       const what = `pod ${podName(pod)} specified-delete for update(revision ${targetName})`;
-      plan.actions.push(...throughLifecycle(pod, POL_OPERATION_TYPES.update, [{
+      plan.actions.push(...throughLifecycle(pod, 'recreate', [{
         kind: 'patchPod',
         name: podName(pod),
         reason: 'RecreateUpdate',

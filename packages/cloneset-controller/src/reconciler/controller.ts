@@ -19,6 +19,7 @@ import { describePlan, planReconcile, statusInputFor } from '../core/reconcile-p
 import { selectorMatches } from '../core/selector.ts';
 import { computeStatus, statusEquals } from '../core/status.ts';
 import type { CloneSetLike } from '../core/types.ts';
+import { observeCachedCreates } from './cached-creates.ts';
 import { claimExpectation } from './claim-expectation.ts';
 import { executePlan } from './executor.ts';
 import { ImagePullJobSupport } from './image-pull-jobs.ts';
@@ -131,6 +132,7 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
       ctx.logger.debug({ resourceVersion: cs.metadata.resourceVersion }, 'waiting for the cache to observe our status write');
       return { requeueAfter: STALE_CACHE_REQUEUE_MS };
     }
+    observeCachedCreates(expectations, key, (name) => pods.getByKey(namespacedKey(cs.metadata.namespace, name)) !== undefined);
     if (!expectations.satisfied(key)) {
       ctx.logger.debug({ cloneSet: key, pending: expectations.pending(key) }, 'waiting for the cache to observe earlier creates and deletes');
       return;

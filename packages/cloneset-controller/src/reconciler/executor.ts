@@ -71,6 +71,7 @@ function podOf(action: PlanAction): string | undefined {
     case 'inPlaceUpdate':
     case 'releasePod':
     case 'adoptPod':
+    case 'podEvent':
       return action.name;
     default:
       return undefined;
@@ -206,9 +207,11 @@ async function createPod(action: PlannedCreate, ctx: ExecutionContext, result: E
       ctx.recorder.event(ctx.cs, 'Warning', 'CreatePodOutcomeUnknown', 'Create', `no answer to the create of pod ${action.name}: ${errorMessage(err)}; waiting for it to show up before creating more`);
       return false;
     }
-    // AlreadyExists included: the planner saw no pod of that name (decisions.md fix 5), so the
-    // cache is behind; the failure is retried with backoff and the next plan sees the pod.
-    ctx.expectations.observe(ctx.key, 'create', action.name);
+    // AlreadyExists: the planner saw no pod of that name (decisions.md fix 5), so the cache is
+    // behind (the pod may be one of ours whose create landed unanswered). The expectation stays
+    // until the cache shows the pod, so no pass plans from the cache that missed it; the failure
+    // is retried with backoff.
+    if (!isAlreadyExists(err)) ctx.expectations.observe(ctx.key, 'create', action.name);
     result.failures.push({ step: action.step, message: `create pod ${action.name}: ${errorMessage(err)}`, error: err });
     ctx.recorder.event(ctx.cs, 'Warning', 'FailedCreate', 'Create', `failed to create pod ${action.name}: ${errorMessage(err)}`);
     return false;
@@ -379,6 +382,11 @@ async function executeOne(action: PlannedOther, ctx: ExecutionContext, state: Pl
     case 'event':
       ctx.recorder.event(ctx.cs, action.type, action.reason, action.reason, action.message);
       return;
+    case 'podEvent': {
+      const pod = ctx.podsByName.get(action.name);
+      if (pod) ctx.recorder.event(pod, action.type, action.reason, action.reason, action.message, ctx.cs);
+      return;
+    }
     case 'createRevision':
       try {
         // The exact bytes: OpenKruise compares and hashes revision data byte for byte (§7).

@@ -1,7 +1,7 @@
 // What a failed API write means for the plan (issue #15 items 5, 10): the write may have landed
-// (no answer came), it lost a race (a conflict, including a JSON patch whose `test` failed, which
-// the client reports as one: requeue and replan, no condition), or it was refused (a failure of
-// its step).
+// (no answer came, or something in front of the apiserver answered for it), it lost a race (a
+// conflict, including a JSON patch whose `test` failed, which the client reports as one: requeue
+// and replan, no condition), or it was refused (a failure of its step).
 import { ApiError, isConflict } from '@cloneset-suite/kube-runtime';
 import { provedNeverSent } from './transport-errors.ts';
 
@@ -11,6 +11,9 @@ export type WriteOutcome = 'unknown' | 'conflict' | 'failed';
  * `signal` is the reconcile's: aborted mid-request (its deadline, a shutdown), the request may
  * have reached the apiserver. 504 and reason Timeout/ServerTimeout are the apiserver's own
  * "did not complete in time": the write may still be applied, as client-go's IsTimeout says.
+ * A 502, or a 503 without a Kubernetes Status body, comes from a proxy or load balancer in front
+ * of the apiserver: it may have passed the request on before its upstream connection broke.
+ * The apiserver's own 503 carries a Status and means it did not take the request.
  * A transport error is unknown unless its cause proves the request never left (transport-errors.ts).
  */
 export function writeOutcome(err: unknown, signal?: AbortSignal): WriteOutcome {
@@ -18,6 +21,7 @@ export function writeOutcome(err: unknown, signal?: AbortSignal): WriteOutcome {
   if (err instanceof ApiError) {
     // Reason Timeout with code 0 is our client's own deadline.
     if (err.code === 504 || err.reason === 'Timeout' || err.reason === 'ServerTimeout') return 'unknown';
+    if (err.code === 502 || (err.code === 503 && !err.statusBody)) return 'unknown';
     if (err.code === 0 && err.reason === 'TransportError') return provedNeverSent(err.cause) ? 'failed' : 'unknown';
     if (isConflict(err)) return 'conflict';
   }

@@ -1,10 +1,12 @@
 // Issue #15 item 5: a pod create whose answer never came (client timeout, the reconcile's deadline,
-// a server-side timeout) may have landed. Its expectation stays until the cache shows the pod or
-// the expectation window passes, so the next pass waits instead of creating under a new id.
+// a server-side timeout, a proxy's 502 or bare 503) may have landed. Its expectation stays until
+// the cache shows the pod or the expectation window passes, so the next pass waits instead of
+// creating under a new id.
 import { describe, expect, it } from 'vitest';
-import { ApiError, ControllerStoppedError, FakeClock, ScaleExpectations, type KubeObject, type Logger } from '@cloneset-suite/kube-runtime';
+import { AlreadyExistsError, ApiError, ControllerStoppedError, FakeClock, ScaleExpectations, type KubeObject, type Logger } from '@cloneset-suite/kube-runtime';
 import type { PlannedAction } from '../../src/core/plan.ts';
 import { planReconcile } from '../../src/core/reconcile-plan.ts';
+import { observeCachedCreates } from '../../src/reconciler/cached-creates.ts';
 import { executePlan } from '../../src/reconciler/executor.ts';
 import { executionContext, fakeApi, type FakeCall } from './fake-api.ts';
 import { NOW, cloneSet, seededRandom } from './fixtures.ts';
@@ -27,6 +29,9 @@ const connectionRefused = () =>
     cause: new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6443'), { code: 'ECONNREFUSED' }) }),
   });
 const serverTimeout = () => new ApiError(504, 'Timeout', 'Timeout: request did not complete within requested timeout', undefined, 'POST /api/v1/namespaces/ns/pods');
+/** What the client makes of a proxy's bare 502 or 503 (no Kubernetes Status body). */
+const badGateway = () => new ApiError(502, 'Unknown', 'HTTP 502 (POST /api/v1/namespaces/ns/pods)', undefined, 'POST /api/v1/namespaces/ns/pods');
+const proxyUnavailable = () => new ApiError(503, 'ServiceUnavailable', '<html>503 Service Unavailable</html>', undefined, 'POST /api/v1/namespaces/ns/pods');
 
 /** The pod is stored (the POST landed), then the answer is lost. */
 function landsThenTimesOut(error: () => Error) {
@@ -42,6 +47,8 @@ describe('executePlan: a create with an unknown outcome', () => {
     ['the client timeout', clientTimeout],
     ['a server-side timeout (504)', serverTimeout],
     ['a socket closed after the body was sent (UND_ERR_SOCKET)', socketClosed],
+    ['a 502 from a proxy in front of the apiserver', badGateway],
+    ['a 503 without a Status body (a load balancer)', proxyUnavailable],
   ])('%s keeps the expectation until the cache shows the pod', async (_name, error) => {
     const clock = new FakeClock(NOW);
     const expectations = new ScaleExpectations({ controller: 'cloneset', clock, timeoutMs: WINDOW_MS });
@@ -119,6 +126,35 @@ describe('executePlan: a create with an unknown outcome', () => {
     expect(lines.map((l) => l.level)).toEqual(['info']);
     expect(lines[0]!.msg).toContain('shutdown');
     expect(expectations.satisfied('ns/cs')).toBe(false);
+  });
+
+  it("the apiserver's own 503 (a Status body) is a failure and drops its expectation", async () => {
+    const expectations = new ScaleExpectations({ controller: 'cloneset', clock: new FakeClock(NOW), timeoutMs: WINDOW_MS });
+    const unavailable = new ApiError(503, 'ServiceUnavailable', 'the server is currently unable to handle the request', undefined, 'POST pods', { statusBody: true });
+    const api = fakeApi((call) => (call.verb === 'create' ? Promise.reject(unavailable) : undefined));
+    const result = await executePlan(planCreates(1), executionContext(api, expectations));
+    expect(expectations.satisfied('ns/cs')).toBe(true);
+    expect(result.failures).toHaveLength(1);
+  });
+
+  it('AlreadyExists (the pod is there, the cache does not show it yet) keeps the expectation until the cache catches up', async () => {
+    const expectations = new ScaleExpectations({ controller: 'cloneset', clock: new FakeClock(NOW), timeoutMs: WINDOW_MS });
+    const api = fakeApi((call, stored) => {
+      if (call.verb !== 'create') return undefined;
+      stored.set(`pods/${call.name}`, call.body as KubeObject);
+      return Promise.reject(new AlreadyExistsError(409, 'AlreadyExists', `pods "${call.name}" already exists`, undefined, 'POST pods', { statusBody: true }));
+    });
+    const result = await executePlan(planCreates(1), executionContext(api, expectations));
+    const name = api.calls[0]!.name;
+    // A pass planned now would not see the pod and could create another one under a new id.
+    expect(expectations.pending('ns/cs').create).toEqual([name]);
+    expect(result.failures).toHaveLength(1);
+    expect(api.events.map((e) => e.reason)).toEqual(['FailedCreate']);
+    // The cache shows a pod of that name, ours or someone else's (no add event of ours for it): met.
+    observeCachedCreates(expectations, 'ns/cs', (n) => n !== name);
+    expect(expectations.satisfied('ns/cs')).toBe(false);
+    observeCachedCreates(expectations, 'ns/cs', (n) => api.stored.has(`pods/${n}`));
+    expect(expectations.satisfied('ns/cs')).toBe(true);
   });
 
   it('a refused create (the apiserver answered) is still a failure and drops its expectation', async () => {

@@ -8,6 +8,8 @@ export interface RecordedEvent {
   type: string;
   reason: string;
   message: string;
+  /** Kind/name of the object the Event is about. */
+  regarding: string;
 }
 
 export interface FakeCall {
@@ -66,7 +68,7 @@ export function fakeApi(override: Override = () => undefined, maxConcurrentReque
     };
   };
   const recorder = {
-    event: (_obj: unknown, type: string, reason: string, _action: string, message: string) => events.push({ type, reason, message }),
+    event: (obj: KubeObject, type: string, reason: string, _action: string, message: string) => events.push({ type, reason, message, regarding: `${obj.kind ?? ''}/${obj.metadata?.name ?? ''}` }),
   } as unknown as EventRecorder;
   return { client: { resource, maxConcurrentRequests } as unknown as KubeClient, calls, stored, events, recorder };
 }

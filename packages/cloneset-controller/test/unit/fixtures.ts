@@ -109,6 +109,7 @@ export function seededRandom(seed: number): () => number {
 // ---- plan contexts ----
 import type { V1ControllerRevision, V1PersistentVolumeClaim } from '@kubernetes/client-node';
 import { buildContext, type PlanContext } from '../../src/core/context.ts';
+import { planReconcile, type ReconcilePlan } from '../../src/core/reconcile-plan.ts';
 import { revisionData } from '../../src/core/revisions.ts';
 import type { FeatureGates } from '../../src/core/keys.ts';
 
@@ -155,6 +156,19 @@ export function ctxFor(cs: CloneSetLike, pods: V1Pod[], o: CtxOpts = {}): PlanCo
     updateRevision: newRev,
     ...(o.nodeLabels ? { nodeLabels: (node: string) => o.nodeLabels?.get(node) } : {}),
     ...(o.podNamed ? { podNamed: o.podNamed } : {}),
+  });
+}
+
+/** One reconcile pass over revisions cs-old (nginx:0) and cs-new (the spec template), as ctxFor sets them. */
+export function reconcileWith(cs: CloneSetLike, pods: V1Pod[]): ReconcilePlan {
+  return planReconcile({
+    cs,
+    pods,
+    pvcs: [],
+    revisions: [revision('cs-old', 1, templateWithImage('nginx:0')), revision('cs-new', 2, cs.spec.template)],
+    gates: {},
+    nowMs: NOW,
+    random: seededRandom(1),
   });
 }
 

@@ -1,6 +1,7 @@
 // Issue #15 item 10: which failed writes may have landed. A transport error counts as "may have
 // landed" unless its cause proves the request never left (connect refused, no DNS answer, connect
 // timeout, a refused TLS handshake): a socket closed after the body went out is not such a proof.
+// A 502, or a 503 without the apiserver's Status body, is a proxy's answer: it may have landed too.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ApiError, ConflictError } from '@cloneset-suite/kube-runtime';
@@ -30,6 +31,10 @@ describe('writeOutcome', () => {
     ['one address refused, the other reset (AggregateError)', transport(fetchFailed(new AggregateError([coded('ECONNREFUSED', 'v4'), coded('ECONNRESET', 'v6')]))), 'unknown'],
     ['the client deadline (reason Timeout, code 0)', new ApiError(0, 'Timeout', 'no answer within 60000 ms', undefined, REQ), 'unknown'],
     ['504 from the apiserver', new ApiError(504, 'Timeout', 'request did not complete', undefined, REQ), 'unknown'],
+    ['502 from a proxy in front of the apiserver (no Status body)', new ApiError(502, 'Unknown', 'HTTP 502', undefined, REQ), 'unknown'],
+    ['502 with a Status body (an aggregated API server unreachable)', new ApiError(502, 'InternalError', 'error trying to reach service', undefined, REQ, { statusBody: true }), 'unknown'],
+    ['503 from a load balancer (a page, no Status body)', new ApiError(503, 'ServiceUnavailable', '<html>503</html>', undefined, REQ), 'unknown'],
+    ["the apiserver's own 503 (a Status body: it did not take the request)", new ApiError(503, 'ServiceUnavailable', 'the server is currently unable to handle the request', undefined, REQ, { statusBody: true }), 'failed'],
     ['a conflict', new ConflictError(409, 'Conflict', 'the object has been modified', undefined, REQ), 'conflict'],
     ['a refusal (403 quota)', new ApiError(403, 'Forbidden', 'exceeded quota', undefined, REQ), 'failed'],
     ['not an API error', new Error('bug'), 'failed'],

@@ -27,6 +27,11 @@ export interface Status {
   code?: number;
 }
 
+export interface ApiErrorOptions extends ErrorOptions {
+  /** The answer's body was a Kubernetes Status (see ApiError.statusBody). */
+  statusBody?: boolean;
+}
+
 export class ApiError extends Error {
   /** HTTP status code (0 when the request never got an answer). */
   readonly code: number;
@@ -35,15 +40,21 @@ export class ApiError extends Error {
   readonly details: StatusDetails | undefined;
   /** "METHOD path" of the request, for logs. */
   readonly request: string;
+  /**
+   * The answer carried a Kubernetes Status body: the apiserver itself refused the request. False
+   * when a proxy or load balancer in front of it answered (a bare 502 or 503 page), or no answer came.
+   */
+  readonly statusBody: boolean;
 
   /** `options.cause`: the transport's own error when no answer came (its code says how far the request got). */
-  constructor(code: number, reason: string, message: string, details: StatusDetails | undefined, request: string, options?: ErrorOptions) {
+  constructor(code: number, reason: string, message: string, details: StatusDetails | undefined, request: string, options?: ApiErrorOptions) {
     super(message, options);
     this.name = 'ApiError';
     this.code = code;
     this.reason = reason;
     this.details = details;
     this.request = request;
+    this.statusBody = options?.statusBody ?? false;
   }
 }
 
@@ -96,11 +107,18 @@ export function errorFromResponse(
   } catch {
     // Not JSON (proxies, plain-text 5xx): keep the raw text as the message.
   }
-  return errorFromStatus(status ?? { code, message: bodyText.slice(0, 500) || `HTTP ${code}` }, request, retryAfterHeader, code);
+  if (status) return errorFromStatus(status, request, retryAfterHeader, code);
+  return errorFromStatus({ code, message: bodyText.slice(0, 500) || `HTTP ${code}` }, request, retryAfterHeader, code, { statusBody: false });
 }
 
 /** Builds the typed error for a Status (also used for watch ERROR events). */
-export function errorFromStatus(status: Status, request: string, retryAfterHeader?: string | null, httpCode?: number): ApiError {
+export function errorFromStatus(
+  status: Status,
+  request: string,
+  retryAfterHeader?: string | null,
+  httpCode?: number,
+  options: ApiErrorOptions = { statusBody: true },
+): ApiError {
   const code = status.code ?? httpCode ?? 0;
   const reason = status.reason ?? reasonForCode(code);
   const message = `${status.message ?? reason} (${request})`;
@@ -110,7 +128,7 @@ export function errorFromStatus(status: Status, request: string, retryAfterHeade
     details = { ...details, retryAfterSeconds: retryAfter };
   }
   const Ctor = errorClass(code, reason);
-  return new Ctor(code, reason, message, details, request);
+  return new Ctor(code, reason, message, details, request, options);
 }
 
 function errorClass(code: number, reason: string): typeof ApiError {

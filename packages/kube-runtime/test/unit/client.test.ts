@@ -78,6 +78,17 @@ describe('typed errors', () => {
     expect((tooMany as TooManyRequestsError).retryAfterSeconds).toBe(3);
   });
 
+  it("says whether the answer was the apiserver's own Status or a page from something in front of it", async () => {
+    const { client } = setup((req) =>
+      req.path.endsWith('/a') ? status(503, 'ServiceUnavailable', 'the server is currently unable to handle the request') : { status: 503, body: '<html>503 Service Unavailable</html>' },
+    );
+    const pods = client.resource(Resources.pods);
+    const fromApiserver = (await pods.get('ns', 'a').catch((e: unknown) => e)) as ApiError;
+    const fromProxy = (await pods.get('ns', 'b').catch((e: unknown) => e)) as ApiError;
+    expect([fromApiserver.code, fromApiserver.statusBody]).toEqual([503, true]);
+    expect([fromProxy.code, fromProxy.statusBody, fromProxy.reason]).toEqual([503, false, 'ServiceUnavailable']);
+  });
+
   it('maps non-Status bodies by code and transport failures to code 0', async () => {
     const { client, metrics } = setup(() => ({ status: 404, body: 'plain text' }));
     const err = await client.resource(Resources.pods).get('ns', 'x').catch((e: unknown) => e);
