@@ -20,7 +20,7 @@ export interface WebhookResponse {
   message: string;
   finishedNames: string[];
   poll: boolean;
-  /** Deprecated spelling of poll; its default poll query key is trace-id. */
+  /** Deprecated spelling of poll (polled under the same task-id key, as Kuperator's code does). */
   async: boolean;
   taskId: string;
   traceId: string;

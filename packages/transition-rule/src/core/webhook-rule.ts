@@ -16,8 +16,6 @@ import { podName } from './stage.ts';
 import type { LifecycleStage, PodView, RuleOutcome } from './types.ts';
 import type { PollRegistration, PostOutcome, WebhookAction, WebhookRuleRuntime } from './webhook-runtime.ts';
 
-/** Poll query key for `async` answers without rawQueryKey (seed 000). */
-export const ASYNC_POLL_QUERY_KEY = 'trace-id';
 /** A rejection by the server (success false) is asked again after this long. */
 export const REJECTED_RETRY_MS = 5_000;
 /** Failed calls back off from 1 s, doubling, up to 5 min. */
@@ -55,14 +53,19 @@ export function failureBackoffMs(failures: number): number {
   return Math.min(FAILURE_BACKOFF_MAX_MS, FAILURE_BACKOFF_BASE_MS * 2 ** Math.max(0, failures - 1));
 }
 
-/** The poll settings of a rule, with admission's defaults; undefined without poll config. */
-export function pollRegistration(webhook: WebhookRule, isAsync = false): PollRegistration | undefined {
+/**
+ * The poll settings of a rule, with admission's defaults; undefined without poll config. The
+ * query key is `task-id` unless rawQueryKey names another, for `poll` and `async` answers alike:
+ * Kuperator's code does so (its documentation says `trace-id` for async), and webhook servers
+ * written for it read `task-id`.
+ */
+export function pollRegistration(webhook: WebhookRule): PollRegistration | undefined {
   const poll = webhook.clientConfig.poll;
   if (!poll?.url) return undefined;
   return {
     url: poll.url,
     ...(poll.caBundle ? { caBundle: poll.caBundle } : {}),
-    queryKey: poll.rawQueryKey || (isAsync ? ASYNC_POLL_QUERY_KEY : PTR_DEFAULT_POLL_QUERY_KEY),
+    queryKey: poll.rawQueryKey || PTR_DEFAULT_POLL_QUERY_KEY,
     intervalMs: (poll.intervalSeconds ?? PTR_DEFAULT_POLL_INTERVAL_SECONDS) * 1000,
     timeoutMs: (poll.timeoutSeconds ?? PTR_DEFAULT_POLL_TIMEOUT_SECONDS) * 1000,
   };
@@ -131,13 +134,16 @@ function carryTasks(round: Round, pending: Set<string>): Set<string> {
       round.retire(task, snapshot.message);
       continue;
     }
-    const approved = new Set([...(task.approved ?? []), ...snapshot.approved]);
+    // The task's own pods the server has finished so far: approved only grows while the task runs
+    // (a pod that passed stays listed), processing only shrinks.
+    const carried = new Set([...(task.processing ?? []), ...(task.approved ?? [])]);
+    const approved = new Set([...(task.approved ?? []), ...snapshot.approved.filter((n) => carried.has(n))]);
     const stillProcessing = live.filter((n) => !approved.has(n));
     for (const n of live) if (approved.has(n)) round.pass(n);
     const updated: TaskState = {
       ...task,
       processing: stillProcessing,
-      approved: [...approved].filter((n) => pending.has(n)).sort(),
+      approved: [...approved].sort(),
       ...(snapshot.lastQueryMs !== undefined ? { lastTime: iso(snapshot.lastQueryMs) } : {}),
       ...(snapshot.message ? { message: snapshot.message } : {}),
     };
@@ -201,7 +207,7 @@ function applyOutcome(round: Round, sent: readonly string[], traceId: string, ou
   // An `async` answer may name no task: it is then polled by the traceId we sent (seed 000).
   const isAsync = !res.poll && res.async;
   const taskId = res.taskId || res.traceId || (isAsync ? traceId : '');
-  const poll = pollRegistration(input.webhook, isAsync);
+  const poll = pollRegistration(input.webhook);
   if (!taskId || !poll) {
     const why = !taskId ? 'Invalid empty taskID' : 'no poll config for a polling answer';
     for (const n of sent) round.reject(n, `Webhook check ${round.where} failed, traceId ${traceId}: ${why}`);

@@ -157,9 +157,11 @@ describe('evaluateWebhookRule: poll tasks (§2.9 steps 2 and 4)', () => {
     });
   });
 
-  it('async without taskId polls by traceId under the trace-id key; rawQueryKey wins', () => {
+  it('async is polled under the task-id key as Kuperator does (without a taskId, by the traceId sent); rawQueryKey wins', () => {
     const out = run({ runtime: answered(response({ success: true, async: true })) });
-    expect(out.actions).toContainEqual(expect.objectContaining({ type: 'registerPoll', taskId: 'trace-0', poll: expect.objectContaining({ queryKey: 'trace-id' }) }));
+    expect(out.actions).toContainEqual(expect.objectContaining({ type: 'registerPoll', taskId: 'trace-0', poll: expect.objectContaining({ queryKey: 'task-id' }) }));
+    const named = run({ runtime: answered(response({ success: true, async: true, taskId: 'A1' })) });
+    expect(named.actions).toContainEqual(expect.objectContaining({ type: 'registerPoll', taskId: 'A1', poll: expect.objectContaining({ queryKey: 'task-id' }) }));
     const raw = run({ webhook: { ...webhook, clientConfig: { ...webhook.clientConfig, poll: { url: 'https://hook/result', rawQueryKey: 'id' } } }, runtime: answered(response({ success: true, poll: true, taskId: 'T' })) });
     expect(raw.actions).toContainEqual(expect.objectContaining({ type: 'registerPoll', poll: { url: 'https://hook/result', queryKey: 'id', intervalMs: 5_000, timeoutMs: 60_000 } }));
   });
@@ -178,6 +180,20 @@ describe('evaluateWebhookRule: poll tasks (§2.9 steps 2 and 4)', () => {
     expect(out.ruleState.webhookStatus?.taskStates).toEqual([
       { taskId: 'T1', processing: ['a', 'c'], approved: ['b'], beginTime: '2026-01-01T00:00:00.000Z', lastTime: '2025-12-31T23:59:59.000Z', message: 'working' },
     ]);
+  });
+
+  it('round after round, approved grows and processing shrinks: a pod that passed stays in approved', () => {
+    // Round 1: the poll finished b. Round 2: b passed last round (sticky), the poll adds c.
+    const first = run({ previousState: task('T1', ['a', 'b', 'c']), runtime: polls({ taskId: 'T1', approved: ['b'] }) });
+    expect(first.ruleState.webhookStatus?.taskStates?.[0]).toMatchObject({ processing: ['a', 'c'], approved: ['b'] });
+    const second = run({
+      previousState: first.ruleState,
+      passedBefore: (n) => n === 'b',
+      runtime: polls({ taskId: 'T1', approved: ['b', 'c', 'stranger'] }),
+    });
+    expect(second.passed).toEqual(['b', 'c']);
+    expect(second.ruleState.webhookStatus?.taskStates?.[0]).toMatchObject({ processing: ['a'], approved: ['b', 'c'] });
+    expect(second.rejected.get('a')).toBe('polling task T1 is running, 2/3 approved');
   });
 
   it('a finished task approves all its pods and moves to history', () => {
