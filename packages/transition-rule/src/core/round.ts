@@ -10,6 +10,7 @@ import {
 import { planAnnotations, statusChanged, type AnnotationChange } from './results.ts';
 import { podName, podStage } from './stage.ts';
 import { processStage } from './stage-processor.ts';
+import { fitStatus } from './status-budget.ts';
 import { LIFECYCLE_STAGES, previousResults, type PodView, type RuleObject } from './types.ts';
 import type { WebhookAction, WebhookRuleRuntime } from './webhook-runtime.ts';
 
@@ -75,7 +76,7 @@ export function planRound(input: RoundInput): RoundPlan {
   const selected = input.pods.filter((p) => matches(p.metadata?.labels)).sort((a, b) => (podName(a) < podName(b) ? -1 : 1));
   const previous = previousResults(ptr.status);
 
-  const status: PodTransitionRuleStatus = {
+  let status: PodTransitionRuleStatus = {
     ...(ptr.metadata?.generation !== undefined ? { observedGeneration: ptr.metadata.generation } : {}),
     targets: selected.map(podName),
     details: [],
@@ -106,6 +107,7 @@ export function planRound(input: RoundInput): RoundPlan {
   status.targetCount = selected.length;
   status.passedCount = status.details!.filter((d) => d.passed).length;
   status.waitingCount = status.details!.length - status.passedCount;
+  status = fitStatus(status);
   const writeStatus = statusChanged(ptr.status, status);
   if (writeStatus) status.updateTime = new Date(input.nowMs).toISOString();
   else if (ptr.status?.updateTime) status.updateTime = ptr.status.updateTime;

@@ -11,6 +11,7 @@ import {
   type WebhookRule,
 } from '@cloneset-suite/api-types';
 import { ParameterError, buildParameters } from './parameters.ts';
+import { capText, stableReason } from './reason-text.ts';
 import type { WebhookResource } from './protocol.ts';
 import { podName } from './stage.ts';
 import type { LifecycleStage, PodView, RuleOutcome } from './types.ts';
@@ -24,6 +25,8 @@ export const FAILURE_BACKOFF_MAX_MS = 300_000;
 /** Finished tasks stay in status history this long after their last activity. */
 export const HISTORY_RETENTION_MS = 10 * 60_000;
 export const WEBHOOK_FAILURE_IGNORED_REASON = 'WebhookFailureIgnored';
+/** Event reason on the PodTransitionRule when a rule fails and holds pods (also invalid rules). */
+export const RULE_ERROR_REASON = 'RuleError';
 
 export interface WebhookRuleInput {
   namespace: string;
@@ -90,14 +93,28 @@ class Round {
     this.passed.add(name);
     this.rejected.delete(name);
   }
-  reject(name: string, reason: string): void {
-    if (!this.passed.has(name)) this.rejected.set(name, reason);
+  /**
+   * Rejects the pod. A reason carrying the traceId of a call keeps last round's text when only the
+   * traceId differs, so a retried call with the same answer rewrites nothing.
+   */
+  reject(name: string, reason: string, traceId?: string): void {
+    if (this.passed.has(name)) return;
+    const capped = capText(reason);
+    this.rejected.set(name, traceId === undefined ? capped : stableReason(this.input.previousReason(name), capped, traceId));
+  }
+  /**
+   * While a call is out. When it retries a call the server rejected or that failed, the pod keeps
+   * the reason that answer gave (it still holds until the new answer), so each retry costs no write.
+   */
+  rejectWhileAsking(name: string, traceId: string): void {
+    const previous = this.input.runtime.retry ? this.input.previousReason(name) : undefined;
+    this.reject(name, previous ?? `waiting for webhook response, traceId ${traceId}`, traceId);
   }
   requeue(ms: number): void {
     this.requeueAfterMs = this.requeueAfterMs === undefined ? ms : Math.min(this.requeueAfterMs, ms);
   }
   retire(task: TaskState, message?: string): void {
-    this.history.push({ ...task, processing: [], lastTime: iso(this.input.nowMs), ...(message !== undefined ? { message } : {}) });
+    this.history.push({ ...task, processing: [], lastTime: iso(this.input.nowMs), ...(message !== undefined ? { message: capText(message) } : {}) });
     this.actions.push({ type: 'dropPoll', ruleName: this.input.ruleName, taskId: task.taskId });
   }
 }
@@ -145,7 +162,7 @@ function carryTasks(round: Round, pending: Set<string>): Set<string> {
       processing: stillProcessing,
       approved: [...approved].sort(),
       ...(snapshot.lastQueryMs !== undefined ? { lastTime: iso(snapshot.lastQueryMs) } : {}),
-      ...(snapshot.message ? { message: snapshot.message } : {}),
+      ...(snapshot.message ? { message: capText(snapshot.message) } : {}),
     };
     if (snapshot.stopped) {
       // Pods the stopped task did not approve are asked again with a new POST this round.
@@ -183,7 +200,14 @@ function applyOutcome(round: Round, sent: readonly string[], traceId: string, ou
     }
     const failures = (input.runtime.retry?.failures ?? 0) + 1;
     const wait = failureBackoffMs(failures);
-    for (const n of sent) round.reject(n, `Fail to do webhook request ${round.where}, ${outcome.message}, traceId ${traceId}`);
+    for (const n of sent) round.reject(n, `Fail to do webhook request ${round.where}, ${outcome.message}, traceId ${traceId}`, traceId);
+    // No traceId in the note: the recorder counts repeats of one note instead of writing new Events.
+    round.actions.push({
+      type: 'event',
+      eventType: 'Warning',
+      reason: RULE_ERROR_REASON,
+      message: capText(`rule ${input.ruleName}: webhook call failed: ${outcome.message}; failurePolicy Fail holds ${sent.length} pod(s) until a call succeeds`),
+    });
     round.actions.push({ type: 'setRetry', ruleName: input.ruleName, retry: { notBeforeMs: input.nowMs + wait, failures } });
     round.requeue(wait);
     return;
@@ -193,7 +217,7 @@ function applyOutcome(round: Round, sent: readonly string[], traceId: string, ou
   if (!res.success) {
     for (const n of sent) {
       if (finished.has(n)) round.pass(n);
-      else round.reject(n, `Webhook check ${round.where} rejected, traceId ${traceId}, taskId ${res.taskId}, msg: ${res.message}`);
+      else round.reject(n, `Webhook check ${round.where} rejected, traceId ${traceId}, taskId ${res.taskId}, msg: ${res.message}`, traceId);
     }
     round.actions.push({ type: 'setRetry', ruleName: input.ruleName, retry: { notBeforeMs: input.nowMs + REJECTED_RETRY_MS, failures: 0 } });
     round.requeue(REJECTED_RETRY_MS);
@@ -210,7 +234,7 @@ function applyOutcome(round: Round, sent: readonly string[], traceId: string, ou
   const poll = pollRegistration(input.webhook);
   if (!taskId || !poll) {
     const why = !taskId ? 'Invalid empty taskID' : 'no poll config for a polling answer';
-    for (const n of sent) round.reject(n, `Webhook check ${round.where} failed, traceId ${traceId}: ${why}`);
+    for (const n of sent) round.reject(n, `Webhook check ${round.where} failed, traceId ${traceId}: ${why}`, traceId);
     round.actions.push({ type: 'setRetry', ruleName: input.ruleName, retry: { notBeforeMs: input.nowMs + REJECTED_RETRY_MS, failures: 0 } });
     round.requeue(REJECTED_RETRY_MS);
     return;
@@ -219,8 +243,8 @@ function applyOutcome(round: Round, sent: readonly string[], traceId: string, ou
   const approved = sent.filter((n) => finished.has(n));
   for (const n of approved) round.pass(n);
   if (processing.length === 0) return;
-  for (const n of processing) round.reject(n, `Polling task ${taskId} initialized, traceId ${traceId}, msg: ${res.message}`);
-  round.tasks.push({ taskId, processing, approved, beginTime: iso(input.nowMs), lastTime: iso(input.nowMs), ...(res.message ? { message: res.message } : {}) });
+  for (const n of processing) round.reject(n, `Polling task ${taskId} initialized, traceId ${traceId}, msg: ${res.message}`, traceId);
+  round.tasks.push({ taskId, processing, approved, beginTime: iso(input.nowMs), lastTime: iso(input.nowMs), ...(res.message ? { message: capText(res.message) } : {}) });
   round.actions.push({ type: 'registerPoll', ruleName: input.ruleName, taskId, pods: processing, poll, beginMs: input.nowMs });
 }
 
@@ -248,7 +272,7 @@ function startPost(round: Round, pods: readonly PodView[]): void {
     ...(caBundle ? { caBundle } : {}),
     body: { traceId, stage: input.stage, ruleName: input.ruleName, resources },
   });
-  for (const pod of pods) round.reject(podName(pod), `waiting for webhook response, traceId ${traceId}`);
+  for (const pod of pods) round.rejectWhileAsking(podName(pod), traceId);
 }
 
 export function evaluateWebhookRule(input: WebhookRuleInput): WebhookRuleResult {
@@ -274,7 +298,7 @@ export function evaluateWebhookRule(input: WebhookRuleInput): WebhookRuleResult 
     if (waiting.length > 0) round.requeue(0);
     for (const p of waiting) round.reject(podName(p), input.previousReason(podName(p)) ?? 'waiting for the next webhook round');
   } else if (post) {
-    for (const p of waiting) round.reject(podName(p), `waiting for webhook response, traceId ${post.traceId}`);
+    for (const p of waiting) round.rejectWhileAsking(podName(p), post.traceId);
   } else if (waiting.length > 0) {
     const retry = input.runtime.retry;
     if (retry && retry.notBeforeMs > input.nowMs) {

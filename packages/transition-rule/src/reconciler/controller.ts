@@ -15,6 +15,7 @@ import {
   type ReconcileResult,
 } from '@cloneset-suite/kube-runtime';
 import { planRound } from '../core/round.ts';
+import { RULE_ERROR_REASON } from '../core/webhook-rule.ts';
 import type { RuleObject } from '../core/types.ts';
 import { ruleKind } from '../core/rules.ts';
 import type { PodTransitionRuleObject } from './resources.ts';
@@ -114,7 +115,7 @@ export function createTransitionRuleController(manager: Manager, options: Transi
     store.apply(key, plan.actions.filter((a) => a.type === 'clearPost'));
     await patchAnnotations(manager.client, namespace, plan.annotations, ctx.signal);
     if (plan.errors.length > 0) {
-      recorder.event(ptr, 'Warning', 'RuleError', 'EvaluateRule', plan.errors.join('; '));
+      recorder.event(ptr, 'Warning', RULE_ERROR_REASON, 'EvaluateRule', plan.errors.join('; '));
       throw new Error(plan.errors.join('; '));
     }
     if (plan.requeueAfterMs !== undefined) return { requeueAfter: Math.max(1, plan.requeueAfterMs) };
