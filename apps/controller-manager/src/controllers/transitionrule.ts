@@ -12,6 +12,8 @@ export const transitionRuleRegistration: ControllerRegistration = {
     { apiGroups: ['apps.kusionstack.io'], resources: ['podtransitionrules/status'], verbs: ['patch'] },
     // Selected pods: read from the cache; the detail annotation is a merge patch.
     { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch', 'patch'] },
+    // The pods' CloneSets, from the cache: availablePolicy counts their missing replicas.
+    { apiGroups: ['apps.kruise.io'], resources: ['clonesets'], verbs: ['list', 'watch'] },
     // WebhookFailureIgnored and rule errors.
     { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
   ],

@@ -11,7 +11,8 @@ import { planAnnotations, statusChanged, type AnnotationChange } from './results
 import { podName, podStage } from './stage.ts';
 import { processStage } from './stage-processor.ts';
 import { fitStatus } from './status-budget.ts';
-import { LIFECYCLE_STAGES, previousResults, type PodView, type RuleObject } from './types.ts';
+import { missingReplicas } from './missing-replicas.ts';
+import { LIFECYCLE_STAGES, previousResults, type OwnerLookup, type PodView, type RuleObject } from './types.ts';
 import type { WebhookAction, WebhookRuleRuntime } from './webhook-runtime.ts';
 
 export interface RoundInput {
@@ -19,6 +20,8 @@ export interface RoundInput {
   /** The pods of the PodTransitionRule's namespace. */
   pods: readonly PodView[];
   runtime: (ruleName: string) => WebhookRuleRuntime;
+  /** The pods' owners (CloneSets), for availablePolicy's missing replicas; none when absent. */
+  owners?: OwnerLookup;
   nowMs: number;
   newTraceId: () => string;
 }
@@ -75,6 +78,8 @@ export function planRound(input: RoundInput): RoundPlan {
   }
   const selected = input.pods.filter((p) => matches(p.metadata?.labels)).sort((a, b) => (podName(a) < podName(b) ? -1 : 1));
   const previous = previousResults(ptr.status);
+  const hasAvailablePolicy = (ptr.spec.rules ?? []).some((r) => r.availablePolicy);
+  const missing = hasAvailablePolicy && input.owners ? missingReplicas(namespace, selected, input.pods, input.owners) : 0;
 
   let status: PodTransitionRuleStatus = {
     ...(ptr.metadata?.generation !== undefined ? { observedGeneration: ptr.metadata.generation } : {}),
@@ -93,6 +98,7 @@ export function planRound(input: RoundInput): RoundPlan {
       selected,
       subjects: selected.filter((p) => podStage(p) === stage),
       previous,
+      missingReplicas: missing,
       runtime: input.runtime,
       nowMs: input.nowMs,
       newTraceId: input.newTraceId,

@@ -20,6 +20,8 @@ export interface StageInput {
   /** The selected pods in this stage. */
   subjects: readonly PodView[];
   previous: PreviousResults;
+  /** Replicas the selected pods' owners want but do not have (availablePolicy counts them). */
+  missingReplicas: number;
   runtime: (ruleName: string) => WebhookRuleRuntime;
   nowMs: number;
   newTraceId: () => string;
@@ -37,7 +39,14 @@ function runRule(rule: TransitionRule, pods: readonly PodView[], input: StageInp
   const sticky = (name: string): boolean => passedBefore(input.previous, name, input.stage, rule.name);
   switch (ruleKind(rule)) {
     case 'availablePolicy':
-      return evaluateAvailablePolicy({ ruleName: rule.name, policy: rule.availablePolicy!, selected: input.selected, subjects: pods, passedBefore: sticky });
+      return evaluateAvailablePolicy({
+        ruleName: rule.name,
+        policy: rule.availablePolicy!,
+        selected: input.selected,
+        subjects: pods,
+        passedBefore: sticky,
+        missingReplicas: input.missingReplicas,
+      });
     case 'labelCheck': {
       // Sticky like the other kinds: a pod approved in this stage is not re-checked.
       const checked = evaluateLabelCheck(rule.name, rule.labelCheck!, pods.filter((p) => !sticky(podName(p))));

@@ -24,6 +24,7 @@ import { WebhookClient, type WebhookCaller, type WebhookClientOptions } from '..
 import { WebhookRuntimeStore } from './webhook-runtime-store.ts';
 import { specEvents } from './spec-events.ts';
 import { addFinalizer, patchAnnotations, removeFinalizer, writeStatus } from './writes.ts';
+import { cloneSetResource, ownersFromCloneSets, replicaChanges, type CloneSetObject } from './owners.ts';
 
 export const TRANSITION_RULE_CONTROLLER_NAME = 'podtransitionrule';
 
@@ -55,6 +56,8 @@ export function createTransitionRuleController(manager: Manager, options: Transi
   const scope = options.namespace ? { namespace: options.namespace } : {};
   const ptrs = manager.informers.informerFor<PodTransitionRuleObject>(podTransitionRuleResource, scope);
   const pods = manager.informers.informerFor<KubeObject>(podResource, scope);
+  const cloneSets = manager.informers.informerFor<CloneSetObject>(cloneSetResource, scope);
+  const owners = ownersFromCloneSets(cloneSets);
   const recorder = manager.eventRecorder('podtransitionrule-controller', options.instance ?? 'cloneset-suite');
   const newTraceId = options.newTraceId ?? randomUUID;
   const caller = options.caller ?? new WebhookClient(options.webhook);
@@ -89,6 +92,7 @@ export function createTransitionRuleController(manager: Manager, options: Transi
       ptr: ptr as unknown as RuleObject,
       pods: pods.list({ namespace }),
       runtime: (rule) => store.runtime(key, rule),
+      owners,
       nowMs: manager.clock.now(),
       newTraceId,
     });
@@ -138,7 +142,13 @@ export function createTransitionRuleController(manager: Manager, options: Transi
       .filter((p) => (p.status?.targets ?? []).includes(name) || selects(p, pod))
       .map((p) => keyOf(p));
   };
-  controller.watches(specEvents(ptrs), (p) => keyOf(p)).watches(pods, podKeys);
+  // A CloneSet's replicas change the missing replicas availablePolicy rules of its namespace count.
+  const availablePolicyKeys = (cs: DeepReadonly<CloneSetObject>): string[] =>
+    ptrs
+      .list({ namespace: cs.metadata?.namespace ?? '' })
+      .filter((p) => (p.spec.rules ?? []).some((r) => r.availablePolicy))
+      .map((p) => keyOf(p));
+  controller.watches(specEvents(ptrs), (p) => keyOf(p)).watches(pods, podKeys).watches(replicaChanges(cloneSets), availablePolicyKeys);
   let stopped = false;
   const stop = (): void => {
     if (stopped) return;

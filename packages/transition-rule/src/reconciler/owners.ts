@@ -1,0 +1,45 @@
+// The OwnerLookup port answered from the shared CloneSet cache: the live CloneSet a pod's
+// controller reference names (any apps.kruise.io version: they are one object), with its UID and
+// spec.replicas (unset means 1). Other owner kinds are not read: CollaSet's CRD is not part of
+// this suite, so its pods count no missing replicas. A CloneSet whose replicas change wakes the
+// availablePolicy rules of its namespace, since no pod event may follow (a scale-in to the pods
+// already there).
+import { CLONESET_GVK } from '@cloneset-suite/api-types';
+import { namespacedKey, type DeepReadonly, type EventSource, type GroupVersionResource, type KubeObject, type SharedIndexInformer } from '@cloneset-suite/kube-runtime';
+import type { OwnerLookup } from '../core/types.ts';
+
+export const cloneSetResource = {
+  group: CLONESET_GVK.group,
+  version: CLONESET_GVK.version,
+  resource: CLONESET_GVK.plural,
+  kind: CLONESET_GVK.kind,
+  namespaced: true,
+} as const satisfies GroupVersionResource;
+
+export type CloneSetObject = KubeObject & { spec?: { replicas?: number } };
+
+export function ownersFromCloneSets(cloneSets: Pick<SharedIndexInformer<CloneSetObject>, 'getByKey'>): OwnerLookup {
+  return (namespace, ref) => {
+    if (ref.kind !== CLONESET_GVK.kind || !ref.apiVersion.startsWith(`${CLONESET_GVK.group}/`)) return undefined;
+    const cs = cloneSets.getByKey(namespacedKey(namespace, ref.name));
+    const uid = cs?.metadata?.uid;
+    if (!uid) return undefined;
+    return { uid, replicas: cs.spec?.replicas ?? 1 };
+  };
+}
+
+/** CloneSet adds, deletes, and updates that change spec.replicas. */
+export function replicaChanges(source: Pick<SharedIndexInformer<CloneSetObject>, 'addEventHandler' | 'hasSynced'>): EventSource<CloneSetObject> {
+  const changed = (a: DeepReadonly<CloneSetObject>, b: DeepReadonly<CloneSetObject>): boolean => a.spec?.replicas !== b.spec?.replicas || a.metadata?.uid !== b.metadata?.uid;
+  return {
+    hasSynced: () => source.hasSynced(),
+    addEventHandler: (h) =>
+      source.addEventHandler({
+        onAdd: (o, initial) => h.onAdd?.(o, initial),
+        onUpdate: (a, b) => {
+          if (changed(a, b)) h.onUpdate?.(a, b);
+        },
+        onDelete: (o, unknown) => h.onDelete?.(o, unknown),
+      }),
+  };
+}
