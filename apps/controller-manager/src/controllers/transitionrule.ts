@@ -18,7 +18,11 @@ export const transitionRuleRegistration: ControllerRegistration = {
     { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
   ],
   create: (d) => {
-    const webhook = { timeoutMs: d.config.transitionRuleWebhookTimeoutMs, allowedPrefixes: d.config.transitionRuleWebhookAllowedPrefixes };
+    const webhook = {
+      timeoutMs: d.config.transitionRuleWebhookTimeoutMs,
+      allowedOrigins: d.config.transitionRuleWebhookAllowedPrefixes,
+      allowLinkLocal: d.config.transitionRuleWebhookAllowLinkLocal,
+    };
     createTransitionRuleController(d.manager, {
       ...(d.namespace ? { namespace: d.namespace } : {}),
       maxConcurrentReconciles: d.maxConcurrentReconciles,

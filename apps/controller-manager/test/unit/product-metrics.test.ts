@@ -138,15 +138,23 @@ describe('timedWebhookCaller', () => {
           t += 2000;
           return Promise.reject(new Error('timeout'));
         },
+        close: () => Promise.resolve(),
       },
       histogram,
       () => t,
     );
-    await expect(caller.post('https://x', undefined, {})).resolves.toEqual({ success: true });
-    await expect(caller.get('https://x', undefined)).rejects.toThrow('timeout');
+    await expect(caller.post({ url: 'https://x', namespace: 'ns' }, {})).resolves.toEqual({ success: true });
+    await expect(caller.get({ url: 'https://x', namespace: 'ns' })).rejects.toThrow('timeout');
     const text = await registry.metrics();
     expect(text).toContain('cloneset_suite_transition_rule_webhook_call_duration_seconds_sum{method="post",outcome="success"} 0.25');
     expect(text).toContain('cloneset_suite_transition_rule_webhook_call_duration_seconds_sum{method="get",outcome="error"} 2');
     expect(text).toContain('cloneset_suite_transition_rule_webhook_call_duration_seconds_count{method="post",outcome="error"} 0');
+  });
+
+  it('closing the timed caller closes the client it wraps (the controller closes what it is given when it stops)', async () => {
+    let closed = 0;
+    const inner = { post: () => Promise.resolve({}), get: () => Promise.resolve({}), close: () => ((closed += 1), Promise.resolve()) };
+    await timedWebhookCaller(inner, webhookCallHistogram(new Registry())).close();
+    expect(closed).toBe(1);
   });
 });

@@ -23,7 +23,8 @@ import { podResource, podTransitionRuleResource } from './resources.ts';
 import { WebhookClient, type WebhookCaller, type WebhookClientOptions } from '../http/webhook-client.ts';
 import { WebhookRuntimeStore } from './webhook-runtime-store.ts';
 import { specEvents } from './spec-events.ts';
-import { addFinalizer, patchAnnotations, removeFinalizer, writeStatus } from './writes.ts';
+import { addFinalizer, patchAnnotations, removeFinalizer } from './writes.ts';
+import { ResultWriter } from './result-writer.ts';
 import { cloneSetResource, ownersFromCloneSets, replicaChanges, type CloneSetObject } from './owners.ts';
 
 export const TRANSITION_RULE_CONTROLLER_NAME = 'podtransitionrule';
@@ -36,7 +37,7 @@ export interface TransitionRuleControllerOptions {
   instance?: string;
   /** Timeout, response cap, concurrency and allow-list of webhook calls. */
   webhook?: WebhookClientOptions;
-  /** Replaces the HTTP client (tests). */
+  /** Replaces the HTTP client (the manager wraps it with metrics); the controller closes it when it stops. */
   caller?: WebhookCaller;
   newTraceId?: () => string;
 }
@@ -62,6 +63,7 @@ export function createTransitionRuleController(manager: Manager, options: Transi
   const newTraceId = options.newTraceId ?? randomUUID;
   const caller = options.caller ?? new WebhookClient(options.webhook);
   const statusVersions = new ResourceVersionExpectations({ clock: manager.clock });
+  const results = new ResultWriter({ client: manager.client, recorder, clock: manager.clock });
   const controllerRef: { current?: Controller } = {};
   const store = new WebhookRuntimeStore({
     caller,
@@ -79,6 +81,7 @@ export function createTransitionRuleController(manager: Manager, options: Transi
     const ptr = ptrs.getByKey(key);
     if (!ptr) {
       store.forget(key);
+      results.forget(key);
       statusVersions.delete(key);
       return;
     }
@@ -108,16 +111,23 @@ export function createTransitionRuleController(manager: Manager, options: Transi
     // Answers are forgotten only once the status holding their verdict is saved.
     store.apply(key, plan.actions.filter((a) => a.type !== 'clearPost'));
     for (const a of plan.actions) if (a.type === 'event') recorder.event(ptr, a.eventType, a.reason, 'EvaluateRule', a.message);
+    let saved = true;
     if (plan.writeStatus) {
       const details = plan.status.details ?? [];
       ctx.logger.debug(
         { targets: plan.status.targets?.length, passed: details.filter((d) => d.passed).map((d) => d.name), waiting: details.filter((d) => !d.passed).map((d) => d.name) },
         'writing status: decisions changed',
       );
-      statusVersions.expect(key, await writeStatus(manager.client, ptr, plan.status, ctx.signal));
+      const written = await results.status(ptr, key, plan.status, ctx.logger, ctx.signal);
+      saved = written.saved;
+      if (saved) statusVersions.expect(key, written.resourceVersion);
     }
-    store.apply(key, plan.actions.filter((a) => a.type === 'clearPost'));
-    await patchAnnotations(manager.client, namespace, plan.annotations, ctx.signal);
+    // Not saved (refused): keep the answers, so the next round plans the same status and sends
+    // nothing, and write no annotation ahead of a status the apiserver does not hold.
+    if (saved) {
+      store.apply(key, plan.actions.filter((a) => a.type === 'clearPost'));
+      await results.annotations(ptr, key, namespace, plan.annotations, ctx.logger, ctx.signal);
+    }
     if (plan.errors.length > 0) {
       recorder.event(ptr, 'Warning', RULE_ERROR_REASON, 'EvaluateRule', plan.errors.join('; '));
       throw new Error(plan.errors.join('; '));
@@ -154,7 +164,7 @@ export function createTransitionRuleController(manager: Manager, options: Transi
     if (stopped) return;
     stopped = true;
     store.stop();
-    if (caller instanceof WebhookClient) void caller.close();
+    void caller.close();
   };
   // Poll timers and calls in flight end with the controller (shutdown or lost lease).
   manager.add({
