@@ -18,14 +18,13 @@ import { planRound } from '../core/round.ts';
 import { RULE_ERROR_REASON } from '../core/webhook-rule.ts';
 import type { RuleObject } from '../core/types.ts';
 import { ruleKind } from '../core/rules.ts';
-import type { PodTransitionRuleObject } from './resources.ts';
-import { podResource, podTransitionRuleResource } from './resources.ts';
+import { cloneSetResource, podResource, podTransitionRuleResource, type CloneSetObject, type PodTransitionRuleObject } from './resources.ts';
 import { WebhookClient, type WebhookCaller, type WebhookClientOptions } from '../http/webhook-client.ts';
 import { WebhookRuntimeStore } from './webhook-runtime-store.ts';
 import { specEvents } from './spec-events.ts';
 import { addFinalizer, patchAnnotations, removeFinalizer } from './writes.ts';
 import { ResultWriter } from './result-writer.ts';
-import { cloneSetResource, ownersFromCloneSets, replicaChanges, type CloneSetObject } from './owners.ts';
+import { ownersFromCloneSets, replicaChanges } from './owners.ts';
 
 export const TRANSITION_RULE_CONTROLLER_NAME = 'podtransitionrule';
 

@@ -5,18 +5,10 @@
 // availablePolicy rules of its namespace, since no pod event may follow (a scale-in to the pods
 // already there).
 import { CLONESET_GVK } from '@cloneset-suite/api-types';
-import { namespacedKey, type DeepReadonly, type EventSource, type GroupVersionResource, type KubeObject, type SharedIndexInformer } from '@cloneset-suite/kube-runtime';
+import { namespacedKey, type EventSource, type SharedIndexInformer } from '@cloneset-suite/kube-runtime';
 import type { OwnerLookup } from '../core/types.ts';
-
-export const cloneSetResource = {
-  group: CLONESET_GVK.group,
-  version: CLONESET_GVK.version,
-  resource: CLONESET_GVK.plural,
-  kind: CLONESET_GVK.kind,
-  namespaced: true,
-} as const satisfies GroupVersionResource;
-
-export type CloneSetObject = KubeObject & { spec?: { replicas?: number } };
+import { filteredUpdates } from './filtered-updates.ts';
+import type { CloneSetObject } from './resources.ts';
 
 export function ownersFromCloneSets(cloneSets: Pick<SharedIndexInformer<CloneSetObject>, 'getByKey'>): OwnerLookup {
   return (namespace, ref) => {
@@ -28,18 +20,7 @@ export function ownersFromCloneSets(cloneSets: Pick<SharedIndexInformer<CloneSet
   };
 }
 
-/** CloneSet adds, deletes, and updates that change spec.replicas. */
+/** CloneSet adds, deletes, and updates that change spec.replicas (or the UID). */
 export function replicaChanges(source: Pick<SharedIndexInformer<CloneSetObject>, 'addEventHandler' | 'hasSynced'>): EventSource<CloneSetObject> {
-  const changed = (a: DeepReadonly<CloneSetObject>, b: DeepReadonly<CloneSetObject>): boolean => a.spec?.replicas !== b.spec?.replicas || a.metadata?.uid !== b.metadata?.uid;
-  return {
-    hasSynced: () => source.hasSynced(),
-    addEventHandler: (h) =>
-      source.addEventHandler({
-        onAdd: (o, initial) => h.onAdd?.(o, initial),
-        onUpdate: (a, b) => {
-          if (changed(a, b)) h.onUpdate?.(a, b);
-        },
-        onDelete: (o, unknown) => h.onDelete?.(o, unknown),
-      }),
-  };
+  return filteredUpdates(source, (a, b) => a.spec?.replicas !== b.spec?.replicas || a.metadata?.uid !== b.metadata?.uid);
 }

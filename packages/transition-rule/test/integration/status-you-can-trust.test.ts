@@ -1,33 +1,13 @@
 // What the PodTransitionRule controller shows and writes, against the real local control plane:
 // poll tasks in the status, why a failing webhook holds a pod, the owner's missing replicas, sizes
 // the apiserver accepts, refused writes, and no rewrite when only a traceId changes.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestNamespace, eventually, getJson, kubectl } from '@cloneset-suite/local-cluster';
+import { describe, expect, it } from 'vitest';
+import { eventually, getJson, kubectl } from '@cloneset-suite/local-cluster';
 import type { PodTransitionRuleStatus, TaskState } from '@cloneset-suite/api-types';
 import type { V1Pod } from '@kubernetes/client-node';
-import { TestWebhookServer } from '../support/webhook-server.ts';
-import { applyRule, createPods, installCrds, podManifest, startController, type PodSpec, type Running } from './harness.ts';
+import { applyRule, clusterSuite, createPods, podManifest, type PodSpec } from './harness.ts';
 
-let server: TestWebhookServer;
-const cleanups: (() => Promise<void>)[] = [];
-
-beforeAll(async () => {
-  await installCrds();
-  server = await new TestWebhookServer().listen();
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-async function setup(prefix: string): Promise<{ ns: string; ctl: Running }> {
-  const ns = await createTestNamespace(prefix);
-  const ctl = startController(ns.name, { webhook: { timeoutMs: 3_000 } });
-  cleanups.push(ns.remove, ctl.stop);
-  return { ns: ns.name, ctl };
-}
+const { server, setup } = clusterSuite();
 
 const ptrStatus = async (ns: string, name: string) => (await getJson<{ status?: PodTransitionRuleStatus }>(['podtransitionrule', name, '-n', ns]))?.status;
 const podJson = async (ns: string, name: string) => getJson<V1Pod>(['pod', name, '-n', ns]);

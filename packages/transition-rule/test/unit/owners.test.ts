@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ResourceEventHandler } from '@cloneset-suite/kube-runtime';
-import { ownersFromCloneSets, replicaChanges, type CloneSetObject } from '../../src/reconciler/owners.ts';
+import { ownersFromCloneSets, replicaChanges } from '../../src/reconciler/owners.ts';
+import type { CloneSetObject } from '../../src/reconciler/resources.ts';
 
 const cloneSet = (name: string, uid: string, replicas?: number): CloneSetObject => ({ metadata: { name, namespace: 'ns', uid }, spec: replicas === undefined ? {} : { replicas } });
 
