@@ -163,7 +163,7 @@ export function createTransitionRuleController(manager: Manager, options: Transi
     if (stopped) return;
     stopped = true;
     store.stop();
-    void caller.close();
+    caller.close().catch((err: unknown) => manager.logger.info({ controller: TRANSITION_RULE_CONTROLLER_NAME, err: String(err) }, 'closing the webhook client failed'));
   };
   // Poll timers and calls in flight end with the controller (shutdown or lost lease).
   manager.add({
