@@ -122,6 +122,7 @@ export function startManager(config: ManagerConfig, options: StartOptions = {}):
       pods: podCacheFromInformer(manager.informers.informerFor(Resources.pods, namespace ? { namespace } : {})),
       featureGates: config.featureGates,
       transitionRuleWebhookAllowedPrefixes: config.transitionRuleWebhookAllowedPrefixes,
+      transitionRuleWebhookAllowLinkLocal: config.transitionRuleWebhookAllowLinkLocal,
       ...(services ? { trafficServices: (ns: string) => trafficServicesIn(services, ns) } : {}),
     });
     const webhookMetrics = createWebhookMetrics(registry);

@@ -13,7 +13,8 @@ export { processStage, type StageInput, type StageResult } from './core/stage-pr
 export { planRound, type RoundInput, type RoundPlan } from './core/round.ts';
 export { detailAnnotationValue, planAnnotations, statusChanged } from './core/results.ts';
 export { checkStage, podsWithChangedDecision } from './core/checker.ts';
-export { WebhookClient, WebhookCallError, DEFAULT_WEBHOOK_TIMEOUT_MS, type WebhookCaller, type WebhookClientOptions } from './http/webhook-client.ts';
+export { WebhookClient, WebhookCallError, DEFAULT_WEBHOOK_TIMEOUT_MS, type WebhookCall, type WebhookCaller, type WebhookClientOptions } from './http/webhook-client.ts';
+export { isLinkLocalAddress, literalAddress, parseAllowedOrigin, urlAllowed, type AllowedOrigin } from './core/outbound-policy.ts';
 export {
   createTransitionRuleController,
   TRANSITION_RULE_CONTROLLER_NAME,

@@ -59,6 +59,7 @@ export interface ManagerConfig {
   logLevel: ManagerLogLevel;
   controllers: string[];
   transitionRuleWebhookAllowedPrefixes: string[];
+  transitionRuleWebhookAllowLinkLocal: boolean;
   transitionRuleWebhookTimeoutMs: number;
   gracefulShutdownTimeoutMs: number;
 }
@@ -121,7 +122,8 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'kube-api-request-timeout', key: 'kubeApiRequestTimeoutMs', type: 'duration', defaultText: '60s', help: 'Longest wait for the apiserver to answer one request (for a watch, its response headers).', parse: parseDuration },
   { name: 'log-level', key: 'logLevel', type: 'string', defaultText: 'info', help: `Log level: ${LOG_LEVELS.join(', ')}. Logs are JSON lines on stdout.`, parse: (r) => parseEnum(r, LOG_LEVELS) },
   { name: 'controllers', key: 'controllers', type: 'strings', defaultText: '*', help: 'Controllers to run: * for the default set, foo to enable foo, -foo to disable foo (e.g. *,-foo).', parse: (r, ctx) => parseControllerSelection(r, ctx.knownControllers) },
-  { name: 'transition-rule-webhook-allowed-prefixes', key: 'transitionRuleWebhookAllowedPrefixes', type: 'strings', defaultText: '', help: 'URL prefixes PodTransitionRule webhooks may call (comma-separated). Empty: any URL. Rules naming another URL are refused at admission.', parse: (r) => parseList(r).map(parseUrlPrefix) },
+  { name: 'transition-rule-webhook-allowed-prefixes', key: 'transitionRuleWebhookAllowedPrefixes', type: 'strings', defaultText: '', help: 'Origins PodTransitionRule webhooks may call (comma-separated scheme://host[:port], optionally with a path the URLs must stay under). A URL is compared on its parsed scheme, host and port, never as text. Empty: any URL. Rules naming another URL (url or poll.url) are refused at admission.', parse: (r) => parseList(r).map(parseUrlPrefix) },
+  { name: 'transition-rule-webhook-allow-link-local', key: 'transitionRuleWebhookAllowLinkLocal', type: 'bool', defaultText: 'false', boolean: true, help: 'Let PodTransitionRule webhooks call link-local and cloud-metadata addresses (169.254.0.0/16, fe80::/10, fd00:ec2::254). Off: a URL naming one is refused at admission, and a name resolving to one is refused when dialled.', parse: parseBool },
   { name: 'transition-rule-webhook-timeout', key: 'transitionRuleWebhookTimeoutMs', type: 'duration', defaultText: '30s', help: 'Time limit of one PodTransitionRule webhook or poll call (connect, answer and body).', parse: parseDuration },
   { name: 'graceful-shutdown-timeout', key: 'gracefulShutdownTimeoutMs', type: 'duration', defaultText: '25s', help: 'On SIGTERM/SIGINT, how long in-flight reconciles may take to finish before the lease is released and the process exits.', parse: parseDuration },
 ];
@@ -159,6 +161,7 @@ export function defaultConfig(): ManagerConfig {
     logLevel: 'info',
     controllers: ['*'],
     transitionRuleWebhookAllowedPrefixes: [],
+    transitionRuleWebhookAllowLinkLocal: false,
     transitionRuleWebhookTimeoutMs: 30_000,
     gracefulShutdownTimeoutMs: 25_000,
   };

@@ -24,6 +24,8 @@ export interface LoadOptions extends FlagContext {
 export type LoadResult = { kind: 'help' } | { kind: 'config'; config: ManagerConfig };
 
 const SERVICE_ACCOUNT_NAMESPACE_FILE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
+/** One webhook call of a PodTransitionRule holds one of the namespace's few call slots this long at most. */
+const MAX_TRANSITION_RULE_WEBHOOK_TIMEOUT_MS = 5 * 60_000;
 
 function defaultInClusterNamespace(): string | undefined {
   try {
@@ -129,7 +131,9 @@ function checkConsistency(c: ManagerConfig): void {
   if (c.webhookCertDir === undefined && c.webhookCertValidityMs < 60 * 60_000) {
     throw new ConfigError('--webhook-cert-validity must be at least 1h');
   }
-  if (c.transitionRuleWebhookTimeoutMs <= 0) throw new ConfigError('--transition-rule-webhook-timeout must be greater than 0');
+  if (c.transitionRuleWebhookTimeoutMs <= 0 || c.transitionRuleWebhookTimeoutMs > MAX_TRANSITION_RULE_WEBHOOK_TIMEOUT_MS) {
+    throw new ConfigError('--transition-rule-webhook-timeout must be between 1ms and 5m');
+  }
   if (c.gracefulShutdownTimeoutMs <= 0) throw new ConfigError('--graceful-shutdown-timeout must be greater than 0');
 }
 

@@ -1,5 +1,6 @@
 // Parsers for flag values: each returns the typed value or throws a ValueError whose message
 // says what was expected. The caller adds which flag (and which source) the value came from.
+import { parseAllowedOrigin } from '@cloneset-suite/transition-rule';
 
 export class ValueError extends Error {
   constructor(message: string) {
@@ -126,14 +127,13 @@ export function parseHttpsUrl(raw: RawValue): string {
   return s;
 }
 
+/** An allow-list entry of PodTransitionRule webhooks: an origin, optionally with a path. */
 export function parseUrlPrefix(item: string): string {
-  let url: URL;
   try {
-    url = new URL(item);
-  } catch {
-    throw new ValueError(`"${item}" is not an absolute URL`);
+    parseAllowedOrigin(item);
+  } catch (err) {
+    throw new ValueError((err as Error).message);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ValueError(`"${item}" must start with http:// or https://`);
   return item;
 }
 

@@ -12,11 +12,17 @@ export const transitionRuleRegistration: ControllerRegistration = {
     { apiGroups: ['apps.kusionstack.io'], resources: ['podtransitionrules/status'], verbs: ['patch'] },
     // Selected pods: read from the cache; the detail annotation is a merge patch.
     { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch', 'patch'] },
+    // The pods' CloneSets, from the cache: availablePolicy counts their missing replicas.
+    { apiGroups: ['apps.kruise.io'], resources: ['clonesets'], verbs: ['list', 'watch'] },
     // WebhookFailureIgnored and rule errors.
     { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
   ],
   create: (d) => {
-    const webhook = { timeoutMs: d.config.transitionRuleWebhookTimeoutMs, allowedPrefixes: d.config.transitionRuleWebhookAllowedPrefixes };
+    const webhook = {
+      timeoutMs: d.config.transitionRuleWebhookTimeoutMs,
+      allowedOrigins: d.config.transitionRuleWebhookAllowedPrefixes,
+      allowLinkLocal: d.config.transitionRuleWebhookAllowLinkLocal,
+    };
     createTransitionRuleController(d.manager, {
       ...(d.namespace ? { namespace: d.namespace } : {}),
       maxConcurrentReconciles: d.maxConcurrentReconciles,

@@ -2,13 +2,16 @@
 // PodOpsLifecycle phase and time spent per phase, PodTransitionRule decisions (current and
 // recorded), pods created and deleted per CloneSet. Gauges are computed from the shared informer caches at scrape time
 // (prom-client collect()), counters from informer events, so planners and executors stay
-// untouched. Labels are per CloneSet, per phase or per rule, never per pod.
+// untouched. Labels are per CloneSet, per phase or per rule, never per pod. While no CloneSet
+// (or no PodTransitionRule) exists, their series are exported at 0 without the object labels, so
+// the dashboard's panels and the alerts read 0 from the manager's start rather than nothing.
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { Resources, type KubeObject, type Manager, type SharedIndexInformer } from '@cloneset-suite/kube-runtime';
 import type { CloneSet, PodTransitionRuleStatus } from '@cloneset-suite/api-types';
 import { REPLICA_STATES, progressDeadlineExceeded, replicasByState } from './cloneset-series.ts';
 import { LIFECYCLE_PHASES, PhaseClock } from './phase-clock.ts';
 import { RULE_DECISIONS, newDecisions, ruleDecisions } from './rule-decisions.ts';
+import { zeroWhileEmpty } from './zero-while-empty.ts';
 
 const cloneSetResource = { group: 'apps.kruise.io', version: 'v1alpha1', resource: 'clonesets', kind: 'CloneSet', namespaced: true };
 const ptrResource = { group: 'apps.kusionstack.io', version: 'v1alpha1', resource: 'podtransitionrules', kind: 'PodTransitionRule', namespaced: true };
@@ -43,17 +46,24 @@ export function registerProductMetrics(o: ProductMetricsOptions): void {
 }
 
 function registerCloneSetMetrics(cloneSets: SharedIndexInformer<CloneSetObject>, pods: SharedIndexInformer<KubeObject>, registers: Registry[]): void {
+  const none = (): boolean => cloneSets.list().length === 0;
   const created = new Counter({
     name: 'cloneset_suite_cloneset_pods_created_total',
     help: 'Pods of the CloneSet that appeared after the manager started',
     labelNames: ['namespace', 'cloneset'],
     registers,
+    collect() {
+      zeroWhileEmpty(this, [{}], none());
+    },
   });
   const deleted = new Counter({
     name: 'cloneset_suite_cloneset_pods_deleted_total',
     help: 'Pods of the CloneSet that were removed after the manager started',
     labelNames: ['namespace', 'cloneset'],
     registers,
+    collect() {
+      zeroWhileEmpty(this, [{}], none());
+    },
   });
   pods.addEventHandler({
     onAdd: (p, initial) => {
@@ -88,6 +98,7 @@ function registerCloneSetMetrics(cloneSets: SharedIndexInformer<CloneSetObject>,
         const states = replicasByState(cs as CloneSetObject);
         for (const state of REPLICA_STATES) this.set({ ...keyOf(cs), state }, states[state]);
       }
+      zeroWhileEmpty(this, REPLICA_STATES.map((state) => ({ state })), none());
     },
   });
   new Gauge({
@@ -98,6 +109,7 @@ function registerCloneSetMetrics(cloneSets: SharedIndexInformer<CloneSetObject>,
     collect() {
       this.reset();
       for (const cs of cloneSets.list()) this.set(keyOf(cs), progressDeadlineExceeded(cs as CloneSetObject) ? 1 : 0);
+      zeroWhileEmpty(this, [{}], none());
     },
   });
 }
@@ -142,11 +154,16 @@ function registerLifecycleMetrics(pods: SharedIndexInformer<KubeObject>, registe
 }
 
 function registerRuleMetrics(rules: SharedIndexInformer<RuleObject>, registers: Registry[]): void {
+  const none = (): boolean => rules.list().length === 0;
+  const byDecision = RULE_DECISIONS.map((decision) => ({ decision }));
   const decisions = new Counter({
     name: 'cloneset_suite_transition_rule_decisions_total',
     help: 'Per-pod verdicts the PodTransitionRule recorded (a pod new in status.details or whose verdict flipped), by outcome',
     labelNames: ['namespace', 'podtransitionrule', 'decision'],
     registers,
+    collect() {
+      zeroWhileEmpty(this, byDecision, none());
+    },
   });
   const ruleKey = (r: { metadata?: { namespace?: string; name?: string } }) => ({ namespace: r.metadata?.namespace ?? '', podtransitionrule: r.metadata?.name ?? '' });
   const count = (r: RuleObject, before: PodTransitionRuleStatus | undefined): void => {
@@ -174,6 +191,7 @@ function registerRuleMetrics(rules: SharedIndexInformer<RuleObject>, registers: 
           this.set({ namespace: r.metadata?.namespace ?? '', podtransitionrule: r.metadata?.name ?? '', decision }, counts[decision]);
         }
       }
+      zeroWhileEmpty(this, byDecision, none());
     },
   });
 }

@@ -37,7 +37,9 @@ export function timedWebhookCaller(inner: WebhookCaller, histogram: WebhookCallH
     }
   };
   return {
-    post: (url, caBundle, body, signal) => timed('post', () => inner.post(url, caBundle, body, signal)),
-    get: (url, caBundle, signal) => timed('get', () => inner.get(url, caBundle, signal)),
+    post: (call, body) => timed('post', () => inner.post(call, body)),
+    get: (call) => timed('get', () => inner.get(call)),
+    // The controller closes the caller it is given when it stops: the wrapped client with it.
+    close: () => inner.close(),
   };
 }

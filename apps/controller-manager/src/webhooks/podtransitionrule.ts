@@ -1,6 +1,8 @@
-// The PodTransitionRule admission webhooks: api-types defaulting and validation, plus the
-// outbound-URL allow-list (decisions.md, our choices 7-8): admission checks a webhook URL's
-// syntax and prefix, never dials it.
+// The PodTransitionRule admission webhooks: api-types defaulting and validation, plus where the
+// controller may call (decisions.md, our choices 7-8): admission checks each webhook URL (url and
+// poll.url) against the allow-list of origins and refuses one naming a link-local or
+// cloud-metadata address literally, but never dials it (the controller checks the address it
+// dials on every call).
 import {
   PODTRANSITIONRULE_GVK,
   defaultPodTransitionRule,
@@ -9,6 +11,7 @@ import {
   type FieldError,
   type PodTransitionRule,
 } from '@cloneset-suite/api-types';
+import { isLinkLocalAddress, literalAddress, parseAllowedOrigin, urlAllowed } from '@cloneset-suite/transition-rule';
 import { allowed, deniedForbidden, deniedInvalid, objectName, type AdmissionRequest, type ObjectIdentity } from './admission-review.ts';
 import { createJsonPatch } from './json-patch.ts';
 import type { AdmissionWebhook, RuleWithOperations, WebhookDeps } from './types.ts';
@@ -31,15 +34,32 @@ function identity(request: AdmissionRequest, obj: unknown): ObjectIdentity {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Webhook URLs outside the allow-list (an empty list allows every URL). */
-export function disallowedWebhookUrls(rule: PodTransitionRule, prefixes: readonly string[]): FieldError[] {
-  if (prefixes.length === 0) return [];
+export interface OutboundPolicy {
+  /** --transition-rule-webhook-allowed-prefixes (origins); empty allows any URL. */
+  allowed: readonly string[];
+  /** --transition-rule-webhook-allow-link-local */
+  allowLinkLocal: boolean;
+}
+
+/** Webhook URLs (url and poll.url) the controller would refuse to call. */
+export function disallowedWebhookUrls(rule: PodTransitionRule, policy: OutboundPolicy): FieldError[] {
+  const origins = policy.allowed.map(parseAllowedOrigin);
   const errs: FieldError[] = [];
-  (rule.spec?.rules ?? []).forEach((r, i) => {
-    const url = r.webhook?.clientConfig?.url;
-    if (typeof url === 'string' && !prefixes.some((p) => url.startsWith(p))) {
-      errs.push(fieldError.forbidden(`spec.rules[${i}].webhook.clientConfig.url`, `the controller may call only URLs starting with ${prefixes.map((p) => JSON.stringify(p)).join(', ')}`));
+  const check = (url: unknown, field: string): void => {
+    if (typeof url !== 'string') return;
+    if (!urlAllowed(url, origins)) {
+      errs.push(fieldError.forbidden(field, `the controller may call only ${policy.allowed.map((p) => JSON.stringify(p)).join(', ')} (scheme, host and port as parsed from the URL)`));
+      return;
     }
+    const address = literalAddress(url);
+    if (!policy.allowLinkLocal && address !== undefined && isLinkLocalAddress(address)) {
+      errs.push(fieldError.forbidden(field, `${address} is a link-local or cloud-metadata address; the controller calls none unless started with --transition-rule-webhook-allow-link-local`));
+    }
+  };
+  (rule.spec?.rules ?? []).forEach((r, i) => {
+    const config = r.webhook?.clientConfig;
+    check(config?.url, `spec.rules[${i}].webhook.clientConfig.url`);
+    check(config?.poll?.url, `spec.rules[${i}].webhook.clientConfig.poll.url`);
   });
   return errs;
 }
@@ -74,7 +94,7 @@ export function podTransitionRuleValidator(deps: WebhookDeps): AdmissionWebhook 
       const rule = obj as unknown as PodTransitionRule;
       const invalid = validatePodTransitionRule(rule);
       if (invalid.length > 0) return Promise.resolve(deniedInvalid(identity(request, obj), invalid));
-      const forbidden = disallowedWebhookUrls(rule, deps.transitionRuleWebhookAllowedPrefixes);
+      const forbidden = disallowedWebhookUrls(rule, { allowed: deps.transitionRuleWebhookAllowedPrefixes, allowLinkLocal: deps.transitionRuleWebhookAllowLinkLocal ?? false });
       return Promise.resolve(forbidden.length > 0 ? deniedForbidden(identity(request, obj), forbidden) : allowed());
     },
   };

@@ -50,8 +50,10 @@ export interface PodCache {
 export interface WebhookDeps {
   pods: PodCache;
   featureGates: FeatureGates;
-  /** --transition-rule-webhook-allowed-prefixes; empty allows any URL. */
+  /** --transition-rule-webhook-allowed-prefixes (origins); empty allows any URL. */
   transitionRuleWebhookAllowedPrefixes: readonly string[];
+  /** --transition-rule-webhook-allow-link-local; unset refuses link-local and metadata addresses. */
+  transitionRuleWebhookAllowLinkLocal?: boolean;
   /**
    * The Services of a namespace, from the manager's cache, when the traffic cooperation runs: a
    * controlled pod is created with an expected-finalizer entry per Service selecting it.

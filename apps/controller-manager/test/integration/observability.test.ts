@@ -1,7 +1,8 @@
 // The dashboard and the alerts read only series the manager exports: the manager runs (every
 // controller, leader election, webhooks) with a CloneSet and a PodTransitionRule in its
 // namespace, and every metric name a dashboard query or an alert expression reads must appear
-// in its /metrics; so must the controllers' error and retry series on a healthy manager.
+// in its /metrics; so must the controllers' error and retry series on a healthy manager. A fresh
+// manager in an empty namespace exports them all too, at 0 (panels show 0, not "No data").
 import path from 'node:path';
 import { createTestNamespace, eventually, kubectl, repoRoot } from '@cloneset-suite/local-cluster';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,5 +89,34 @@ describe('observability: dashboard and alerts against a running manager', () => 
       expect(body).toContain(`workqueue_retries_total{name="${controller}",controller="${controller}"}`);
       expect(body).toContain(`controller_runtime_reconcile_errors_total{controller="${controller}"}`);
     }
+  });
+});
+
+describe('observability: a fresh manager with nothing to manage', () => {
+  let ns: { name: string; remove: () => Promise<void> };
+  let manager: UrlModeManager | undefined;
+
+  beforeAll(async () => {
+    await installCrds((a, input) => kubectl(a, input), path.join(repoRoot, 'crds'));
+    ns = await createTestNamespace('obs-empty');
+    manager = await startUrlModeManager(ns.name, 'obs-empty');
+  }, 120_000);
+
+  afterAll(async () => {
+    await manager?.stop();
+    await ns?.remove();
+  });
+
+  it('exports every series the dashboard and the PrometheusRule query from its start, with no CloneSet and no PodTransitionRule', async () => {
+    const referenced = new Set([...dashboardQueries(), ...ALERT_RULES.map((r) => r.expr)].flatMap(metricNamesIn));
+    const scrape = async () => (await fetch(`http://127.0.0.1:${manager!.metricsPort}/metrics`)).text().catch(() => '');
+    // Once it leads (its controllers run), nothing more is going to happen in an empty namespace.
+    await eventually('the manager leads', async () => /^leader_election_master_status\{[^}]*\} 1$/m.test(await scrape()), { timeoutMs: 60_000 });
+    await new Promise((r) => setTimeout(r, 2_000));
+    const body = await scrape();
+    expect([...referenced].filter((n) => !exportedNames(body).has(n))).toEqual([]);
+    expect(body).toContain('cloneset_suite_transition_rule_pods{decision="rejected"} 0');
+    expect(body).toContain('cloneset_suite_transition_rule_decisions_total{decision="passed"} 0');
+    expect(body).toContain('cloneset_suite_cloneset_replicas{state="unavailable"} 0');
   });
 });

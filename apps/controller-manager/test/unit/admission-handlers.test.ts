@@ -114,6 +114,41 @@ describe('PodTransitionRule webhooks', () => {
     expect(forbidden.status).toMatchObject({ code: 403, reason: 'Forbidden' });
     expect(forbidden.status?.details?.causes?.[0]?.field).toBe('spec.rules[0].webhook.clientConfig.url');
   });
+
+  const withPoll = (url: string, pollUrl: string) => {
+    const r = rule(url) as { spec: { rules: { webhook: { clientConfig: { poll: { url: string } } } }[] } };
+    r.spec.rules[0]!.webhook.clientConfig.poll.url = pollUrl;
+    return r as unknown as Record<string, unknown>;
+  };
+  const causes = async (d: WebhookDeps, obj: Record<string, unknown>) => {
+    const res = await podTransitionRuleValidator(d).handle(ptrRequest('CREATE', obj), ctx);
+    return { code: res.status?.code, fields: (res.status?.details?.causes ?? []).map((c) => c.field), message: res.status?.message ?? '' };
+  };
+
+  it('compares URLs with the allow-list on their parsed origin: user information naming an allowed host does not pass', async () => {
+    const allow = deps({ transitionRuleWebhookAllowedPrefixes: ['https://hooks.example.com'] });
+    // User information is refused outright (422), as the apiserver refuses it in webhook URLs.
+    const tricked = await causes(allow, rule('https://hooks.example.com@169.254.169.254/'));
+    expect(tricked).toMatchObject({ code: 422, fields: ['spec.rules[0].webhook.clientConfig.url', 'spec.rules[0].webhook.clientConfig.poll.url'] });
+    expect(tricked.message).toMatch(/user information is not permitted in the URL/);
+    expect(await causes(allow, rule('https://hooks.example.com.evil.net/check'))).toMatchObject({ code: 403 });
+    expect(await causes(allow, rule('https://hooks.example.com:8443/check'))).toMatchObject({ code: 403 });
+    expect((await podTransitionRuleValidator(allow).handle(ptrRequest('CREATE', rule('https://hooks.example.com:443/check')), ctx)).allowed).toBe(true);
+  });
+
+  it('checks poll.url as it checks url', async () => {
+    const allow = deps({ transitionRuleWebhookAllowedPrefixes: ['https://hooks.example.com'] });
+    expect(await causes(allow, withPoll('https://hooks.example.com/check', 'http://10.0.0.1/result'))).toMatchObject({ code: 403, fields: ['spec.rules[0].webhook.clientConfig.poll.url'] });
+  });
+
+  it('refuses a URL naming a link-local or cloud-metadata address, unless the manager allows them', async () => {
+    for (const url of ['http://169.254.169.254/latest', 'http://[fd00:ec2::254]/', 'http://[fe80::1]/x', 'http://2852039166/']) {
+      const refused = await causes(deps(), withPoll('https://hooks.example.com/check', url));
+      expect(refused).toMatchObject({ code: 403, fields: ['spec.rules[0].webhook.clientConfig.poll.url'] });
+      expect(refused.message).toMatch(/link-local or cloud-metadata address; the controller calls none unless started with --transition-rule-webhook-allow-link-local/);
+    }
+    expect((await podTransitionRuleValidator(deps({ transitionRuleWebhookAllowLinkLocal: true })).handle(ptrRequest('CREATE', rule('http://169.254.169.254/x')), ctx)).allowed).toBe(true);
+  });
 });
 
 describe('AdmissionReview envelope', () => {

@@ -72,6 +72,8 @@ describe('flag syntax', () => {
     expect(c.webhookMaxBodyBytes).toBe(1024 * 1024);
     expect(c.webhookUrlBase).toBe('https://127.0.0.1:9443');
     expect(c.transitionRuleWebhookAllowedPrefixes).toEqual(['https://a.example/', 'http://b.internal:8080/hooks']);
+    expect(c.transitionRuleWebhookAllowLinkLocal).toBe(false);
+    expect(load(['--transition-rule-webhook-allow-link-local']).transitionRuleWebhookAllowLinkLocal).toBe(true);
     expect(load(['--metrics-bind-address=[::1]:8080']).metricsBindAddress).toEqual({ host: '::1', port: 8080 });
   });
 
@@ -113,6 +115,8 @@ describe('bad flags and values name the flag', () => {
     [['--max-concurrent-reconciles=cloneset=0'], /--max-concurrent-reconciles.*cloneset: must be between 1/],
     [['--webhook-url-base=http://127.0.0.1:9443'], /--webhook-url-base.*https/],
     [['--transition-rule-webhook-allowed-prefixes=ftp://x'], /--transition-rule-webhook-allowed-prefixes.*http/],
+    [['--transition-rule-webhook-allowed-prefixes=https://hooks.example.com@10.0.0.1'], /--transition-rule-webhook-allowed-prefixes.*must not contain user information/],
+    [['--transition-rule-webhook-timeout=10m'], /--transition-rule-webhook-timeout must be between 1ms and 5m/],
     [['--namespace=Not_A_Namespace'], /--namespace.*DNS-1123/],
     [['--leader-election-lease-duration=5s'], /--leader-election-lease-duration must be greater than --leader-election-renew-deadline/],
     [['--leader-election-retry-period=9s'], /renew-deadline must be greater than 1.2/],

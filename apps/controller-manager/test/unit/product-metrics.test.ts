@@ -5,6 +5,11 @@ import { progressDeadlineExceeded, replicasByState } from '../../src/metrics/clo
 import { LIFECYCLE_PHASES, PhaseClock } from '../../src/metrics/phase-clock.ts';
 import { newDecisions, ruleDecisions } from '../../src/metrics/rule-decisions.ts';
 import { timedWebhookCaller, webhookCallHistogram } from '../../src/metrics/webhook-calls.ts';
+import { registerProductMetrics } from '../../src/metrics/product-metrics.ts';
+import { ALERT_RULES } from '../../src/observability/alerts.ts';
+import { dashboardQueries } from '../../src/observability/dashboard.ts';
+import { metricNamesIn } from '../../src/observability/promql-names.ts';
+import type { Manager } from '@cloneset-suite/kube-runtime';
 
 const PHASE = 'podopslifecycle.cloneset-suite.io/phase';
 const pod = (uid: string, phase: string | undefined, extra: Record<string, string> = {}) => ({
@@ -138,15 +143,72 @@ describe('timedWebhookCaller', () => {
           t += 2000;
           return Promise.reject(new Error('timeout'));
         },
+        close: () => Promise.resolve(),
       },
       histogram,
       () => t,
     );
-    await expect(caller.post('https://x', undefined, {})).resolves.toEqual({ success: true });
-    await expect(caller.get('https://x', undefined)).rejects.toThrow('timeout');
+    await expect(caller.post({ url: 'https://x', namespace: 'ns' }, {})).resolves.toEqual({ success: true });
+    await expect(caller.get({ url: 'https://x', namespace: 'ns' })).rejects.toThrow('timeout');
     const text = await registry.metrics();
     expect(text).toContain('cloneset_suite_transition_rule_webhook_call_duration_seconds_sum{method="post",outcome="success"} 0.25');
     expect(text).toContain('cloneset_suite_transition_rule_webhook_call_duration_seconds_sum{method="get",outcome="error"} 2');
     expect(text).toContain('cloneset_suite_transition_rule_webhook_call_duration_seconds_count{method="post",outcome="error"} 0');
+  });
+
+  it('closing the timed caller closes the client it wraps (the controller closes what it is given when it stops)', async () => {
+    let closed = 0;
+    const inner = { post: () => Promise.resolve({}), get: () => Promise.resolve({}), close: () => ((closed += 1), Promise.resolve()) };
+    await timedWebhookCaller(inner, webhookCallHistogram(new Registry())).close();
+    expect(closed).toBe(1);
+  });
+});
+
+describe('registerProductMetrics with empty caches (a fresh manager, no CloneSet, no PodTransitionRule)', () => {
+  type Cached = { metadata: { name: string; namespace: string; uid: string }; spec?: unknown; status?: unknown };
+  const fixture = () => {
+    const objects = new Map<string, Cached[]>();
+    const manager = {
+      clock: { now: () => 0 },
+      informers: {
+        informerFor: (resource: { resource: string }) => ({
+          list: () => objects.get(resource.resource) ?? [],
+          addEventHandler: () => () => undefined,
+        }),
+      },
+    } as unknown as Manager;
+    const registry = new Registry();
+    registerProductMetrics({ manager, registry, namespace: undefined, cloneSets: true, lifecycle: true, transitionRules: true });
+    return { objects, registry };
+  };
+  const sampled = (text: string) => new Set(text.split('\n').filter((l) => l && !l.startsWith('#')).map((l) => /^[a-zA-Z_:][\w:]*/.exec(l)![0]));
+
+  it('exports every product series the dashboard and the alerts query, at 0', async () => {
+    const { registry } = fixture();
+    const text = await registry.metrics();
+    const queried = new Set([...dashboardQueries(), ...ALERT_RULES.map((r) => r.expr)].flatMap(metricNamesIn));
+    // The traffic drain histogram belongs to the traffic cooperation's registration.
+    const product = [...queried].filter((n) => n.startsWith('cloneset_suite_') && !n.startsWith('cloneset_suite_traffic_') && !n.startsWith('cloneset_suite_transition_rule_webhook_'));
+    expect(product.length).toBeGreaterThan(5);
+    expect(product.filter((n) => !sampled(text).has(n))).toEqual([]);
+    expect(text).toContain('cloneset_suite_transition_rule_pods{decision="rejected"} 0');
+    expect(text).toContain('cloneset_suite_transition_rule_decisions_total{decision="passed"} 0');
+    expect(text).toContain('cloneset_suite_cloneset_replicas{state="desired"} 0');
+    expect(text).toMatch(/^cloneset_suite_cloneset_pods_created_total 0$/m);
+  });
+
+  it('drops the unlabelled zeros once an object exists, and brings them back when the last one goes', async () => {
+    const { objects, registry } = fixture();
+    objects.set('podtransitionrules', [{ metadata: { name: 'gate', namespace: 'ns', uid: 'u' }, status: { details: [{ name: 'p', passed: true }] } }]);
+    objects.set('clonesets', [{ metadata: { name: 'web', namespace: 'ns', uid: 'c' }, spec: { replicas: 2 } }]);
+    let text = await registry.metrics();
+    expect(text).toContain('cloneset_suite_transition_rule_pods{namespace="ns",podtransitionrule="gate",decision="passed"} 1');
+    expect(text).not.toContain('cloneset_suite_transition_rule_pods{decision=');
+    expect(text).not.toContain('cloneset_suite_transition_rule_decisions_total{decision=');
+    expect(text).not.toMatch(/^cloneset_suite_cloneset_pods_created_total 0$/m);
+    objects.clear();
+    text = await registry.metrics();
+    expect(text).toContain('cloneset_suite_transition_rule_pods{decision="passed"} 0');
+    expect(text).toMatch(/^cloneset_suite_cloneset_pods_deleted_total 0$/m);
   });
 });

@@ -68,13 +68,19 @@ export type LabelCheckRule = Static<typeof LabelCheckRuleSchema>;
 export const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+([/?#]\\S*)?$';
 export const URL_MAX_LENGTH = 2048;
 
+/**
+ * Longest poll task (24 h): its pods wait that long at most, and the controller keeps the task in
+ * memory until then; past it the task stops and its pods are asked again.
+ */
+export const PTR_MAX_POLL_TIMEOUT_SECONDS = 24 * 3600;
+
 export const PollConfigSchema = Type.Object(
   {
     url: str({ description: 'GET endpoint for task results.', maxLength: URL_MAX_LENGTH, pattern: HTTP_URL_PATTERN }),
     rawQueryKey: Type.Optional(str({ description: 'Query key carrying the task id (default task-id).' })),
     caBundle: Type.Optional(str({ description: 'Base64 PEM roots trusted for the poll server.', format: 'byte' })),
     intervalSeconds: Type.Optional(int64({ description: 'Seconds between polls (default 5).', minimum: 1 })),
-    timeoutSeconds: Type.Optional(int64({ description: 'Seconds before a task is stopped (default 60).', minimum: 1 })),
+    timeoutSeconds: Type.Optional(int64({ description: 'Seconds before a task is stopped (default 60, at most 86400).', minimum: 1, maximum: PTR_MAX_POLL_TIMEOUT_SECONDS })),
   },
   { description: 'Polling of long-running webhook tasks.' },
 );

@@ -7,7 +7,7 @@ import { tryParseIntOrPercent } from '../intstr.ts';
 import type { IntOrString, LabelSelector } from '../meta.ts';
 import { dns1123SubdomainErrors } from '../names.ts';
 import { validateLabelSelector } from '../selector.ts';
-import type { AvailablePolicy, ClientConfig, PodTransitionRule, PollConfig, TransitionRule } from './schema.ts';
+import { PTR_MAX_POLL_TIMEOUT_SECONDS, type AvailablePolicy, type ClientConfig, type PodTransitionRule, type PollConfig, type TransitionRule } from './schema.ts';
 
 /** caBundle values that mean "no CA bundle" upstream (empty, or a base64 newline). */
 const EMPTY_CA_BUNDLES = new Set(['', 'Cg==']);
@@ -33,6 +33,9 @@ function validateUrl(url: unknown, path: FieldPath, errs: FieldError[]): void {
     errs.push(fieldError.invalid(path.toString(), url, 'scheme must be http or https'));
   } else if (parsed.hostname === '') {
     errs.push(fieldError.invalid(path.toString(), url, 'must have a host'));
+  } else if (parsed.username !== '' || parsed.password !== '') {
+    // As the apiserver says of admission webhook URLs; it also hides the real host from readers.
+    errs.push(fieldError.invalid(path.toString(), url, 'user information is not permitted in the URL'));
   }
 }
 
@@ -85,6 +88,10 @@ function validatePoll(poll: PollConfig, path: FieldPath, errs: FieldError[]): vo
   validateCaBundle(poll.caBundle, path.child('caBundle'), errs);
   positive(poll.intervalSeconds, path.child('intervalSeconds'), errs);
   positive(poll.timeoutSeconds, path.child('timeoutSeconds'), errs);
+  const timeout = poll.timeoutSeconds;
+  if (typeof timeout === 'number' && timeout > PTR_MAX_POLL_TIMEOUT_SECONDS) {
+    errs.push(fieldError.invalid(path.child('timeoutSeconds').toString(), timeout, `must be less than or equal to ${PTR_MAX_POLL_TIMEOUT_SECONDS} (24h)`));
+  }
 }
 
 function validateClientConfig(config: ClientConfig | undefined, path: FieldPath, errs: FieldError[]): void {

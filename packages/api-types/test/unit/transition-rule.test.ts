@@ -76,6 +76,7 @@ const accepted: Case[] = [
   ['caBundle Cg==', withRule(webhook({ caBundle: 'Cg==' }))],
   ['caBundle with a certificate', withRule(webhook({ caBundle }))],
   ['poll with URL and positive timings', withRule(webhook({ poll: { url: 'https://example.test/poll', intervalSeconds: 1, timeoutSeconds: 1 } }))],
+  ['poll timeout of 24 h, the longest', withRule(webhook({ poll: { url: 'https://example.test/poll', timeoutSeconds: 86_400 } }))],
   ['filter with a valid selector', withRule({ filter: { labelSelector: { matchLabels: { a: 'b' } } }, availablePolicy: { maxUnavailableValue: 1 } })],
   ['any stage (never applies, not refused)', withRule({ stage: 'Other', availablePolicy: { maxUnavailableValue: 1 } })],
 ];
@@ -100,6 +101,9 @@ const rejected: Case[] = [
   ['poll caBundle invalid', withRule(webhook({ poll: { url: 'https://example.test/p', caBundle: 'QUJD' } })), 'spec.rules[0].webhook.clientConfig.poll.caBundle'],
   ['poll interval 0', withRule(webhook({ poll: { url: 'https://example.test/p', intervalSeconds: 0 } })), 'spec.rules[0].webhook.clientConfig.poll.intervalSeconds'],
   ['poll timeout 0', withRule(webhook({ poll: { url: 'https://example.test/p', timeoutSeconds: 0 } })), 'spec.rules[0].webhook.clientConfig.poll.timeoutSeconds'],
+  ['poll timeout over 24 h', withRule(webhook({ poll: { url: 'https://example.test/p', timeoutSeconds: 86_401 } })), 'spec.rules[0].webhook.clientConfig.poll.timeoutSeconds', /less than or equal to 86400/],
+  ['webhook URL with user information', withRule(webhook({ url: 'https://hooks.example.com@169.254.169.254/' })), 'spec.rules[0].webhook.clientConfig.url', /user information is not permitted/],
+  ['poll URL with user information', withRule(webhook({ poll: { url: 'https://user:pw@example.test/p' } })), 'spec.rules[0].webhook.clientConfig.poll.url', /user information is not permitted/],
   ['filter with an invalid selector', withRule({ filter: { labelSelector: { matchExpressions: [{ key: 'a', operator: 'In' }] } } }), 'spec.rules[0].filter.labelSelector.matchExpressions[0].values'],
   ['metadata name not a DNS subdomain', { ...withRule({ labelCheck: { requires: {} } }), metadata: { name: 'Bad!' } }, 'metadata.name'],
 ];

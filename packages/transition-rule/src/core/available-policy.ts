@@ -1,6 +1,7 @@
 // availablePolicy (spec §2.8 with decisions.md 3 and 4): approve pods while the selected pods keep
 // enough availability. A pod is unavailable when it lacks the service-available label; a pod the
-// rule approved earlier in this stage keeps its approval and its share of the quota.
+// rule approved earlier in this stage keeps its approval and its share of the quota; a replica the
+// pods' owner wants but does not have spends the quota too (missing-replicas.ts).
 import { POL_LABELS, parseIntOrPercent, scalePercent, type AvailablePolicy, type IntOrString } from '@cloneset-suite/api-types';
 import { podName } from './stage.ts';
 import type { PodView, RuleOutcome } from './types.ts';
@@ -14,6 +15,8 @@ export interface AvailablePolicyInput {
   subjects: readonly PodView[];
   /** Whether this rule approved the pod earlier in the current stage. */
   passedBefore: (podName: string) => boolean;
+  /** Replicas the selected pods' owners want but do not have (each one unavailable too). */
+  missingReplicas?: number;
 }
 
 export function isUnavailable(pod: PodView): boolean {
@@ -36,6 +39,7 @@ export function minAvailableQuota(value: IntOrString | undefined, total: number)
 
 export function evaluateAvailablePolicy(input: AvailablePolicyInput): RuleOutcome {
   const { ruleName, policy, selected, subjects, passedBefore } = input;
+  const missing = input.missingReplicas ?? 0;
   const total = selected.length;
   let maxQuota: number;
   let minQuota: number;
@@ -47,8 +51,8 @@ export function evaluateAvailablePolicy(input: AvailablePolicyInput): RuleOutcom
     return { passed: [], rejected: new Map(subjects.map((p) => [podName(p), reason])), error: `rule ${ruleName}: ${reason}` };
   }
 
-  // Quota already spent: pods this rule approved and pods that are unavailable anyway.
-  let allow = maxQuota;
+  // Quota already spent: replicas not there at all, pods this rule approved, pods unavailable anyway.
+  let allow = maxQuota - missing;
   let available = 0;
   for (const pod of selected) {
     if (passedBefore(podName(pod)) || isUnavailable(pod)) allow--;
@@ -70,7 +74,8 @@ export function evaluateAvailablePolicy(input: AvailablePolicyInput): RuleOutcom
         allow--;
       }
     } else {
-      rejected.set(name, `[${ruleName}] blocked by max unavailable policy: [max unavailable]=${maxQuota}/${total}, [current unavailable]=${total - available}/${total}`);
+      const absent = missing > 0 ? `, [missing replicas]=${missing}` : '';
+      rejected.set(name, `[${ruleName}] blocked by max unavailable policy: [max unavailable]=${maxQuota}/${total}, [current unavailable]=${total - available}/${total}${absent}`);
     }
   }
   return { passed, rejected };

@@ -1,5 +1,6 @@
 // The webhook protocol of seed 000: the POST body sent for a rule, and the two responses (to the
 // POST and to a poll GET), parsed strictly enough that garbage is an error and not a verdict.
+import { capText, stripControlCharacters, utf8Bytes } from './reason-text.ts';
 
 export interface WebhookResource {
   apiVersion: 'v1';
@@ -20,7 +21,7 @@ export interface WebhookResponse {
   message: string;
   finishedNames: string[];
   poll: boolean;
-  /** Deprecated spelling of poll; its default poll query key is trace-id. */
+  /** Deprecated spelling of poll (polled under the same task-id key, as Kuperator's code does). */
   async: boolean;
   taskId: string;
   traceId: string;
@@ -56,6 +57,20 @@ function text(o: Record<string, unknown>, key: string): string {
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
+/** A message is shown in status and annotations: capped and stripped of control characters. */
+function message(o: Record<string, unknown>): string {
+  return capText(stripControlCharacters(text(o, 'message')));
+}
+
+/** Longest task or trace id accepted: an id is stored in status and sent back, so it cannot be cut. */
+export const MAX_ID_BYTES = 256;
+
+function id(o: Record<string, unknown>, key: string, what: string): string {
+  const v = text(o, key);
+  if (utf8Bytes(v) > MAX_ID_BYTES) throw new ProtocolError(`${what}: ${key} is longer than ${MAX_ID_BYTES} bytes`);
+  return v;
+}
+
 function names(o: Record<string, unknown>, what: string): string[] {
   const v = o.finishedNames;
   if (v === undefined || v === null) return [];
@@ -69,12 +84,12 @@ export function parseWebhookResponse(raw: unknown): WebhookResponse {
   if (typeof o.success !== 'boolean') throw new ProtocolError(`${what}: success must be a boolean`);
   return {
     success: o.success,
-    message: text(o, 'message'),
+    message: message(o),
     finishedNames: names(o, what),
     poll: flag(o, 'poll', what),
     async: flag(o, 'async', what),
-    taskId: text(o, 'taskId'),
-    traceId: text(o, 'traceId'),
+    taskId: id(o, 'taskId', what),
+    traceId: id(o, 'traceId', what),
   };
 }
 
@@ -83,7 +98,7 @@ export function parsePollResponse(raw: unknown): PollResponse {
   const o = object(raw, what);
   return {
     success: flag(o, 'success', what),
-    message: text(o, 'message'),
+    message: message(o),
     finished: flag(o, 'finished', what),
     finishedNames: names(o, what),
     stop: flag(o, 'stop', what),

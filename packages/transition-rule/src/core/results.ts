@@ -1,14 +1,24 @@
 // What a round leaves behind: the PodTransitionRule status (spec §2.2) and the per-pod detail
 // annotation (§2.6), with the change checks that keep writes to real changes.
-import { jsonEqual, ptrDetailAnnotation, type PodTransitionRuleStatus, type TransitionRuleDetail } from '@cloneset-suite/api-types';
+import { jsonEqual, ptrDetailAnnotation, type PodTransitionRuleStatus, type RuleState, type TransitionRuleDetail } from '@cloneset-suite/api-types';
 
-/** Status fields whose change is worth a write (updateTime is not one of them, §2.2). */
+/** A rule state without its running tasks' lastTime: a poll that changed nothing else is no change. */
+function withoutPollTimes(state: RuleState): RuleState {
+  const tasks = state.webhookStatus?.taskStates;
+  if (!tasks) return state;
+  return { ...state, webhookStatus: { ...state.webhookStatus, taskStates: tasks.map(({ lastTime: _polledAt, ...task }) => task) } };
+}
+
+/**
+ * Status fields whose change is worth a write: not updateTime (§2.2), and not a running task's
+ * lastTime alone (every poll moves it; it is written with the next real change).
+ */
 export function statusChanged(before: PodTransitionRuleStatus | undefined, after: PodTransitionRuleStatus): boolean {
   const pick = (s: PodTransitionRuleStatus | undefined) => ({
     observedGeneration: s?.observedGeneration,
     targets: s?.targets ?? [],
     details: s?.details ?? [],
-    ruleStates: s?.ruleStates ?? [],
+    ruleStates: (s?.ruleStates ?? []).map(withoutPollTimes),
     counts: [s?.targetCount, s?.passedCount, s?.waitingCount],
   });
   return !jsonEqual(pick(before), pick(after));

@@ -10,7 +10,9 @@ import {
 import { planAnnotations, statusChanged, type AnnotationChange } from './results.ts';
 import { podName, podStage } from './stage.ts';
 import { processStage } from './stage-processor.ts';
-import { LIFECYCLE_STAGES, previousResults, type PodView, type RuleObject } from './types.ts';
+import { fitStatus } from './status-budget.ts';
+import { missingReplicas } from './missing-replicas.ts';
+import { LIFECYCLE_STAGES, previousResults, type OwnerLookup, type PodView, type RuleObject } from './types.ts';
 import type { WebhookAction, WebhookRuleRuntime } from './webhook-runtime.ts';
 
 export interface RoundInput {
@@ -18,6 +20,8 @@ export interface RoundInput {
   /** The pods of the PodTransitionRule's namespace. */
   pods: readonly PodView[];
   runtime: (ruleName: string) => WebhookRuleRuntime;
+  /** The pods' owners (CloneSets), for availablePolicy's missing replicas; none when absent. */
+  owners?: OwnerLookup;
   nowMs: number;
   newTraceId: () => string;
 }
@@ -74,8 +78,10 @@ export function planRound(input: RoundInput): RoundPlan {
   }
   const selected = input.pods.filter((p) => matches(p.metadata?.labels)).sort((a, b) => (podName(a) < podName(b) ? -1 : 1));
   const previous = previousResults(ptr.status);
+  const hasAvailablePolicy = (ptr.spec.rules ?? []).some((r) => r.availablePolicy);
+  const missing = hasAvailablePolicy && input.owners ? missingReplicas(namespace, selected, input.pods, input.owners) : 0;
 
-  const status: PodTransitionRuleStatus = {
+  let status: PodTransitionRuleStatus = {
     ...(ptr.metadata?.generation !== undefined ? { observedGeneration: ptr.metadata.generation } : {}),
     targets: selected.map(podName),
     details: [],
@@ -92,6 +98,7 @@ export function planRound(input: RoundInput): RoundPlan {
       selected,
       subjects: selected.filter((p) => podStage(p) === stage),
       previous,
+      missingReplicas: missing,
       runtime: input.runtime,
       nowMs: input.nowMs,
       newTraceId: input.newTraceId,
@@ -106,6 +113,7 @@ export function planRound(input: RoundInput): RoundPlan {
   status.targetCount = selected.length;
   status.passedCount = status.details!.filter((d) => d.passed).length;
   status.waitingCount = status.details!.length - status.passedCount;
+  status = fitStatus(status);
   const writeStatus = statusChanged(ptr.status, status);
   if (writeStatus) status.updateTime = new Date(input.nowMs).toISOString();
   else if (ptr.status?.updateTime) status.updateTime = ptr.status.updateTime;

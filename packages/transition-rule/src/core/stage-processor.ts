@@ -3,6 +3,7 @@
 import type { RuleState, TransitionRule, TransitionRuleDetail } from '@cloneset-suite/api-types';
 import { evaluateAvailablePolicy } from './available-policy.ts';
 import { evaluateLabelCheck } from './label-check.ts';
+import { capText } from './reason-text.ts';
 import { effectiveRules, ruleAppliesTo, ruleKind } from './rules.ts';
 import { byStageEntry, podName } from './stage.ts';
 import { passedBefore, previousReason, type LifecycleStage, type PodView, type PreviousResults, type RuleOutcome } from './types.ts';
@@ -19,6 +20,8 @@ export interface StageInput {
   /** The selected pods in this stage. */
   subjects: readonly PodView[];
   previous: PreviousResults;
+  /** Replicas the selected pods' owners want but do not have (availablePolicy counts them). */
+  missingReplicas: number;
   runtime: (ruleName: string) => WebhookRuleRuntime;
   nowMs: number;
   newTraceId: () => string;
@@ -36,7 +39,14 @@ function runRule(rule: TransitionRule, pods: readonly PodView[], input: StageInp
   const sticky = (name: string): boolean => passedBefore(input.previous, name, input.stage, rule.name);
   switch (ruleKind(rule)) {
     case 'availablePolicy':
-      return evaluateAvailablePolicy({ ruleName: rule.name, policy: rule.availablePolicy!, selected: input.selected, subjects: pods, passedBefore: sticky });
+      return evaluateAvailablePolicy({
+        ruleName: rule.name,
+        policy: rule.availablePolicy!,
+        selected: input.selected,
+        subjects: pods,
+        passedBefore: sticky,
+        missingReplicas: input.missingReplicas,
+      });
     case 'labelCheck': {
       // Sticky like the other kinds: a pod approved in this stage is not re-checked.
       const checked = evaluateLabelCheck(rule.name, rule.labelCheck!, pods.filter((p) => !sticky(podName(p))));
@@ -74,7 +84,7 @@ export function processStage(input: StageInput): StageResult {
     const skipped = new Set(current.filter((p) => !applies(p)).map(podName));
     const outcome = evaluated.length > 0 ? runRule(rule, evaluated, input) : { passed: [], rejected: new Map<string, string>() };
     for (const name of outcome.passed) passedRules.get(name)?.push(rule.name);
-    for (const [name, reason] of outcome.rejected) rejectInfo.set(name, [{ ruleName: rule.name, reason }]);
+    for (const [name, reason] of outcome.rejected) rejectInfo.set(name, [{ ruleName: rule.name, reason: capText(reason) }]);
     if (outcome.error) result.errors.push(outcome.error);
     if ('ruleState' in outcome && outcome.ruleState) result.ruleStates.push(outcome.ruleState);
     if ('actions' in outcome && outcome.actions) result.actions.push(...outcome.actions);

@@ -14,8 +14,29 @@ export interface PodView {
     readonly labels?: Readonly<Record<string, string>>;
     readonly annotations?: Readonly<Record<string, string>>;
     readonly deletionTimestamp?: unknown;
+    readonly ownerReferences?: readonly OwnerReference[];
   };
 }
+
+export interface OwnerReference {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly uid: string;
+  readonly controller?: boolean;
+}
+
+/** The live object a controller ownerRef names: its UID and how many replicas it wants. */
+export interface OwnerReplicas {
+  uid: string;
+  replicas: number;
+}
+
+/**
+ * The port through which a round reads pod owners (the shell answers from a cache): the live
+ * owner the reference names, or undefined when it is unknown, gone, or not a kind with replicas.
+ */
+export type OwnerLookup = (namespace: string, owner: OwnerReference) => OwnerReplicas | undefined;
 
 /** One rule's verdict on the pods it evaluated. */
 export interface RuleOutcome {

@@ -11,13 +11,12 @@ import {
   type WebhookRule,
 } from '@cloneset-suite/api-types';
 import { ParameterError, buildParameters } from './parameters.ts';
+import { capText, stableReason } from './reason-text.ts';
 import type { WebhookResource } from './protocol.ts';
 import { podName } from './stage.ts';
 import type { LifecycleStage, PodView, RuleOutcome } from './types.ts';
 import type { PollRegistration, PostOutcome, WebhookAction, WebhookRuleRuntime } from './webhook-runtime.ts';
 
-/** Poll query key for `async` answers without rawQueryKey (seed 000). */
-export const ASYNC_POLL_QUERY_KEY = 'trace-id';
 /** A rejection by the server (success false) is asked again after this long. */
 export const REJECTED_RETRY_MS = 5_000;
 /** Failed calls back off from 1 s, doubling, up to 5 min. */
@@ -26,6 +25,8 @@ export const FAILURE_BACKOFF_MAX_MS = 300_000;
 /** Finished tasks stay in status history this long after their last activity. */
 export const HISTORY_RETENTION_MS = 10 * 60_000;
 export const WEBHOOK_FAILURE_IGNORED_REASON = 'WebhookFailureIgnored';
+/** Event reason on the PodTransitionRule when a rule fails and holds pods (also invalid rules). */
+export const RULE_ERROR_REASON = 'RuleError';
 
 export interface WebhookRuleInput {
   namespace: string;
@@ -55,14 +56,19 @@ export function failureBackoffMs(failures: number): number {
   return Math.min(FAILURE_BACKOFF_MAX_MS, FAILURE_BACKOFF_BASE_MS * 2 ** Math.max(0, failures - 1));
 }
 
-/** The poll settings of a rule, with admission's defaults; undefined without poll config. */
-export function pollRegistration(webhook: WebhookRule, isAsync = false): PollRegistration | undefined {
+/**
+ * The poll settings of a rule, with admission's defaults; undefined without poll config. The
+ * query key is `task-id` unless rawQueryKey names another, for `poll` and `async` answers alike:
+ * Kuperator's code does so (its documentation says `trace-id` for async), and webhook servers
+ * written for it read `task-id`.
+ */
+export function pollRegistration(webhook: WebhookRule): PollRegistration | undefined {
   const poll = webhook.clientConfig.poll;
   if (!poll?.url) return undefined;
   return {
     url: poll.url,
     ...(poll.caBundle ? { caBundle: poll.caBundle } : {}),
-    queryKey: poll.rawQueryKey || (isAsync ? ASYNC_POLL_QUERY_KEY : PTR_DEFAULT_POLL_QUERY_KEY),
+    queryKey: poll.rawQueryKey || PTR_DEFAULT_POLL_QUERY_KEY,
     intervalMs: (poll.intervalSeconds ?? PTR_DEFAULT_POLL_INTERVAL_SECONDS) * 1000,
     timeoutMs: (poll.timeoutSeconds ?? PTR_DEFAULT_POLL_TIMEOUT_SECONDS) * 1000,
   };
@@ -87,14 +93,28 @@ class Round {
     this.passed.add(name);
     this.rejected.delete(name);
   }
-  reject(name: string, reason: string): void {
-    if (!this.passed.has(name)) this.rejected.set(name, reason);
+  /**
+   * Rejects the pod. A reason carrying the traceId of a call keeps last round's text when only the
+   * traceId differs, so a retried call with the same answer rewrites nothing.
+   */
+  reject(name: string, reason: string, traceId?: string): void {
+    if (this.passed.has(name)) return;
+    const capped = capText(reason);
+    this.rejected.set(name, traceId === undefined ? capped : stableReason(this.input.previousReason(name), capped, traceId));
+  }
+  /**
+   * While a call is out. When it retries a call the server rejected or that failed, the pod keeps
+   * the reason that answer gave (it still holds until the new answer), so each retry costs no write.
+   */
+  rejectWhileAsking(name: string, traceId: string): void {
+    const previous = this.input.runtime.retry ? this.input.previousReason(name) : undefined;
+    this.reject(name, previous ?? `waiting for webhook response, traceId ${traceId}`, traceId);
   }
   requeue(ms: number): void {
     this.requeueAfterMs = this.requeueAfterMs === undefined ? ms : Math.min(this.requeueAfterMs, ms);
   }
   retire(task: TaskState, message?: string): void {
-    this.history.push({ ...task, processing: [], lastTime: iso(this.input.nowMs), ...(message !== undefined ? { message } : {}) });
+    this.history.push({ ...task, processing: [], lastTime: iso(this.input.nowMs), ...(message !== undefined ? { message: capText(message) } : {}) });
     this.actions.push({ type: 'dropPoll', ruleName: this.input.ruleName, taskId: task.taskId });
   }
 }
@@ -131,15 +151,18 @@ function carryTasks(round: Round, pending: Set<string>): Set<string> {
       round.retire(task, snapshot.message);
       continue;
     }
-    const approved = new Set([...(task.approved ?? []), ...snapshot.approved]);
+    // The task's own pods the server has finished so far: approved only grows while the task runs
+    // (a pod that passed stays listed), processing only shrinks.
+    const carried = new Set([...(task.processing ?? []), ...(task.approved ?? [])]);
+    const approved = new Set([...(task.approved ?? []), ...snapshot.approved.filter((n) => carried.has(n))]);
     const stillProcessing = live.filter((n) => !approved.has(n));
     for (const n of live) if (approved.has(n)) round.pass(n);
     const updated: TaskState = {
       ...task,
       processing: stillProcessing,
-      approved: [...approved].filter((n) => pending.has(n)).sort(),
+      approved: [...approved].sort(),
       ...(snapshot.lastQueryMs !== undefined ? { lastTime: iso(snapshot.lastQueryMs) } : {}),
-      ...(snapshot.message ? { message: snapshot.message } : {}),
+      ...(snapshot.message ? { message: capText(snapshot.message) } : {}),
     };
     if (snapshot.stopped) {
       // Pods the stopped task did not approve are asked again with a new POST this round.
@@ -177,7 +200,14 @@ function applyOutcome(round: Round, sent: readonly string[], traceId: string, ou
     }
     const failures = (input.runtime.retry?.failures ?? 0) + 1;
     const wait = failureBackoffMs(failures);
-    for (const n of sent) round.reject(n, `Fail to do webhook request ${round.where}, ${outcome.message}, traceId ${traceId}`);
+    for (const n of sent) round.reject(n, `Fail to do webhook request ${round.where}, ${outcome.message}, traceId ${traceId}`, traceId);
+    // No traceId in the note: the recorder counts repeats of one note instead of writing new Events.
+    round.actions.push({
+      type: 'event',
+      eventType: 'Warning',
+      reason: RULE_ERROR_REASON,
+      message: capText(`rule ${input.ruleName}: webhook call failed: ${outcome.message}; failurePolicy Fail holds ${sent.length} pod(s) until a call succeeds`),
+    });
     round.actions.push({ type: 'setRetry', ruleName: input.ruleName, retry: { notBeforeMs: input.nowMs + wait, failures } });
     round.requeue(wait);
     return;
@@ -187,7 +217,7 @@ function applyOutcome(round: Round, sent: readonly string[], traceId: string, ou
   if (!res.success) {
     for (const n of sent) {
       if (finished.has(n)) round.pass(n);
-      else round.reject(n, `Webhook check ${round.where} rejected, traceId ${traceId}, taskId ${res.taskId}, msg: ${res.message}`);
+      else round.reject(n, `Webhook check ${round.where} rejected, traceId ${traceId}, taskId ${res.taskId}, msg: ${res.message}`, traceId);
     }
     round.actions.push({ type: 'setRetry', ruleName: input.ruleName, retry: { notBeforeMs: input.nowMs + REJECTED_RETRY_MS, failures: 0 } });
     round.requeue(REJECTED_RETRY_MS);
@@ -201,10 +231,10 @@ function applyOutcome(round: Round, sent: readonly string[], traceId: string, ou
   // An `async` answer may name no task: it is then polled by the traceId we sent (seed 000).
   const isAsync = !res.poll && res.async;
   const taskId = res.taskId || res.traceId || (isAsync ? traceId : '');
-  const poll = pollRegistration(input.webhook, isAsync);
+  const poll = pollRegistration(input.webhook);
   if (!taskId || !poll) {
     const why = !taskId ? 'Invalid empty taskID' : 'no poll config for a polling answer';
-    for (const n of sent) round.reject(n, `Webhook check ${round.where} failed, traceId ${traceId}: ${why}`);
+    for (const n of sent) round.reject(n, `Webhook check ${round.where} failed, traceId ${traceId}: ${why}`, traceId);
     round.actions.push({ type: 'setRetry', ruleName: input.ruleName, retry: { notBeforeMs: input.nowMs + REJECTED_RETRY_MS, failures: 0 } });
     round.requeue(REJECTED_RETRY_MS);
     return;
@@ -213,8 +243,8 @@ function applyOutcome(round: Round, sent: readonly string[], traceId: string, ou
   const approved = sent.filter((n) => finished.has(n));
   for (const n of approved) round.pass(n);
   if (processing.length === 0) return;
-  for (const n of processing) round.reject(n, `Polling task ${taskId} initialized, traceId ${traceId}, msg: ${res.message}`);
-  round.tasks.push({ taskId, processing, approved, beginTime: iso(input.nowMs), lastTime: iso(input.nowMs), ...(res.message ? { message: res.message } : {}) });
+  for (const n of processing) round.reject(n, `Polling task ${taskId} initialized, traceId ${traceId}, msg: ${res.message}`, traceId);
+  round.tasks.push({ taskId, processing, approved, beginTime: iso(input.nowMs), lastTime: iso(input.nowMs), ...(res.message ? { message: capText(res.message) } : {}) });
   round.actions.push({ type: 'registerPoll', ruleName: input.ruleName, taskId, pods: processing, poll, beginMs: input.nowMs });
 }
 
@@ -242,7 +272,7 @@ function startPost(round: Round, pods: readonly PodView[]): void {
     ...(caBundle ? { caBundle } : {}),
     body: { traceId, stage: input.stage, ruleName: input.ruleName, resources },
   });
-  for (const pod of pods) round.reject(podName(pod), `waiting for webhook response, traceId ${traceId}`);
+  for (const pod of pods) round.rejectWhileAsking(podName(pod), traceId);
 }
 
 export function evaluateWebhookRule(input: WebhookRuleInput): WebhookRuleResult {
@@ -268,7 +298,7 @@ export function evaluateWebhookRule(input: WebhookRuleInput): WebhookRuleResult 
     if (waiting.length > 0) round.requeue(0);
     for (const p of waiting) round.reject(podName(p), input.previousReason(podName(p)) ?? 'waiting for the next webhook round');
   } else if (post) {
-    for (const p of waiting) round.reject(podName(p), `waiting for webhook response, traceId ${post.traceId}`);
+    for (const p of waiting) round.rejectWhileAsking(podName(p), post.traceId);
   } else if (waiting.length > 0) {
     const retry = input.runtime.retry;
     if (retry && retry.notBeforeMs > input.nowMs) {

@@ -15,14 +15,16 @@ import {
   type ReconcileResult,
 } from '@cloneset-suite/kube-runtime';
 import { planRound } from '../core/round.ts';
+import { RULE_ERROR_REASON } from '../core/webhook-rule.ts';
 import type { RuleObject } from '../core/types.ts';
 import { ruleKind } from '../core/rules.ts';
-import type { PodTransitionRuleObject } from './resources.ts';
-import { podResource, podTransitionRuleResource } from './resources.ts';
+import { cloneSetResource, podResource, podTransitionRuleResource, type CloneSetObject, type PodTransitionRuleObject } from './resources.ts';
 import { WebhookClient, type WebhookCaller, type WebhookClientOptions } from '../http/webhook-client.ts';
 import { WebhookRuntimeStore } from './webhook-runtime-store.ts';
 import { specEvents } from './spec-events.ts';
-import { addFinalizer, patchAnnotations, removeFinalizer, writeStatus } from './writes.ts';
+import { addFinalizer, patchAnnotations, removeFinalizer } from './writes.ts';
+import { ResultWriter } from './result-writer.ts';
+import { ownersFromCloneSets, replicaChanges } from './owners.ts';
 
 export const TRANSITION_RULE_CONTROLLER_NAME = 'podtransitionrule';
 
@@ -34,7 +36,7 @@ export interface TransitionRuleControllerOptions {
   instance?: string;
   /** Timeout, response cap, concurrency and allow-list of webhook calls. */
   webhook?: WebhookClientOptions;
-  /** Replaces the HTTP client (tests). */
+  /** Replaces the HTTP client (the manager wraps it with metrics); the controller closes it when it stops. */
   caller?: WebhookCaller;
   newTraceId?: () => string;
 }
@@ -54,10 +56,13 @@ export function createTransitionRuleController(manager: Manager, options: Transi
   const scope = options.namespace ? { namespace: options.namespace } : {};
   const ptrs = manager.informers.informerFor<PodTransitionRuleObject>(podTransitionRuleResource, scope);
   const pods = manager.informers.informerFor<KubeObject>(podResource, scope);
+  const cloneSets = manager.informers.informerFor<CloneSetObject>(cloneSetResource, scope);
+  const owners = ownersFromCloneSets(cloneSets);
   const recorder = manager.eventRecorder('podtransitionrule-controller', options.instance ?? 'cloneset-suite');
   const newTraceId = options.newTraceId ?? randomUUID;
   const caller = options.caller ?? new WebhookClient(options.webhook);
   const statusVersions = new ResourceVersionExpectations({ clock: manager.clock });
+  const results = new ResultWriter({ client: manager.client, recorder, clock: manager.clock });
   const controllerRef: { current?: Controller } = {};
   const store = new WebhookRuntimeStore({
     caller,
@@ -75,6 +80,7 @@ export function createTransitionRuleController(manager: Manager, options: Transi
     const ptr = ptrs.getByKey(key);
     if (!ptr) {
       store.forget(key);
+      results.forget(key);
       statusVersions.delete(key);
       return;
     }
@@ -88,6 +94,7 @@ export function createTransitionRuleController(manager: Manager, options: Transi
       ptr: ptr as unknown as RuleObject,
       pods: pods.list({ namespace }),
       runtime: (rule) => store.runtime(key, rule),
+      owners,
       nowMs: manager.clock.now(),
       newTraceId,
     });
@@ -103,18 +110,25 @@ export function createTransitionRuleController(manager: Manager, options: Transi
     // Answers are forgotten only once the status holding their verdict is saved.
     store.apply(key, plan.actions.filter((a) => a.type !== 'clearPost'));
     for (const a of plan.actions) if (a.type === 'event') recorder.event(ptr, a.eventType, a.reason, 'EvaluateRule', a.message);
+    let saved = true;
     if (plan.writeStatus) {
       const details = plan.status.details ?? [];
       ctx.logger.debug(
         { targets: plan.status.targets?.length, passed: details.filter((d) => d.passed).map((d) => d.name), waiting: details.filter((d) => !d.passed).map((d) => d.name) },
         'writing status: decisions changed',
       );
-      statusVersions.expect(key, await writeStatus(manager.client, ptr, plan.status, ctx.signal));
+      const written = await results.status(ptr, key, plan.status, ctx.logger, ctx.signal);
+      saved = written.saved;
+      if (saved) statusVersions.expect(key, written.resourceVersion);
     }
-    store.apply(key, plan.actions.filter((a) => a.type === 'clearPost'));
-    await patchAnnotations(manager.client, namespace, plan.annotations, ctx.signal);
+    // Not saved (refused): keep the answers, so the next round plans the same status and sends
+    // nothing, and write no annotation ahead of a status the apiserver does not hold.
+    if (saved) {
+      store.apply(key, plan.actions.filter((a) => a.type === 'clearPost'));
+      await results.annotations(ptr, key, namespace, plan.annotations, ctx.logger, ctx.signal);
+    }
     if (plan.errors.length > 0) {
-      recorder.event(ptr, 'Warning', 'RuleError', 'EvaluateRule', plan.errors.join('; '));
+      recorder.event(ptr, 'Warning', RULE_ERROR_REASON, 'EvaluateRule', plan.errors.join('; '));
       throw new Error(plan.errors.join('; '));
     }
     if (plan.requeueAfterMs !== undefined) return { requeueAfter: Math.max(1, plan.requeueAfterMs) };
@@ -137,13 +151,19 @@ export function createTransitionRuleController(manager: Manager, options: Transi
       .filter((p) => (p.status?.targets ?? []).includes(name) || selects(p, pod))
       .map((p) => keyOf(p));
   };
-  controller.watches(specEvents(ptrs), (p) => keyOf(p)).watches(pods, podKeys);
+  // A CloneSet's replicas change the missing replicas availablePolicy rules of its namespace count.
+  const availablePolicyKeys = (cs: DeepReadonly<CloneSetObject>): string[] =>
+    ptrs
+      .list({ namespace: cs.metadata?.namespace ?? '' })
+      .filter((p) => (p.spec.rules ?? []).some((r) => r.availablePolicy))
+      .map((p) => keyOf(p));
+  controller.watches(specEvents(ptrs), (p) => keyOf(p)).watches(pods, podKeys).watches(replicaChanges(cloneSets), availablePolicyKeys);
   let stopped = false;
   const stop = (): void => {
     if (stopped) return;
     stopped = true;
     store.stop();
-    if (caller instanceof WebhookClient) void caller.close();
+    caller.close().catch((err: unknown) => manager.logger.info({ controller: TRANSITION_RULE_CONTROLLER_NAME, err: String(err) }, 'closing the webhook client failed'));
   };
   // Poll timers and calls in flight end with the controller (shutdown or lost lease).
   manager.add({

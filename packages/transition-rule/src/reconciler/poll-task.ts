@@ -24,6 +24,7 @@ export class PollTask {
   private timer: TimerHandle | undefined;
   private readonly abort = new AbortController();
   private readonly taskId: string;
+  private readonly namespace: string;
   private readonly poll: PollRegistration;
   private readonly beginMs: number;
   private readonly caller: WebhookCaller;
@@ -31,8 +32,9 @@ export class PollTask {
   private readonly onChange: () => void;
   private readonly onDiscard: () => void;
 
-  constructor(options: { taskId: string; poll: PollRegistration; beginMs: number; caller: WebhookCaller; clock: Clock; onChange: () => void; onDiscard: () => void }) {
+  constructor(options: { taskId: string; namespace: string; poll: PollRegistration; beginMs: number; caller: WebhookCaller; clock: Clock; onChange: () => void; onDiscard: () => void }) {
     this.taskId = options.taskId;
+    this.namespace = options.namespace;
     this.poll = options.poll;
     this.beginMs = options.beginMs;
     this.caller = options.caller;
@@ -72,7 +74,7 @@ export class PollTask {
       return;
     }
     try {
-      const raw = await this.caller.get(pollUrl(this.poll.url, this.poll.queryKey, this.taskId), this.poll.caBundle, this.abort.signal);
+      const raw = await this.caller.get({ url: pollUrl(this.poll.url, this.poll.queryKey, this.taskId), caBundle: this.poll.caBundle, namespace: this.namespace, signal: this.abort.signal });
       const res = parsePollResponse(raw);
       for (const n of res.finishedNames) this.approved.add(n);
       this.message = res.message;

@@ -2,7 +2,7 @@
 // windows, poll tasks. It executes the engine's webhook actions and reports every change (a call
 // returned, a poll answered) so the rule is reconciled at once. Calls run outside reconciles, so a
 // slow or hanging webhook never holds a worker that other PodTransitionRules need.
-import type { Clock, Logger } from '@cloneset-suite/kube-runtime';
+import { splitKey, type Clock, type Logger } from '@cloneset-suite/kube-runtime';
 import { parseWebhookResponse } from '../core/protocol.ts';
 import type { PostState, RetryState, WebhookAction, WebhookRuleRuntime } from '../core/webhook-runtime.ts';
 import type { WebhookCaller } from '../http/webhook-client.ts';
@@ -117,7 +117,7 @@ export class WebhookRuntimeStore {
       this.changed(ptrKey);
     };
     this.caller
-      .post(action.url, action.caBundle, action.body, this.abort.signal)
+      .post({ url: action.url, caBundle: action.caBundle, namespace: namespaceOf(ptrKey), signal: this.abort.signal }, action.body)
       .then((raw) => settle({ kind: 'response', response: parseWebhookResponse(raw) }))
       .catch((err: unknown) => {
         const message = err instanceof Error ? err.message : String(err);
@@ -131,6 +131,7 @@ export class WebhookRuntimeStore {
     e.polls.get(action.taskId)?.cancel();
     const task = new PollTask({
       taskId: action.taskId,
+      namespace: namespaceOf(ptrKey),
       poll: action.poll,
       beginMs: action.beginMs,
       caller: this.caller,
@@ -148,4 +149,9 @@ export class WebhookRuntimeStore {
     e?.polls.get(taskId)?.cancel();
     e?.polls.delete(taskId);
   }
+}
+
+/** Calls are shared out per namespace: the PodTransitionRule key's namespace part. */
+function namespaceOf(ptrKey: string): string {
+  return splitKey(ptrKey).namespace ?? '';
 }

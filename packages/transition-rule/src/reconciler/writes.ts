@@ -36,13 +36,15 @@ export async function writeStatus(client: KubeClient, ptr: Ptr, status: PodTrans
   return updated.metadata?.resourceVersion;
 }
 
-export async function patchAnnotations(client: KubeClient, namespace: string, changes: readonly AnnotationChange[], signal: AbortSignal): Promise<void> {
-  const pods = client.resource<KubeObject>(podResource);
-  for (const change of changes) {
-    try {
-      await pods.patch(namespace, change.pod, mergePatch({ metadata: { annotations: { [change.key]: change.value ?? null } } }), { signal });
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-    }
+/** Sets or removes one pod's detail annotation; a pod that is gone is not an error. */
+export async function patchAnnotation(client: KubeClient, namespace: string, change: AnnotationChange, signal: AbortSignal): Promise<void> {
+  try {
+    await client.resource<KubeObject>(podResource).patch(namespace, change.pod, mergePatch({ metadata: { annotations: { [change.key]: change.value ?? null } } }), { signal });
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
   }
+}
+
+export async function patchAnnotations(client: KubeClient, namespace: string, changes: readonly AnnotationChange[], signal: AbortSignal): Promise<void> {
+  for (const change of changes) await patchAnnotation(client, namespace, change, signal);
 }

@@ -2,12 +2,14 @@
 // scoped to one namespace, and puts pods into a stage by labelling them as the lifecycle webhook
 // would (no lifecycle controller is needed to test the rules).
 import path from 'node:path';
-import { kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { createTestNamespace, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
 import { Manager, createLogger, loadKubeConfig } from '@cloneset-suite/kube-runtime';
 import type { PodTransitionRule } from '@cloneset-suite/api-types';
 import { Registry } from 'prom-client';
 import { createTransitionRuleController, type TransitionRuleControllerOptions } from '../../src/reconciler/controller.ts';
 import { createTransitionRuleStageGate, type StageGate } from '../../src/reconciler/stage-gate.ts';
+import { TestWebhookServer } from '../support/webhook-server.ts';
 
 export async function installCrds(): Promise<void> {
   await kubectl(['apply', '--server-side', '--force-conflicts', '-f', path.join(repoRoot, 'crds')]);
@@ -98,4 +100,42 @@ export async function createPods(namespace: string, pods: PodSpec[]): Promise<vo
 export async function applyRule(namespace: string, rule: { name: string; spec: PodTransitionRule['spec'] }): Promise<void> {
   const manifest = { apiVersion: 'apps.kusionstack.io/v1alpha1', kind: 'PodTransitionRule', metadata: { name: rule.name }, spec: rule.spec };
   await kubectl(['apply', '-n', namespace, '-f', '-'], JSON.stringify(manifest));
+}
+
+export interface Suite {
+  /** The suite's loopback webhook server (listening once beforeAll ran). */
+  readonly server: TestWebhookServer;
+  /** A fresh namespace with a controller scoped to it; both go after the test. */
+  setup: (prefix: string, timeoutMs?: number) => Promise<{ ns: string; ctl: Running }>;
+  /** Runs after the test, before the namespace and controller go. */
+  onCleanup: (cleanup: () => Promise<void>) => void;
+  /** Takes a cleanup back (the test did it itself). */
+  dropCleanup: (cleanup: () => Promise<void>) => void;
+}
+
+/** Registers the suite's hooks: CRDs and the webhook server before all, cleanups after each test. */
+export function clusterSuite(): Suite {
+  const server = new TestWebhookServer();
+  const cleanups: (() => Promise<void>)[] = [];
+  beforeAll(async () => {
+    await installCrds();
+    await server.listen();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+  return {
+    server,
+    setup: async (prefix, timeoutMs = 3_000) => {
+      const ns = await createTestNamespace(prefix);
+      const ctl = startController(ns.name, { webhook: { timeoutMs } });
+      cleanups.push(ns.remove, ctl.stop);
+      return { ns: ns.name, ctl };
+    },
+    onCleanup: (c) => void cleanups.push(c),
+    dropCleanup: (c) => void cleanups.splice(cleanups.indexOf(c), 1),
+  };
 }

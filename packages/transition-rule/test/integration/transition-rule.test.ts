@@ -1,38 +1,19 @@
 // The PodTransitionRule controller against the real local control plane: pods are put into
 // PreCheck/PostCheck by labelling them; the tests read the rule's status, the pods' detail
 // annotations and the StageGate's answer.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestNamespace, eventually, freePort, getJson, kubectl } from '@cloneset-suite/local-cluster';
+import { describe, expect, it } from 'vitest';
+import { eventually, freePort, getJson, kubectl } from '@cloneset-suite/local-cluster';
 import type { PodTransitionRuleStatus, TransitionRuleDetail } from '@cloneset-suite/api-types';
 import type { V1Pod } from '@kubernetes/client-node';
-import { TestWebhookServer } from '../support/webhook-server.ts';
-import { applyRule, createPods, installCrds, stageLabels, startController, type Running } from './harness.ts';
+import { applyRule, clusterSuite, createPods, stageLabels, startController } from './harness.ts';
 
 interface PtrJson {
   metadata: { finalizers?: string[] };
   status?: PodTransitionRuleStatus;
 }
 
-let server: TestWebhookServer;
-const cleanups: (() => Promise<void>)[] = [];
-
-beforeAll(async () => {
-  await installCrds();
-  server = await new TestWebhookServer().listen();
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-async function setup(prefix: string, timeoutMs = 3_000): Promise<{ ns: string; ctl: Running }> {
-  const ns = await createTestNamespace(prefix);
-  const ctl = startController(ns.name, { webhook: { timeoutMs } });
-  cleanups.push(ns.remove, ctl.stop);
-  return { ns: ns.name, ctl };
-}
+const suite = clusterSuite();
+const { server, setup } = suite;
 
 const ptrStatus = async (ns: string, name: string) => (await getJson<PtrJson>(['podtransitionrule', name, '-n', ns]))?.status;
 const detailOf = async (ns: string, ptr: string, pod: string): Promise<TransitionRuleDetail | undefined> => (await ptrStatus(ns, ptr))?.details?.find((d) => d.name === pod);
@@ -190,11 +171,11 @@ describe('PodTransitionRule controller', () => {
     const posts = () => server.calls.filter((c) => c.path === '/poll' && (c.body as { resources: { name: string }[] }).resources[0]?.name === 'r1').length;
     expect(posts()).toBe(1);
     await ctl.stop();
-    cleanups.splice(cleanups.indexOf(ctl.stop), 1);
+    suite.dropCleanup(ctl.stop);
     const pollsBefore = server.calls.filter((c) => c.query.get('task-id') === taskId).length;
 
     const second = startController(ns, { webhook: { timeoutMs: 3_000 } });
-    cleanups.push(second.stop);
+    suite.onCleanup(second.stop);
     await eventually('the new controller polls the same task', () => Promise.resolve(server.calls.filter((c) => c.query.get('task-id') === taskId).length > pollsBefore), { timeoutMs: 15_000 });
     server.tasks.get(taskId)!.finished = true;
     await eventually('r1 passes', async () => second.gate.check((await podJson(ns, 'r1'))!, 'PreCheck').passed, { timeoutMs: 15_000 });

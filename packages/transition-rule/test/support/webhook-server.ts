@@ -48,7 +48,7 @@ export class TestWebhookServer {
       return { json: { success: true, async: true, message: 'accepted' } };
     });
     this.routes.set('GET /result', (c) => {
-      const id = c.query.get('task-id') ?? c.query.get('trace-id') ?? c.query.get('id') ?? '';
+      const id = c.query.get('task-id') ?? c.query.get('id') ?? '';
       const t = this.tasks.get(id);
       if (!t) return { status: 404, json: { success: false, message: `no task ${id}` } };
       return { json: { success: true, ...t } };

@@ -57,4 +57,13 @@ describe('protocol parsing', () => {
     expect(() => parseWebhookResponse({ success: false, finishedNames: [1] })).toThrow(/finishedNames/);
     expect(parsePollResponse({ success: true, finished: false, finishedNames: ['a'], stop: true })).toEqual({ success: true, message: '', finished: false, finishedNames: ['a'], stop: true });
   });
+
+  it('caps a message at 1 KiB without control characters, and refuses an id too long to store', () => {
+    const answer = parseWebhookResponse({ success: false, message: `\u001b[2Jwiped${'x'.repeat(1024 * 1024)}` });
+    expect(Buffer.byteLength(answer.message)).toBeLessThanOrEqual(1024);
+    expect(answer.message).toMatch(/^ \[2Jwipedx+\.\.\. \[cut, 1048585 bytes\]$/);
+    expect(Buffer.byteLength(parsePollResponse({ message: 'y'.repeat(5000) }).message)).toBeLessThanOrEqual(1024);
+    expect(() => parseWebhookResponse({ success: true, poll: true, taskId: 't'.repeat(257) })).toThrow(/taskId is longer than 256 bytes/);
+    expect(parseWebhookResponse({ success: true, poll: true, taskId: 't'.repeat(256) }).taskId).toHaveLength(256);
+  });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PodTransitionRuleStatus, TransitionRule } from '@cloneset-suite/api-types';
 import { planRound, type EvaluatePlan, type RoundInput } from '../../src/core/round.ts';
+import { statusChanged } from '../../src/core/results.ts';
 import { pod, ptr, type TestPod } from './fixtures.ts';
 
 const NOW = Date.parse('2026-01-01T00:00:00Z');
@@ -63,6 +64,17 @@ describe('planRound: results (§2.2, §2.6)', () => {
     const again = evaluate([label], pods, { ...first.status, updateTime: 'earlier' }, { nowMs: NOW + 60_000 });
     expect(again.writeStatus).toBe(false);
     expect(again.status.updateTime).toBe('earlier');
+  });
+
+  it('a poll that only moved a running task\'s lastTime is no change worth a write', () => {
+    const running = (lastTime: string, approved: string[]): PodTransitionRuleStatus => ({
+      observedGeneration: 1,
+      targets: ['a'],
+      details: [],
+      ruleStates: [{ name: 'hook', webhookStatus: { taskStates: [{ taskId: 'T', processing: ['a'], approved, beginTime: 'b', lastTime }] } }],
+    });
+    expect(statusChanged(running('t1', []), running('t2', []))).toBe(false);
+    expect(statusChanged(running('t1', []), running('t2', ['b']))).toBe(true);
   });
 
   it('annotates every selected pod with its detail, and removes it from pods no longer selected', () => {

@@ -118,6 +118,50 @@ describe('evaluateWebhookRule: the POST (§2.9 step 3, seed 000)', () => {
     });
   });
 
+  it('the same rejection to a retried call keeps last round\'s reason: a new traceId alone changes nothing', () => {
+    const before = 'Webhook check ns/ptr/hook rejected, traceId trace-0, taskId , msg: busy';
+    const retried = { post: { traceId: 'trace-7', pods: ['a', 'b', 'c'], outcome: response({ message: 'busy' }) }, polls: new Map() } satisfies WebhookRuleRuntime;
+    expect(run({ runtime: retried, previousReason: () => before }).rejected.get('a')).toBe(before);
+    // A different answer is a change worth showing.
+    const changed = { ...retried, post: { ...retried.post, outcome: response({ message: 'full' }) } };
+    expect(run({ runtime: changed, previousReason: () => before }).rejected.get('a')).toBe('Webhook check ns/ptr/hook rejected, traceId trace-7, taskId , msg: full');
+  });
+
+  it('while a retried call is out, pods keep the reason the last answer gave', () => {
+    const before = 'Fail to do webhook request ns/ptr/hook, POST https://hook/check: HTTP 500, traceId trace-0';
+    const retry = { notBeforeMs: NOW - 1, failures: 1 };
+    const sending = run({ runtime: { retry, polls: new Map() }, previousReason: () => before });
+    expect(sending.actions.some((a) => a.type === 'startPost')).toBe(true);
+    expect(sending.rejected.get('a')).toBe(before);
+    const out = run({ runtime: { post: { traceId: 'trace-1', pods: ['a', 'b', 'c'] }, retry, polls: new Map() }, previousReason: () => before });
+    expect(out.rejected.get('b')).toBe(before);
+    // A first call has no earlier answer to show.
+    expect(run({ previousReason: () => before }).rejected.get('a')).toBe('waiting for webhook response, traceId trace-1');
+  });
+
+  it('Fail: a failed call records a RuleError Event naming the rule and the cause (no traceId, so repeats fold)', () => {
+    const out = run({ runtime: answered({ kind: 'error', message: 'POST https://hook/check: ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:1' }) });
+    expect(out.actions).toContainEqual({
+      type: 'event',
+      eventType: 'Warning',
+      reason: 'RuleError',
+      message: 'rule hook: webhook call failed: POST https://hook/check: ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:1; failurePolicy Fail holds 3 pod(s) until a call succeeds',
+    });
+    expect(run({ runtime: answered(response({ message: 'busy' })) }).actions.some((a) => a.type === 'event')).toBe(false);
+  });
+
+  it('a huge answer message is cut to 1 KiB in every reason and task message', () => {
+    const huge = 'z'.repeat(1024 * 1024);
+    const rejected = run({ runtime: answered(response({ message: huge })) });
+    expect(Buffer.byteLength(rejected.rejected.get('a')!)).toBeLessThanOrEqual(1024);
+    expect(rejected.rejected.get('a')).toMatch(/\.\.\. \[cut, \d+ bytes\]$/);
+    const polling = run({ runtime: answered(response({ success: true, poll: true, taskId: 'T', message: huge })) });
+    expect(Buffer.byteLength(polling.ruleState.webhookStatus!.taskStates![0]!.message!)).toBeLessThanOrEqual(1024);
+    const running = run({ previousState: task('T1', ['a']), runtime: polls({ taskId: 'T1', message: huge }) });
+    expect(Buffer.byteLength(running.ruleState.webhookStatus!.taskStates![0]!.message!)).toBeLessThanOrEqual(1024);
+    expect(Buffer.byteLength(running.rejected.get('a')!)).toBeLessThanOrEqual(1024);
+  });
+
   it('inside the retry window nothing is sent and the last reason stays', () => {
     const out = run({ runtime: { retry: { notBeforeMs: NOW + 3_000, failures: 1 }, polls: new Map() }, previousReason: () => 'Fail to do webhook request x' });
     expect(out.actions).toEqual([]);
@@ -157,9 +201,11 @@ describe('evaluateWebhookRule: poll tasks (§2.9 steps 2 and 4)', () => {
     });
   });
 
-  it('async without taskId polls by traceId under the trace-id key; rawQueryKey wins', () => {
+  it('async is polled under the task-id key as Kuperator does (without a taskId, by the traceId sent); rawQueryKey wins', () => {
     const out = run({ runtime: answered(response({ success: true, async: true })) });
-    expect(out.actions).toContainEqual(expect.objectContaining({ type: 'registerPoll', taskId: 'trace-0', poll: expect.objectContaining({ queryKey: 'trace-id' }) }));
+    expect(out.actions).toContainEqual(expect.objectContaining({ type: 'registerPoll', taskId: 'trace-0', poll: expect.objectContaining({ queryKey: 'task-id' }) }));
+    const named = run({ runtime: answered(response({ success: true, async: true, taskId: 'A1' })) });
+    expect(named.actions).toContainEqual(expect.objectContaining({ type: 'registerPoll', taskId: 'A1', poll: expect.objectContaining({ queryKey: 'task-id' }) }));
     const raw = run({ webhook: { ...webhook, clientConfig: { ...webhook.clientConfig, poll: { url: 'https://hook/result', rawQueryKey: 'id' } } }, runtime: answered(response({ success: true, poll: true, taskId: 'T' })) });
     expect(raw.actions).toContainEqual(expect.objectContaining({ type: 'registerPoll', poll: { url: 'https://hook/result', queryKey: 'id', intervalMs: 5_000, timeoutMs: 60_000 } }));
   });
@@ -178,6 +224,20 @@ describe('evaluateWebhookRule: poll tasks (§2.9 steps 2 and 4)', () => {
     expect(out.ruleState.webhookStatus?.taskStates).toEqual([
       { taskId: 'T1', processing: ['a', 'c'], approved: ['b'], beginTime: '2026-01-01T00:00:00.000Z', lastTime: '2025-12-31T23:59:59.000Z', message: 'working' },
     ]);
+  });
+
+  it('round after round, approved grows and processing shrinks: a pod that passed stays in approved', () => {
+    // Round 1: the poll finished b. Round 2: b passed last round (sticky), the poll adds c.
+    const first = run({ previousState: task('T1', ['a', 'b', 'c']), runtime: polls({ taskId: 'T1', approved: ['b'] }) });
+    expect(first.ruleState.webhookStatus?.taskStates?.[0]).toMatchObject({ processing: ['a', 'c'], approved: ['b'] });
+    const second = run({
+      previousState: first.ruleState,
+      passedBefore: (n) => n === 'b',
+      runtime: polls({ taskId: 'T1', approved: ['b', 'c', 'stranger'] }),
+    });
+    expect(second.passed).toEqual(['b', 'c']);
+    expect(second.ruleState.webhookStatus?.taskStates?.[0]).toMatchObject({ processing: ['a'], approved: ['b', 'c'] });
+    expect(second.rejected.get('a')).toBe('polling task T1 is running, 2/3 approved');
   });
 
   it('a finished task approves all its pods and moves to history', () => {
