@@ -74,14 +74,17 @@ export async function pointCrdConversion(kubectl: Kubectl, crdName: string, clie
 /**
  * When the CRD's conversion webhook still points at `url`, points it back at the webhook it
  * pointed at before (`previous`), if that was one: a process going away hands conversion back
- * to the converter it borrowed it from. Otherwise it is left pointing at `url`: with nothing
- * converting, reads of the other version fail loudly rather than return the wrong shape.
+ * to the converter it borrowed it from. Otherwise it is left pointing at `url` (with nothing
+ * converting, reads of the other version fail loudly rather than return the wrong shape),
+ * unless `restoreNone` asks for the stanza-less CRD it found (a test run leaves the cluster as
+ * it was).
  */
-export async function handBackCrdConversion(kubectl: Kubectl, crdName: string, url: string, previous: CrdConversionState | undefined): Promise<boolean> {
+export async function handBackCrdConversion(kubectl: Kubectl, crdName: string, url: string, previous: CrdConversionState | undefined, options: { restoreNone?: boolean } = {}): Promise<boolean> {
   const before = previous?.strategy === 'Webhook' ? previous.webhook?.clientConfig : undefined;
-  if (!before || before.url === url) return false;
+  if (before?.url === url || (!before && !(options.restoreNone && previous))) return false;
   const now = await readCrdConversion(kubectl, crdName);
   if (now?.strategy !== 'Webhook' || now.webhook?.clientConfig?.url !== url) return false;
-  await pointCrdConversion(kubectl, crdName, before);
+  if (before) await pointCrdConversion(kubectl, crdName, before);
+  else await kubectl(['patch', 'crd', crdName, '--type=merge', '-p', JSON.stringify({ spec: { conversion: { strategy: 'None', webhook: null } } })]);
   return true;
 }

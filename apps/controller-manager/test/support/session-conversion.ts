@@ -37,7 +37,7 @@ export async function startSessionConversion(kubectl: Kubectl, repoRoot: string)
   return {
     clientConfig,
     stop: async () => {
-      await handBackCrdConversion(kubectl, CLONESET_CRD_NAME, clientConfig.url, previous).catch(() => undefined);
+      await handBackCrdConversion(kubectl, CLONESET_CRD_NAME, clientConfig.url, previous, { restoreNone: true }).catch(() => undefined);
       await server.close();
     },
   };
