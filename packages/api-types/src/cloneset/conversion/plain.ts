@@ -16,9 +16,10 @@
 //     exclude-preparing-delete: "true"
 //
 // A setting v1beta1 holds as a field (the label, the pre-download annotations it can hold
-// exactly) moves out of metadata into that field; in v1beta1 the field alone is in effect (as
-// in OpenKruise's v1beta1 controller), so such metadata without its field is dropped on the way
-// to v1alpha1 and only kept, for the way back, by carry.ts.
+// exactly) moves out of metadata into that field, so each shows once. On the way back the field
+// wins, and a label or annotation with no field behind it stays in effect: `kubectl label` and
+// `kubectl annotate` now speak v1beta1, and what they write keeps working (OpenKruise's v1beta1
+// controller reads only the fields).
 //
 // These two functions are each other's inverse on the forms the apiserver stores (defaults
 // applied); carry.ts makes the round trip exact for every other form.
@@ -109,9 +110,8 @@ export function toV1alpha1Plain(source: JsonObject): JsonObject {
     if (s.enablePVCReuse !== true) next.disablePVCReuse = true;
     if (Object.keys(next).length > 0) spec.scaleStrategy = next;
     else delete spec.scaleStrategy;
-    // v1beta1's field decides (OpenKruise's v1beta1 controller reads only the field).
+    // The field or the label (kept working for `kubectl label`, which now speaks v1beta1).
     if (s.excludePreparingDelete === true) setMapEntry(metadata, 'labels', EXCLUDE_LABEL, 'true');
-    else if (mapEntry(metadata, 'labels', EXCLUDE_LABEL) === 'true') setMapEntry(metadata, 'labels', EXCLUDE_LABEL, undefined);
   }
 
   const update = spec.updateStrategy;
@@ -119,15 +119,16 @@ export function toV1alpha1Plain(source: JsonObject): JsonObject {
   const inPlace = isJsonObject(rolling) ? rolling.inPlaceUpdateStrategy : undefined;
   const wellFormed = (update === undefined || isJsonObject(update)) && (rolling === undefined || isJsonObject(rolling)) && (inPlace === undefined || isJsonObject(inPlace));
   if (wellFormed) {
-    // v1beta1's fields decide: an annotation with no field behind it is not in effect there.
-    const kept: JsonObject | undefined = inPlace === undefined ? undefined : { ...(inPlace) };
+    // A field wins over its annotation; an annotation with no field stays (`kubectl annotate`).
+    const kept: JsonObject | undefined = isJsonObject(inPlace) ? { ...inPlace } : undefined;
     for (const knob of PREDOWNLOAD_KNOBS) {
       const text = kept && Object.hasOwn(kept, knob.field) ? annotationText(kept[knob.field]) : undefined;
-      if (text !== undefined) delete kept![knob.field];
+      if (text === undefined) continue;
+      delete kept![knob.field];
       setMapEntry(metadata, 'annotations', knob.annotation, text);
     }
     if (isJsonObject(update)) {
-      const r = (rolling) ?? {};
+      const r = isJsonObject(rolling) ? rolling : {};
       const next: JsonObject = { ...omit(update, ['type', 'rollingUpdate']), ...omit(r, ['podUpdatePolicy', 'type']) };
       if (kept) next.inPlaceUpdateStrategy = kept;
       const type = v1alpha1Type(update.type, r.podUpdatePolicy);
