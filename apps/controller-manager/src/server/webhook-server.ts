@@ -7,6 +7,7 @@ import type { Logger } from '@cloneset-suite/kube-runtime';
 import { BadAdmissionReview, errored, parseAdmissionReview, reviewResponse, type AdmissionResponse } from '../webhooks/admission-review.ts';
 import { BadConversionReview, conversionReview, parseConversionReview } from '../webhooks/conversion-review.ts';
 import type { AdmissionWebhook, ConversionWebhook } from '../webhooks/types.ts';
+import { parseJsonLossless } from './lossless-json.ts';
 import { RequestContext } from './admission-context.ts';
 import type { WebhookMetrics } from './webhook-metrics.ts';
 
@@ -95,15 +96,27 @@ export class WebhookServer {
         return reviewResponse(request.uid, await this.answer(hook, request));
       });
     }
-    for (const conversion of this.o.conversions ?? []) {
-      this.route(app, conversion.path, this.o.conversionMaxBodyBytes ?? this.o.maxBodyBytes, (body) => {
-        const request = parseConversionReview(body);
-        const response = conversion.convert(request);
-        if (response.result.status === 'Failure') this.logger.warn({ webhook: conversion.name, uid: request.uid, desiredAPIVersion: request.desiredAPIVersion, message: response.result.message }, 'conversion refused');
-        else if (this.logger.isLevelEnabled('debug')) this.logger.debug({ webhook: conversion.name, uid: request.uid, desiredAPIVersion: request.desiredAPIVersion, objects: request.objects.length }, 'converted');
-        return Promise.resolve(conversionReview(response));
+    // Conversion answers with whole objects: their own scope parses numbers losslessly.
+    const conversionLimit = this.o.conversionMaxBodyBytes ?? this.o.maxBodyBytes;
+    void app.register((scope, _opts, done) => {
+      scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: conversionLimit }, (_req, body, parsed) => {
+        try {
+          parsed(null, parseJsonLossless(body as string));
+        } catch (err) {
+          parsed(Object.assign(err as Error, { statusCode: 400 }), undefined);
+        }
       });
-    }
+      for (const conversion of this.o.conversions ?? []) {
+        this.route(scope as unknown as FastifyInstance<HttpsServer>, conversion.path, conversionLimit, (body) => {
+          const request = parseConversionReview(body);
+          const response = conversion.convert(request);
+          if (response.result.status === 'Failure') this.logger.warn({ webhook: conversion.name, uid: request.uid, desiredAPIVersion: request.desiredAPIVersion, message: response.result.message }, 'conversion refused');
+          else if (this.logger.isLevelEnabled('debug')) this.logger.debug({ webhook: conversion.name, uid: request.uid, desiredAPIVersion: request.desiredAPIVersion, objects: request.objects.length }, 'converted');
+          return Promise.resolve(conversionReview(response));
+        });
+      }
+      done();
+    });
     app.setErrorHandler((err: Error & { statusCode?: number }, _req, reply) => {
       const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
       void reply.code(status).send({ error: err.message });

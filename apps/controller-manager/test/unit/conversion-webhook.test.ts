@@ -80,8 +80,18 @@ describe('the conversion route of the webhook server', () => {
     expect(unknown.body).toMatchObject({ response: { result: { status: 'Failure', message: expect.stringContaining('apps.kruise.io/v2') } } });
   });
 
-  it('answers 400 to what is not a ConversionReview', async () => {
+  it('answers 400 to what is not a ConversionReview, or not JSON', async () => {
     expect((await postJson(url, { hello: 'world' }, bundle.caBundle)).status).toBe(400);
+    expect((await postJson(url, undefined, bundle.caBundle, '{"apiVersion":')).status).toBe(400);
+  });
+
+  it('gives back every number as it was sent, an int64 beyond 2^53 included', async () => {
+    const big = '9223372036854775807';
+    const text = JSON.stringify(review('u4', 'apps.kruise.io/v1beta1', [cloneSet('n')])).replace('"updateStrategy":', `"minReadySeconds":1.5e0,"x":{"runAsUser":${big},"f":-0},"updateStrategy":`);
+    const res = await postJson(url, undefined, bundle.caBundle, text);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain(`"x":{"runAsUser":${big},"f":-0}`);
+    expect(res.text).toContain('"minReadySeconds":1.5e0');
   });
 
   it('takes a body above the admission limit up to its own, and refuses a larger one with 413', async () => {

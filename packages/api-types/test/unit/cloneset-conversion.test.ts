@@ -164,3 +164,15 @@ describe('convertCloneSet', () => {
     expect(convertCloneSet(odd, 'apps.kruise.io/v1beta1')).toEqual({ ...odd, apiVersion: 'apps.kruise.io/v1beta1' });
   });
 });
+
+describe('numbers a lossless parse kept as text', () => {
+  // JSON.rawJSON (Node 21+) is what the conversion webhook's parser leaves for an int64 beyond 2^53.
+  const raw = (JSON as unknown as { rawJSON: (text: string) => unknown }).rawJSON;
+
+  it('come back digit for digit, both ways', () => {
+    const source = alpha({ updateStrategy: { type: 'ReCreate' }, template: { ...template, spec: { ...template.spec, securityContext: { runAsUser: raw('9223372036854775807') } } } });
+    const beta = cloneSetToV1beta1(source);
+    expect(JSON.stringify(beta)).toContain('"runAsUser":9223372036854775807');
+    expect(JSON.stringify(cloneSetToV1alpha1(beta))).toBe(JSON.stringify(source));
+  });
+});

@@ -8,7 +8,7 @@
 // made in the other version wins over it.
 import { KRUISE_LABELS } from '../../keys/kruise.ts';
 import { jsonEqual } from '../../json-equal.ts';
-import { isJsonObject, mapEntry, setMapEntry, type JsonObject } from './json-object.ts';
+import { cloneJson, isJsonObject, mapEntry, setMapEntry, type JsonObject } from './json-object.ts';
 import { toV1alpha1Plain, toV1beta1Plain } from './plain.ts';
 import { PREDOWNLOAD_ANNOTATIONS } from './predownload-fields.ts';
 
@@ -58,7 +58,7 @@ function replacePart(object: JsonObject, part: StrategyPart): JsonObject {
     const spec = object.spec;
     for (const field of ['scaleStrategy', 'updateStrategy'] as const) {
       if (part[field] === undefined) delete spec[field];
-      else spec[field] = structuredClone(part[field]);
+      else spec[field] = cloneJson(part[field]);
     }
   }
   const hadMetadata = isJsonObject(object.metadata);
@@ -85,7 +85,7 @@ function parsePart(text: string): StrategyPart | undefined {
 function takeAnnotation(object: JsonObject, key: string): [JsonObject, string | undefined] {
   const value = mapEntry(isJsonObject(object.metadata) ? object.metadata : undefined, 'annotations', key);
   if (value === undefined) return [object, undefined];
-  const copy = structuredClone(object);
+  const copy = cloneJson(object);
   setMapEntry(copy.metadata as JsonObject, 'annotations', key, undefined);
   return [copy, value];
 }

@@ -1,7 +1,7 @@
 // Converts one CloneSet to the version the apiserver asks for (a ConversionReview holds a list
 // of them). Objects it cannot convert are refused with a message naming the object and what is
 // wrong; anything inside a CloneSet that is not what the schema says is carried over unchanged.
-import { isJsonObject, type JsonObject } from './json-object.ts';
+import { cloneJson, isJsonObject, type JsonObject } from './json-object.ts';
 import { cloneSetToV1alpha1, cloneSetToV1beta1 } from './carry.ts';
 import { V1ALPHA1, V1BETA1 } from './plain.ts';
 
@@ -28,6 +28,6 @@ export function convertCloneSet(object: unknown, desiredApiVersion: string): Jso
   if (typeof from !== 'string' || !CLONESET_API_VERSIONS.includes(from)) {
     throw new CloneSetConversionError(`cannot convert CloneSet ${describe(object)}: apiVersion ${JSON.stringify(from)} is not one of ${CLONESET_API_VERSIONS.join(', ')}`);
   }
-  if (from === desiredApiVersion) return structuredClone(object);
+  if (from === desiredApiVersion) return cloneJson(object);
   return desiredApiVersion === V1BETA1 ? cloneSetToV1beta1(object) : cloneSetToV1alpha1(object);
 }

@@ -3,8 +3,21 @@
 
 export type JsonObject = Record<string, unknown>;
 
+/**
+ * A number a lossless parse kept as its text (`JSON.rawJSON`, Node 21+): an int64 beyond 2^53 in
+ * a pod template must come back digit for digit. It is a value, not an object to look into.
+ */
+const isRawJson: (value: unknown) => boolean = (JSON as unknown as { isRawJSON?: (value: unknown) => boolean }).isRawJSON ?? (() => false);
+
 export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !isRawJson(value);
+}
+
+/** A deep copy of JSON objects and arrays; every other value (raw numbers included) is shared. */
+export function cloneJson<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(cloneJson) as T;
+  if (!isJsonObject(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, cloneJson(v)])) as T;
 }
 
 /** A copy of `object` without `keys`. */

@@ -24,7 +24,7 @@
 // These two functions are each other's inverse on the forms the apiserver stores (defaults
 // applied); carry.ts makes the round trip exact for every other form.
 import { KRUISE_LABELS } from '../../keys/kruise.ts';
-import { isJsonObject, mapEntry, omit, pick, setMapEntry, type JsonObject } from './json-object.ts';
+import { cloneJson, isJsonObject, mapEntry, omit, pick, setMapEntry, type JsonObject } from './json-object.ts';
 import { PREDOWNLOAD_KNOBS, annotationText, fieldValue } from './predownload-fields.ts';
 
 export const V1ALPHA1 = 'apps.kruise.io/v1alpha1';
@@ -42,7 +42,7 @@ function metadataOf(object: JsonObject): JsonObject {
 
 /** A v1alpha1 CloneSet as v1beta1 (a new object; the input is not changed). */
 export function toV1beta1Plain(source: JsonObject): JsonObject {
-  const out = structuredClone(source);
+  const out = cloneJson(source);
   out.apiVersion = V1BETA1;
   const spec = out.spec;
   if (!isJsonObject(spec)) return out;
@@ -96,7 +96,7 @@ function movablePreDownload(metadata: JsonObject, inPlace: unknown): JsonObject 
 
 /** A v1beta1 CloneSet as v1alpha1 (a new object; the input is not changed). */
 export function toV1alpha1Plain(source: JsonObject): JsonObject {
-  const out = structuredClone(source);
+  const out = cloneJson(source);
   out.apiVersion = V1ALPHA1;
   const spec = out.spec;
   if (!isJsonObject(spec)) return out;
