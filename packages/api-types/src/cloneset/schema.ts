@@ -3,7 +3,7 @@
 // percent patterns, CEL); the rest (pod-template core validation, pod lookups) is in validation.ts.
 import type { V1PersistentVolumeClaim, V1PodTemplateSpec } from '@kubernetes/client-node';
 import type { Static } from 'typebox';
-import { labelSelectorSchema, type GroupVersionKind, type ObjectMeta } from '../meta.ts';
+import { labelSelectorSchema, resourceSchema, type GroupVersionKind } from '../meta.ts';
 import { Type, bool, int32, int64, intOrString, labelMap, list, preserved, str, stringEnum, type CelRule } from '../schema-kit.ts';
 
 export const CLONESET_GVK = {
@@ -337,14 +337,5 @@ export const CloneSetStatusSchema = Type.Object(
 );
 export type CloneSetStatus = Static<typeof CloneSetStatusSchema>;
 
-export const CloneSetSchema = Type.Object(
-  {
-    apiVersion: Type.Optional(str()),
-    kind: Type.Optional(str()),
-    metadata: Type.Optional(Type.Unsafe<ObjectMeta>({ type: 'object' })),
-    spec: CloneSetSpecSchema,
-    status: Type.Optional(CloneSetStatusSchema),
-  },
-  { description: 'CloneSet manages a set of identical pods, with in-place update, partition, surge and lifecycle hooks.' },
-);
+export const CloneSetSchema = resourceSchema(CloneSetSpecSchema, CloneSetStatusSchema, 'CloneSet manages a set of identical pods, with in-place update, partition, surge and lifecycle hooks.');
 export type CloneSet = Static<typeof CloneSetSchema>;

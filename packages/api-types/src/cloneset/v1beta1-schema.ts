@@ -3,8 +3,8 @@
 // (enablePVCReuse, default false), excludePreparingDelete and the image pre-download knobs as
 // fields. Served beside v1alpha1, which stays the storage version; conversion.ts maps the two.
 import type { Static } from 'typebox';
-import type { GroupVersionKind, ObjectMeta } from '../meta.ts';
-import { Type, bool, int32, intOrString, str, stringEnum } from '../schema-kit.ts';
+import { resourceSchema, type GroupVersionKind } from '../meta.ts';
+import { Type, bool, int32, intOrString, stringEnum } from '../schema-kit.ts';
 import {
   CLONESET_GVK,
   CloneSetStatusSchema,
@@ -115,14 +115,5 @@ export const CloneSetV1beta1SpecSchema = Type.Object(
 );
 export type CloneSetV1beta1Spec = Static<typeof CloneSetV1beta1SpecSchema>;
 
-export const CloneSetV1beta1Schema = Type.Object(
-  {
-    apiVersion: Type.Optional(str()),
-    kind: Type.Optional(str()),
-    metadata: Type.Optional(Type.Unsafe<ObjectMeta>({ type: 'object' })),
-    spec: CloneSetV1beta1SpecSchema,
-    status: Type.Optional(CloneSetStatusSchema),
-  },
-  { description: 'CloneSet manages a set of identical pods, with in-place update, partition, surge and lifecycle hooks.' },
-);
+export const CloneSetV1beta1Schema = resourceSchema(CloneSetV1beta1SpecSchema, CloneSetStatusSchema, 'CloneSet manages a set of identical pods, with in-place update, partition, surge and lifecycle hooks.');
 export type CloneSetV1beta1 = Static<typeof CloneSetV1beta1Schema>;

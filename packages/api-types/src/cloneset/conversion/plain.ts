@@ -35,51 +35,55 @@ const EXCLUDE_LABEL = KRUISE_LABELS.scalingExcludePreparingDelete;
 /** The v1alpha1 updateStrategy fields that v1beta1 keeps under rollingUpdate. */
 export const ROLLING_KNOBS = ['partition', 'maxUnavailable', 'maxSurge', 'paused', 'priorityStrategy', 'scatterStrategy', 'inPlaceUpdateStrategy'] as const;
 
-function metadataOf(object: JsonObject): JsonObject {
-  if (!isJsonObject(object.metadata)) object.metadata = {};
-  return object.metadata as JsonObject;
+/**
+ * A copy of `source` as `apiVersion`, its spec and metadata handed to `map` to change in place.
+ * A copy whose spec is not an object only changes apiVersion (validation names what is wrong).
+ */
+function convertCopy(source: JsonObject, apiVersion: string, map: (spec: JsonObject, metadata: JsonObject) => void): JsonObject {
+  const out = cloneJson(source);
+  out.apiVersion = apiVersion;
+  if (!isJsonObject(out.spec)) return out;
+  const hadMetadata = isJsonObject(out.metadata);
+  if (!hadMetadata) out.metadata = {};
+  const metadata = out.metadata as JsonObject;
+  map(out.spec, metadata);
+  if (!hadMetadata && Object.keys(metadata).length === 0) delete out.metadata;
+  return out;
 }
 
 /** A v1alpha1 CloneSet as v1beta1 (a new object; the input is not changed). */
 export function toV1beta1Plain(source: JsonObject): JsonObject {
-  const out = cloneJson(source);
-  out.apiVersion = V1BETA1;
-  const spec = out.spec;
-  if (!isJsonObject(spec)) return out;
-  const hadMetadata = isJsonObject(out.metadata);
-  const metadata = metadataOf(out);
-
-  const scale = spec.scaleStrategy;
-  if (scale === undefined || isJsonObject(scale)) {
-    const s = scale ?? {};
-    const exclude = mapEntry(metadata, 'labels', EXCLUDE_LABEL) === 'true';
-    spec.scaleStrategy = { ...omit(s, ['disablePVCReuse']), enablePVCReuse: s.disablePVCReuse !== true, ...(exclude ? { excludePreparingDelete: true } : {}) };
-    // Moved into the field, as the pre-download annotations below: each setting shows once.
-    if (exclude) setMapEntry(metadata, 'labels', EXCLUDE_LABEL, undefined);
-  }
-
-  const update = spec.updateStrategy;
-  if (update === undefined || isJsonObject(update)) {
-    const u = update ?? {};
-    const rolling = pick(u, ROLLING_KNOBS);
-    const preDownload = movablePreDownload(metadata, rolling.inPlaceUpdateStrategy);
-    if (update !== undefined || Object.keys(preDownload).length > 0) {
-      if (Object.keys(preDownload).length > 0) {
-        rolling.inPlaceUpdateStrategy = { ...(rolling.inPlaceUpdateStrategy as JsonObject | undefined), ...preDownload };
-        for (const knob of PREDOWNLOAD_KNOBS) if (Object.hasOwn(preDownload, knob.field)) setMapEntry(metadata, 'annotations', knob.annotation, undefined);
-      }
-      const next = omit(u, ['type', ...ROLLING_KNOBS]);
-      if (u.type === 'OnDelete') next.type = 'OnDelete';
-      else if (u.type !== undefined) {
-        next.type = 'RollingUpdate';
-        rolling.podUpdatePolicy = u.type;
-      }
-      if (Object.keys(rolling).length > 0) next.rollingUpdate = rolling;
-      spec.updateStrategy = next;
+  return convertCopy(source, V1BETA1, (spec, metadata) => {
+    const scale = spec.scaleStrategy;
+    if (scale === undefined || isJsonObject(scale)) {
+      const s = scale ?? {};
+      const exclude = mapEntry(metadata, 'labels', EXCLUDE_LABEL) === 'true';
+      spec.scaleStrategy = { ...omit(s, ['disablePVCReuse']), enablePVCReuse: s.disablePVCReuse !== true, ...(exclude ? { excludePreparingDelete: true } : {}) };
+      // Moved into the field, as the pre-download annotations below: each setting shows once.
+      if (exclude) setMapEntry(metadata, 'labels', EXCLUDE_LABEL, undefined);
     }
-  }
-  if (!hadMetadata && Object.keys(metadata).length === 0) delete out.metadata;
-  return out;
+
+    const update = spec.updateStrategy;
+    if (update === undefined || isJsonObject(update)) {
+      const u = update ?? {};
+      const rolling = pick(u, ROLLING_KNOBS);
+      const preDownload = movablePreDownload(metadata, rolling.inPlaceUpdateStrategy);
+      if (update !== undefined || Object.keys(preDownload).length > 0) {
+        if (Object.keys(preDownload).length > 0) {
+          rolling.inPlaceUpdateStrategy = { ...(rolling.inPlaceUpdateStrategy as JsonObject | undefined), ...preDownload };
+          for (const knob of PREDOWNLOAD_KNOBS) if (Object.hasOwn(preDownload, knob.field)) setMapEntry(metadata, 'annotations', knob.annotation, undefined);
+        }
+        const next = omit(u, ['type', ...ROLLING_KNOBS]);
+        if (u.type === 'OnDelete') next.type = 'OnDelete';
+        else if (u.type !== undefined) {
+          next.type = 'RollingUpdate';
+          rolling.podUpdatePolicy = u.type;
+        }
+        if (Object.keys(rolling).length > 0) next.rollingUpdate = rolling;
+        spec.updateStrategy = next;
+      }
+    }
+  });
 }
 
 /** The pre-download annotations v1beta1 can hold as fields (when inPlaceUpdateStrategy is an object or absent). */
@@ -96,48 +100,41 @@ function movablePreDownload(metadata: JsonObject, inPlace: unknown): JsonObject 
 
 /** A v1beta1 CloneSet as v1alpha1 (a new object; the input is not changed). */
 export function toV1alpha1Plain(source: JsonObject): JsonObject {
-  const out = cloneJson(source);
-  out.apiVersion = V1ALPHA1;
-  const spec = out.spec;
-  if (!isJsonObject(spec)) return out;
-  const hadMetadata = isJsonObject(out.metadata);
-  const metadata = metadataOf(out);
-
-  const scale = spec.scaleStrategy;
-  if (scale === undefined || isJsonObject(scale)) {
-    const s = scale ?? {};
-    const next = omit(s, ['enablePVCReuse', 'excludePreparingDelete']);
-    if (s.enablePVCReuse !== true) next.disablePVCReuse = true;
-    if (Object.keys(next).length > 0) spec.scaleStrategy = next;
-    else delete spec.scaleStrategy;
-    // The field or the label (kept working for `kubectl label`, which now speaks v1beta1).
-    if (s.excludePreparingDelete === true) setMapEntry(metadata, 'labels', EXCLUDE_LABEL, 'true');
-  }
-
-  const update = spec.updateStrategy;
-  const rolling = isJsonObject(update) ? update.rollingUpdate : undefined;
-  const inPlace = isJsonObject(rolling) ? rolling.inPlaceUpdateStrategy : undefined;
-  const wellFormed = (update === undefined || isJsonObject(update)) && (rolling === undefined || isJsonObject(rolling)) && (inPlace === undefined || isJsonObject(inPlace));
-  if (wellFormed) {
-    // A field wins over its annotation; an annotation with no field stays (`kubectl annotate`).
-    const kept: JsonObject | undefined = isJsonObject(inPlace) ? { ...inPlace } : undefined;
-    for (const knob of PREDOWNLOAD_KNOBS) {
-      const text = kept && Object.hasOwn(kept, knob.field) ? annotationText(kept[knob.field]) : undefined;
-      if (text === undefined) continue;
-      delete kept![knob.field];
-      setMapEntry(metadata, 'annotations', knob.annotation, text);
+  return convertCopy(source, V1ALPHA1, (spec, metadata) => {
+    const scale = spec.scaleStrategy;
+    if (scale === undefined || isJsonObject(scale)) {
+      const s = scale ?? {};
+      const next = omit(s, ['enablePVCReuse', 'excludePreparingDelete']);
+      if (s.enablePVCReuse !== true) next.disablePVCReuse = true;
+      if (Object.keys(next).length > 0) spec.scaleStrategy = next;
+      else delete spec.scaleStrategy;
+      // The field or the label (kept working for `kubectl label`, which now speaks v1beta1).
+      if (s.excludePreparingDelete === true) setMapEntry(metadata, 'labels', EXCLUDE_LABEL, 'true');
     }
-    if (isJsonObject(update)) {
-      const r = isJsonObject(rolling) ? rolling : {};
-      const next: JsonObject = { ...omit(update, ['type', 'rollingUpdate']), ...omit(r, ['podUpdatePolicy', 'type']) };
-      if (kept) next.inPlaceUpdateStrategy = kept;
-      const type = v1alpha1Type(update.type, r.podUpdatePolicy);
-      if (type !== undefined) next.type = type;
-      spec.updateStrategy = next;
+
+    const update = spec.updateStrategy;
+    const rolling = isJsonObject(update) ? update.rollingUpdate : undefined;
+    const inPlace = isJsonObject(rolling) ? rolling.inPlaceUpdateStrategy : undefined;
+    const wellFormed = (update === undefined || isJsonObject(update)) && (rolling === undefined || isJsonObject(rolling)) && (inPlace === undefined || isJsonObject(inPlace));
+    if (wellFormed) {
+      // A field wins over its annotation; an annotation with no field stays (`kubectl annotate`).
+      const kept: JsonObject | undefined = isJsonObject(inPlace) ? { ...inPlace } : undefined;
+      for (const knob of PREDOWNLOAD_KNOBS) {
+        const text = kept && Object.hasOwn(kept, knob.field) ? annotationText(kept[knob.field]) : undefined;
+        if (text === undefined) continue;
+        delete kept![knob.field];
+        setMapEntry(metadata, 'annotations', knob.annotation, text);
+      }
+      if (isJsonObject(update)) {
+        const r = isJsonObject(rolling) ? rolling : {};
+        const next: JsonObject = { ...omit(update, ['type', 'rollingUpdate']), ...omit(r, ['podUpdatePolicy', 'type']) };
+        if (kept) next.inPlaceUpdateStrategy = kept;
+        const type = v1alpha1Type(update.type, r.podUpdatePolicy);
+        if (type !== undefined) next.type = type;
+        spec.updateStrategy = next;
+      }
     }
-  }
-  if (!hadMetadata && Object.keys(metadata).length === 0) delete out.metadata;
-  return out;
+  });
 }
 
 /** v1alpha1's updateStrategy.type for a v1beta1 type and podUpdatePolicy. */
