@@ -76,8 +76,8 @@ export async function pointCrdConversion(kubectl: Kubectl, crdName: string, clie
  * pointed at before (`previous`), if that was one: a process going away hands conversion back
  * to the converter it borrowed it from. Otherwise it is left pointing at `url` (with nothing
  * converting, reads of the other version fail loudly rather than return the wrong shape),
- * unless `restoreNone` asks for the stanza-less CRD it found (a test run leaves the cluster as
- * it was).
+ * unless `restoreNone` asks for the stanza-less CRD `previous` says (a test run leaves no dead
+ * URL behind).
  */
 export async function handBackCrdConversion(kubectl: Kubectl, crdName: string, url: string, previous: CrdConversionState | undefined, options: { restoreNone?: boolean } = {}): Promise<boolean> {
   const before = previous?.strategy === 'Webhook' ? previous.webhook?.clientConfig : undefined;

@@ -66,6 +66,7 @@ describe('CloneSet apps.kruise.io/v1beta1, taking over from OpenKruise main', ()
   let ns: { name: string; remove: () => Promise<void> };
   let manager: UrlModeManager | undefined;
   let before: CrdConversionState | undefined;
+  let storedVersionsBefore: string[] | undefined;
 
   const get = (resource: string, name: string) => getJson<CloneSetJson>([resource, name, '-n', ns.name]);
   const revision = async (resource: string, name: string): Promise<Revision> => {
@@ -80,6 +81,7 @@ describe('CloneSet apps.kruise.io/v1beta1, taking over from OpenKruise main', ()
 
   beforeAll(async () => {
     before = await readCrdConversion(run, CLONESET_CRD_NAME);
+    storedVersionsBefore = (await getJson<{ status?: { storedVersions?: string[] } }>(['crd', CLONESET_CRD_NAME]))?.status?.storedVersions;
     ns = await createTestNamespace('csbeta');
     // OpenKruise main's CRD first, over whatever is installed, storing v1beta1 only.
     const theirs = openKruiseMainCrd() as CustomResourceDefinition & { metadata: { resourceVersion?: string } };
@@ -103,6 +105,14 @@ describe('CloneSet apps.kruise.io/v1beta1, taking over from OpenKruise main', ()
   });
 
   afterAll(async () => {
+    // Leave the cluster as found: every CloneSet here rewritten as v1alpha1 (while the manager
+    // still converts), then the storedVersions of before, so no later CRD must keep v1beta1.
+    const rewritten = await run(['get', V1ALPHA1, '-n', ns.name, '-o', 'json'])
+      .then((list) => run(['replace', '-f', '-'], list))
+      .then(() => true, () => false);
+    if (rewritten && storedVersionsBefore && !storedVersionsBefore.includes('v1beta1')) {
+      await run(['patch', 'crd', CLONESET_CRD_NAME, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { storedVersions: storedVersionsBefore } })]).catch(() => undefined);
+    }
     await manager?.stop();
     // Ours again, converting through whatever converted before this suite (the run's shared webhook).
     await installCrds(run, path.join(repoRoot, 'crds')).catch(() => undefined);

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { createLogger } from '@cloneset-suite/kube-runtime';
 import { planBundle } from '../../src/certs/bundle.ts';
-import { CLONESET_CRD_NAME, handBackCrdConversion, installCrds, pointCrdConversion, readCrdConversion, type Kubectl } from '../../src/local-install.ts';
+import { CLONESET_CRD_NAME, handBackCrdConversion, installCrds, pointCrdConversion, type Kubectl } from '../../src/local-install.ts';
 import { WebhookServer } from '../../src/server/webhook-server.ts';
 import { CLONESET_CONVERSION_PATH } from '../../src/webhooks/cloneset-conversion.ts';
 import { conversionWebhooks } from '../../src/webhooks/index.ts';
@@ -32,12 +32,13 @@ export async function startSessionConversion(kubectl: Kubectl, repoRoot: string)
   await server.setCertificate({ cert: bundle.tlsCert, key: bundle.tlsKey });
   const clientConfig = { url: `https://127.0.0.1:${server.port()}${CLONESET_CONVERSION_PATH}`, caBundle: Buffer.from(bundle.caBundle).toString('base64') };
   await installCrds(kubectl, path.join(repoRoot, 'crds'));
-  const previous = await readCrdConversion(kubectl, CLONESET_CRD_NAME);
   await pointCrdConversion(kubectl, CLONESET_CRD_NAME, clientConfig);
   return {
     clientConfig,
+    // No webhook behind a URL once the run is over: a dead one would hold every namespace
+    // deletion (the namespace collector lists through v1beta1). `npm start` points it again.
     stop: async () => {
-      await handBackCrdConversion(kubectl, CLONESET_CRD_NAME, clientConfig.url, previous, { restoreNone: true }).catch(() => undefined);
+      await handBackCrdConversion(kubectl, CLONESET_CRD_NAME, clientConfig.url, { strategy: 'None' }, { restoreNone: true }).catch(() => undefined);
       await server.close();
     },
   };
