@@ -180,6 +180,22 @@ describe('CloneSet apps.kruise.io/v1beta1, taking over from OpenKruise main', ()
     expect(b.data).toEqual(a.data);
   });
 
+  it('a form only v1alpha1 can express survives a write of the v1beta1 view (the carry annotation)', async () => {
+    await run(['apply', '-n', ns.name, '-f', '-'], JSON.stringify({
+      apiVersion: 'apps.kruise.io/v1alpha1',
+      kind: 'CloneSet',
+      metadata: { name: 'spelled' },
+      spec: { replicas: 0, selector: { matchLabels: { app: 'spelled' } }, template: template('spelled'), scaleStrategy: { disablePVCReuse: false } },
+    }));
+    const beta = (await get(V1BETA1, 'spelled'))!;
+    expect(beta.spec.scaleStrategy).toEqual({ enablePVCReuse: true });
+    expect(Object.keys(beta.metadata.annotations ?? {})).toContain('conversion.cloneset-suite.io/v1alpha1-fields');
+    await run(['replace', '-f', '-'], JSON.stringify(beta));
+    const alpha = (await get(V1ALPHA1, 'spelled'))!;
+    expect(alpha.spec.scaleStrategy).toEqual({ disablePVCReuse: false });
+    expect(Object.keys(alpha.metadata.annotations ?? {}).filter((k) => k.startsWith('conversion.cloneset-suite.io/'))).toEqual([]);
+  });
+
   it('kubectl scale works on both versions', async () => {
     await run(['scale', `${V1BETA1}/from-kruise`, '-n', ns.name, '--replicas=3']);
     await settled('from-kruise', 3);
