@@ -24,7 +24,8 @@ describe('kubectl cloneset plugin', () => {
   let manager: E2EManager;
   let ns: { name: string; remove: () => Promise<void> };
   const plugin = (...args: string[]): Promise<Run> => kubectlWithPlugin(['cloneset', ...args, '-n', ns.name]);
-  const cloneSet = async (): Promise<CloneSet> => (await getJson<CloneSet>(['clone', 'web', '-n', ns.name]))!;
+  // v1alpha1 by name: kubectl without a version speaks v1beta1 (partition under rollingUpdate).
+  const cloneSet = async (): Promise<CloneSet> => (await getJson<CloneSet>(['clonesets.v1alpha1.apps.kruise.io', 'web', '-n', ns.name]))!;
   const livePods = async (): Promise<Pod[]> =>
     ((await getJson<{ items: Pod[] }>(['pods', '-n', ns.name, '-l', 'app=web']))?.items ?? []).filter((p) => !p.metadata.deletionTimestamp);
   const imagesOfPods = async (): Promise<string[]> => (await livePods()).map((p) => p.spec.containers[0]!.image).sort();

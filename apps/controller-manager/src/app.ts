@@ -22,7 +22,8 @@ import { createProbeServer } from './server/probes.ts';
 import { createWebhookMetrics, initWebhookSeries } from './server/webhook-metrics.ts';
 import { certificatesRunnable, webhookServerRunnable } from './server/webhook-runnables.ts';
 import { WebhookServer } from './server/webhook-server.ts';
-import { admissionWebhooks } from './webhooks/index.ts';
+import { admissionWebhooks, conversionWebhooks } from './webhooks/index.ts';
+import type { ConversionTarget } from './certs/crd-conversion.ts';
 import { podCacheFromInformer } from './webhooks/pod-cache.ts';
 
 export interface StartOptions {
@@ -49,6 +50,13 @@ export function webhookHosts(config: ManagerConfig): string[] {
   const hosts = [`${svc}.${ns}.svc`, svc, `${svc}.${ns}`, `${svc}.${ns}.svc.cluster.local`];
   if (config.webhookUrlBase) hosts.unshift(new URL(config.webhookUrlBase).hostname.replace(/^\[|\]$/g, ''));
   return [...new Set(hosts)];
+}
+
+/** How the apiserver reaches the conversion webhooks: the URL in URL mode, else the Service on 443. */
+export function conversionTarget(config: ManagerConfig): ConversionTarget {
+  return config.webhookUrlBase
+    ? { urlBase: config.webhookUrlBase }
+    : { service: { namespace: config.webhookServiceNamespace, name: config.webhookServiceName, port: 443 } };
 }
 
 export function startManager(config: ManagerConfig, options: StartOptions = {}): RunningManager {
@@ -125,17 +133,20 @@ export function startManager(config: ManagerConfig, options: StartOptions = {}):
       transitionRuleWebhookAllowLinkLocal: config.transitionRuleWebhookAllowLinkLocal,
       ...(services ? { trafficServices: (ns: string) => trafficServicesIn(services, ns) } : {}),
     });
+    const conversions = conversionWebhooks();
     const webhookMetrics = createWebhookMetrics(registry);
-    initWebhookSeries(webhookMetrics, webhooks.map((w) => w.path));
     webhookServer = new WebhookServer({
       host: config.webhookHost,
       port: config.webhookPort,
       webhooks,
+      conversions,
       requestTimeoutMs: config.webhookRequestTimeoutMs,
       maxBodyBytes: config.webhookMaxBodyBytes,
+      conversionMaxBodyBytes: config.webhookConversionMaxBodyBytes,
       logger,
       metrics: webhookMetrics,
     });
+    initWebhookSeries(webhookMetrics, webhookServer.paths());
     manager.add(webhookServerRunnable(webhookServer));
     manager.add(
       certificatesRunnable({
@@ -144,6 +155,7 @@ export function startManager(config: ManagerConfig, options: StartOptions = {}):
         server: webhookServer,
         hosts: webhookHosts(config),
         logger,
+        conversions: { target: conversionTarget(config), webhooks: conversions },
         ...(options.certCheckIntervalMs ? { checkIntervalMs: options.certCheckIntervalMs } : {}),
       }),
     );

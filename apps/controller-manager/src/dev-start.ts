@@ -1,5 +1,6 @@
-// `npm start`: bring up (or reuse) the local cluster, install the CRDs and URL-mode webhook
-// configurations, and run the controller-manager against it in this process. Extra arguments
+// `npm start`: bring up (or reuse) the local cluster, install the CRDs, the URL-mode webhook
+// configurations and the CloneSet CRD's conversion webhook URL, and run the controller-manager
+// against it in this process. Extra arguments
 // are controller-manager flags (`npm start -- --log-level=debug`). With --kubeconfig (or inside
 // a pod) it runs against that cluster instead and never starts a local one. The cluster outlives
 // this process (even SIGKILL); `npm run cluster:down` stops it.
@@ -12,7 +13,19 @@ import { ConfigError, loadConfig } from './config/load.ts';
 import { envName } from './config/flags.ts';
 import { controllerNames } from './controllers/registry.ts';
 import { installLastResort } from './last-resort.ts';
-import { ensureNamespace, installCrds, installWebhookConfigurations, urlModeConfigurations } from './local-install.ts';
+import type { CrdConversionState } from './certs/crd-conversion.ts';
+import { CLONESET_CONVERSION_PATH } from './webhooks/cloneset-conversion.ts';
+import {
+  CLONESET_CRD_NAME,
+  ensureNamespace,
+  handBackCrdConversion,
+  installCrds,
+  installWebhookConfigurations,
+  pointCrdConversion,
+  readCrdConversion,
+  urlModeConfigurations,
+  type Kubectl,
+} from './local-install.ts';
 
 const SYSTEM_NAMESPACE = 'cloneset-suite-system';
 const userArgs = process.argv.slice(2);
@@ -60,6 +73,8 @@ if (probe.kind === 'help') {
 const external = probe.config.kubeconfig !== undefined || process.env.KUBERNETES_SERVICE_HOST !== undefined;
 
 let argv: string[];
+/** Set when this process pointed the CloneSet CRD's conversion at itself: what to hand it back to. */
+let conversion: { run: Kubectl; url: string; previous: CrdConversionState | undefined } | undefined;
 if (external) {
   argv = userArgs;
   process.stderr.write(`[start] using ${probe.config.kubeconfig ?? 'the in-cluster service account'}; no local cluster is started\n`);
@@ -79,7 +94,12 @@ if (external) {
   process.stderr.write('[start] installing the CRDs and URL-mode webhook configurations...\n');
   await installCrds(run, crdDir);
   await ensureNamespace(run, SYSTEM_NAMESPACE);
-  if (final.config.webhookPort > 0) await installWebhookConfigurations(run, urlModeConfigurations(final.config));
+  if (final.config.webhookPort > 0) {
+    await installWebhookConfigurations(run, urlModeConfigurations(final.config));
+    const url = `${urlBase.replace(/\/+$/, '')}${CLONESET_CONVERSION_PATH}`;
+    conversion = { run, url, previous: await readCrdConversion(run, CLONESET_CRD_NAME) };
+    await pointCrdConversion(run, CLONESET_CRD_NAME, { url });
+  }
 }
 
 const loaded = load(argv);
@@ -127,4 +147,12 @@ if (!external) {
     ].join('\n'),
   );
 }
-process.exit(await manager.finished);
+const exitCode = await manager.finished;
+if (conversion) {
+  const c = conversion;
+  await handBackCrdConversion(c.run, CLONESET_CRD_NAME, c.url, c.previous).then(
+    (handed) => handed && process.stderr.write('[start] handed the CloneSet conversion webhook back to the one it pointed at before\n'),
+    () => undefined,
+  );
+}
+process.exit(exitCode);

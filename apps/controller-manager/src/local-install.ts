@@ -1,8 +1,11 @@
-// What `npm start` installs on the local cluster before running the manager: the CRDs and the
-// URL-mode webhook configurations (the apiserver runs on this machine and dials 127.0.0.1).
+// What `npm start` installs on the local cluster before running the manager: the CRDs, the
+// URL-mode webhook configurations and the CloneSet CRD's conversion webhook URL (the apiserver
+// runs on this machine and dials 127.0.0.1).
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
+import { cloneSetCrd, type WebhookClientConfig } from '@cloneset-suite/api-types';
+import type { CrdConversionState } from './certs/crd-conversion.ts';
 import { admissionWebhooks } from './webhooks/index.ts';
 import { webhookConfigurations, type WebhookConfiguration } from './webhooks/configurations.ts';
 import type { ManagerConfig } from './config/flags.ts';
@@ -41,4 +44,47 @@ export async function ensureNamespace(kubectl: Kubectl, name: string): Promise<v
 /** Server-side apply keeps a caBundle the manager injected (another field manager owns it). */
 export async function installWebhookConfigurations(kubectl: Kubectl, configs: readonly WebhookConfiguration[]): Promise<void> {
   await kubectl(['apply', '--server-side', '--force-conflicts', '--field-manager=cloneset-suite-start', '-f', '-'], toYaml(configs));
+}
+
+/** The CloneSet CRD, whose conversion webhook the manager serves. */
+export const CLONESET_CRD_NAME = cloneSetCrd().metadata.name;
+
+/** The CRD's conversion stanza, or undefined when the CRD is not there. */
+export async function readCrdConversion(kubectl: Kubectl, crdName: string): Promise<CrdConversionState | undefined> {
+  const out = await kubectl(['get', 'crd', crdName, '--ignore-not-found', '-o', 'json']);
+  if (!out.trim()) return undefined;
+  return (JSON.parse(out) as { spec?: { conversion?: CrdConversionState } }).spec?.conversion ?? {};
+}
+
+/**
+ * Points the CRD's conversion webhook at `clientConfig` (the whole of it: url or service, and the
+ * caBundle when given; a manager whose URL it names injects its own).
+ */
+export async function pointCrdConversion(kubectl: Kubectl, crdName: string, clientConfig: WebhookClientConfig): Promise<void> {
+  const conversion = {
+    strategy: 'Webhook',
+    webhook: {
+      conversionReviewVersions: ['v1'],
+      clientConfig: { url: clientConfig.url ?? null, service: clientConfig.service ?? null, caBundle: clientConfig.caBundle ?? null },
+    },
+  };
+  await kubectl(['patch', 'crd', crdName, '--type=merge', '-p', JSON.stringify({ spec: { conversion } })]);
+}
+
+/**
+ * When the CRD's conversion webhook still points at `url`, points it back at the webhook it
+ * pointed at before (`previous`), if that was one: a process going away hands conversion back
+ * to the converter it borrowed it from. Otherwise it is left pointing at `url` (with nothing
+ * converting, reads of the other version fail loudly rather than return the wrong shape),
+ * unless `restoreNone` asks for the stanza-less CRD `previous` says (a test run leaves no dead
+ * URL behind).
+ */
+export async function handBackCrdConversion(kubectl: Kubectl, crdName: string, url: string, previous: CrdConversionState | undefined, options: { restoreNone?: boolean } = {}): Promise<boolean> {
+  const before = previous?.strategy === 'Webhook' ? previous.webhook?.clientConfig : undefined;
+  if (before?.url === url || (!before && !(options.restoreNone && previous))) return false;
+  const now = await readCrdConversion(kubectl, crdName);
+  if (now?.strategy !== 'Webhook' || now.webhook?.clientConfig?.url !== url) return false;
+  if (before) await pointCrdConversion(kubectl, crdName, before);
+  else await kubectl(['patch', 'crd', crdName, '--type=merge', '-p', JSON.stringify({ spec: { conversion: { strategy: 'None', webhook: null } } })]);
+  return true;
 }

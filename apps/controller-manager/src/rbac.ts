@@ -1,5 +1,7 @@
 // The API calls the controller-manager makes, as RBAC rules. deploy/ grants exactly these (a
 // test compares them): a rule is added here next to the code that starts making the call.
+import { conversionWebhooks } from './webhooks/index.ts';
+
 export interface PolicyRule {
   apiGroups: string[];
   resources: string[];
@@ -18,6 +20,8 @@ export interface PermissionNames {
   leaseName: string;
   secretName: string;
   webhookConfigurationName: string;
+  /** CRDs whose conversion webhook the manager serves (default: every registered conversion webhook's). */
+  conversionCrdNames?: readonly string[];
 }
 
 /** What the manager itself calls, apart from its controllers. */
@@ -30,6 +34,13 @@ export function managerPermissions(n: PermissionNames): Permissions {
         resources: ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations'],
         verbs: ['get', 'patch'],
         resourceNames: [n.webhookConfigurationName],
+      },
+      // certs/crd-conversion.ts: read the CRDs whose conversion webhook we serve, JSON-patch their conversion stanza.
+      {
+        apiGroups: ['apiextensions.k8s.io'],
+        resources: ['customresourcedefinitions'],
+        verbs: ['get', 'patch'],
+        resourceNames: [...(n.conversionCrdNames ?? conversionWebhooks().map((w) => w.name))],
       },
       // webhooks/pod-cache.ts: the pod cache podsToDelete entries are looked up in.
       { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch'] },

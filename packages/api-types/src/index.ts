@@ -3,6 +3,9 @@ export type { IntOrString, LabelSelector, LabelSelectorRequirement, LabelSelecto
 export { LABEL_SELECTOR_OPERATORS, LabelSelectorSchema } from './meta.ts';
 
 export * from './cloneset/schema.ts';
+export * from './cloneset/v1beta1-schema.ts';
+export { convertCloneSet, CloneSetConversionError, CLONESET_API_VERSIONS } from './cloneset/conversion/convert.ts';
+export { cloneSetToV1alpha1, cloneSetToV1beta1, CONVERSION_ANNOTATIONS } from './cloneset/conversion/carry.ts';
 export * from './transition-rule/schema.ts';
 
 export * from './keys/kruise.ts';
@@ -15,8 +18,8 @@ export * from './selector.ts';
 export * from './field-errors.ts';
 export * from './names.ts';
 
-export { cloneSetCrd, podTransitionRuleCrd, CLONESET_PRINTER_COLUMNS, PODTRANSITIONRULE_PRINTER_COLUMNS } from './crd/definitions.ts';
-export type { PrinterColumn, CustomResourceDefinition, CrdVersion, SchemaNode } from './crd/definitions.ts';
+export { cloneSetCrd, podTransitionRuleCrd, webhookConversion, CLONESET_PRINTER_COLUMNS, PODTRANSITIONRULE_PRINTER_COLUMNS } from './crd/definitions.ts';
+export type { PrinterColumn, CustomResourceDefinition, CrdVersion, SchemaNode, CrdConversion, WebhookClientConfig, CloneSetCrdOptions } from './crd/definitions.ts';
 export { renderCrdFiles, renderYaml, type GeneratedFile } from './crd/generate.ts';
 
 export * from './cloneset/defaults.ts';

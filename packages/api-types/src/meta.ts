@@ -1,7 +1,7 @@
 // Types shared by both kinds: label selectors, int-or-string, object metadata, GVK constants.
 import type { V1ObjectMeta } from '@kubernetes/client-node';
 import { LABEL_KEY_MAX_LENGTH, LABEL_VALUE_MAX_LENGTH, Type, labelMap, list, str, stringEnum } from './schema-kit.ts';
-import type { Static } from 'typebox';
+import type { Static, TSchema } from 'typebox';
 
 /** Kubernetes `intstr.IntOrString` as it appears in JSON. */
 export type IntOrString = number | string;
@@ -73,4 +73,18 @@ export interface GroupVersionKind {
   readonly listKind: string;
   /** `<group>/<version>`, the apiVersion field of objects. */
   readonly apiVersion: string;
+}
+
+/** A custom resource's schema: apiVersion, kind, metadata (the apiserver's to check), spec and an optional status. */
+export function resourceSchema<Spec extends TSchema, Status extends TSchema>(spec: Spec, status: Status, description: string) {
+  return Type.Object(
+    {
+      apiVersion: Type.Optional(str()),
+      kind: Type.Optional(str()),
+      metadata: Type.Optional(Type.Unsafe<ObjectMeta>({ type: 'object' })),
+      spec,
+      status: Type.Optional(status),
+    },
+    { description },
+  );
 }

@@ -14,6 +14,8 @@ export interface CelRule {
 
 export interface NodeOptions {
   description?: string;
+  /** Applied by the apiserver when the field is absent and its parent object exists. */
+  default?: unknown;
   maxProperties?: number;
   'x-kubernetes-validations'?: CelRule[];
 }

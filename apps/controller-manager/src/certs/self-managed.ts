@@ -5,6 +5,7 @@ import type { KubeClient, Logger } from '@cloneset-suite/kube-runtime';
 import type { ServingCertificate } from '../server/webhook-server.ts';
 import { nextRenewal, planBundle } from './bundle.ts';
 import { injectCaBundle } from './ca-injector.ts';
+import { ensureCrdConversions, type ConversionTarget } from './crd-conversion.ts';
 import { SecretStore } from './secret-store.ts';
 import { abortableSleep } from './sleep.ts';
 
@@ -14,6 +15,8 @@ export interface SelfManagedOptions {
   secretName: string;
   /** Mutating- and ValidatingWebhookConfiguration to inject the caBundle into. */
   configurationName: string;
+  /** CRDs whose conversion webhook this server serves (name = the CRD), and how the apiserver reaches it. */
+  conversions?: { target: ConversionTarget; webhooks: readonly { name: string; path: string }[] };
   /** DNS names and IPs the serving certificate must carry. */
   hosts: readonly string[];
   servingValidityMs: number;
@@ -46,6 +49,13 @@ export async function syncCertificates(o: SelfManagedOptions, signal?: AbortSign
     // older read of the Secret must not replace a newer caBundle: read again first.
     const injected = await injectCaBundle(o.client, o.configurationName, plan.bundle.caBundle, o.logger, { overwriteNewer: readIsCurrent });
     if (injected.newerPresent) continue;
+    let crdNewer = false;
+    const conversions = o.conversions;
+    for (const w of conversions?.webhooks ?? []) {
+      const goal = { target: conversions!.target, path: w.path, caBundlePem: plan.bundle.caBundle, overwriteNewer: readIsCurrent };
+      crdNewer = (await ensureCrdConversions(o.client, [w.name], goal, o.logger)).newerPresent || crdNewer;
+    }
+    if (crdNewer) continue;
     await o.onCertificate({ cert: plan.bundle.tlsCert, key: plan.bundle.tlsKey });
     return nextRenewal(plan.bundle);
   }

@@ -50,6 +50,7 @@ export interface ManagerConfig {
   webhookCertValidityMs: number;
   webhookRequestTimeoutMs: number;
   webhookMaxBodyBytes: number;
+  webhookConversionMaxBodyBytes: number;
   featureGates: FeatureGates;
   maxConcurrentReconciles: ConcurrencyConfig;
   reconcileTimeoutMs: number;
@@ -114,6 +115,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'webhook-cert-validity', key: 'webhookCertValidityMs', type: 'duration', defaultText: '8760h', help: 'Lifetime of a self-managed serving certificate; it is renewed when a third of it remains (the CA lives ten times longer).', parse: parseDuration },
   { name: 'webhook-request-timeout', key: 'webhookRequestTimeoutMs', type: 'duration', defaultText: '8s', help: 'Time limit of one admission request; keep it below the configurations\' timeoutSeconds.', parse: parseDuration },
   { name: 'webhook-max-body-size', key: 'webhookMaxBodyBytes', type: 'bytes', defaultText: '6Mi', help: 'Largest AdmissionReview accepted.', parse: parseByteSize },
+  { name: 'webhook-conversion-max-body-size', key: 'webhookConversionMaxBodyBytes', type: 'bytes', defaultText: '64Mi', help: 'Largest ConversionReview accepted (the apiserver converts a whole page of a list in one).', parse: parseByteSize },
   { name: 'feature-gates', key: 'featureGates', type: 'mapStringBool', defaultText: '', help: `Feature gates as A=true,B=false. Known: ${FEATURE_GATE_NAMES.map((n) => `${n}=${FEATURE_GATE_DEFAULTS[n]}`).join(', ')}.`, parse: parseFeatureGates },
   { name: 'max-concurrent-reconciles', key: 'maxConcurrentReconciles', type: 'string', defaultText: '3', help: 'Reconciles run at once per controller: N for every controller, name=N for one (e.g. 2,cloneset=8). Several, so one slow object cannot stall the others.', parse: (r, ctx) => parseMaxConcurrentReconciles(r, ctx.knownControllers) },
   { name: 'reconcile-timeout', key: 'reconcileTimeoutMs', type: 'duration', defaultText: '60s', help: 'Deadline of one reconcile: its API calls are cancelled and the object is retried with backoff. 0: none.', parse: parseDuration },
@@ -152,6 +154,7 @@ export function defaultConfig(): ManagerConfig {
     webhookCertValidityMs: 8_760 * 3_600_000,
     webhookRequestTimeoutMs: 8_000,
     webhookMaxBodyBytes: 6 * 1024 * 1024,
+    webhookConversionMaxBodyBytes: 64 * 1024 * 1024,
     featureGates: { ...FEATURE_GATE_DEFAULTS },
     maxConcurrentReconciles: { default: 3, perController: {} },
     reconcileTimeoutMs: 60_000,

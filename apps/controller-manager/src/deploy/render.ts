@@ -1,11 +1,12 @@
 // The parts of deploy/ that follow from the code: RBAC from the permissions the manager and its
-// controllers declare, webhook configurations from the registered webhooks, and copies of the
-// generated CRDs, the Grafana dashboard and the alerts. `npm run gen:deploy` writes them; a unit test fails when they drift.
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+// controllers declare, webhook configurations from the registered webhooks, the CRDs (the
+// CloneSet CRD's conversion pointed at the Service), the Grafana dashboard and the alerts.
+// `npm run gen:deploy` writes them; a unit test fails when they drift.
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
+import { renderCrdFiles, webhookConversion, type GeneratedFile } from '@cloneset-suite/api-types';
 import { NO_POD_CACHE } from '../webhooks/pod-cache.ts';
+import { CLONESET_CONVERSION_PATH } from '../webhooks/cloneset-conversion.ts';
 import { defaultConfig } from '../config/flags.ts';
 import { CONTROLLERS, type ControllerRegistration } from '../controllers/registry.ts';
 import { prometheusRule } from '../observability/alerts.ts';
@@ -88,19 +89,23 @@ export function serviceModeWebhookConfigurations(namespace = DEPLOY_NAMESPACE): 
   });
 }
 
+/**
+ * The CRDs of /crds, the CloneSet CRD with its conversion webhook pointed at the manager's
+ * Service (/crds leaves the stanza to the installer). The Helm chart's copy cannot follow the
+ * release namespace (Helm does not template crds/): the manager points it at its own Service
+ * when it starts (certs/crd-conversion.ts); kustomize's namespace transformer rewrites it.
+ */
+export function deployCrdFiles(namespace = DEPLOY_NAMESPACE): GeneratedFile[] {
+  const service = { namespace, name: defaultConfig().webhookServiceName, path: CLONESET_CONVERSION_PATH, port: 443 };
+  return renderCrdFiles({ conversion: webhookConversion({ service }) });
+}
+
 export function renderDeployFiles(): DeployFile[] {
   const base = 'deploy/kustomize/base';
-  const crdDir = path.join(repoRoot, 'crds');
-  const crds = readdirSync(crdDir)
-    .filter((f) => f.endsWith('.yaml'))
-    .sort()
-    .flatMap((f) => {
-      const content = readFileSync(path.join(crdDir, f), 'utf8');
-      return [
-        { path: `${base}/crds/${f}`, content },
-        { path: `deploy/helm/cloneset-suite/crds/${f}`, content },
-      ];
-    });
+  const crds = deployCrdFiles().flatMap((f) => [
+    { path: `${base}/crds/${f.name}`, content: f.text },
+    { path: `deploy/helm/cloneset-suite/crds/${f.name}`, content: f.text },
+  ]);
   return [
     { path: `${base}/rbac.yaml`, content: yamlDocs(rbacObjects()) },
     { path: `${base}/webhooks.yaml`, content: yamlDocs(serviceModeWebhookConfigurations()) },

@@ -4,6 +4,7 @@
 import type { KubeClient, Logger, Runnable } from '@cloneset-suite/kube-runtime';
 import { whenAborted } from '@cloneset-suite/kube-runtime';
 import { runCertDir } from '../certs/cert-dir.ts';
+import type { ConversionTarget } from '../certs/crd-conversion.ts';
 import { runSelfManagedCertificates } from '../certs/self-managed.ts';
 import type { ManagerConfig } from '../config/flags.ts';
 import type { WebhookServer } from './webhook-server.ts';
@@ -26,6 +27,8 @@ export interface CertificatesOptions {
   hosts: readonly string[];
   logger: Logger;
   checkIntervalMs?: number;
+  /** CRDs whose conversion webhook the server serves (self-managed certificates keep them pointed at it). */
+  conversions?: { target: ConversionTarget; webhooks: readonly { name: string; path: string }[] };
 }
 
 /** A failure is logged and leaves the webhooks unready (readyz says so); it does not stop the manager. */
@@ -50,6 +53,7 @@ export function certificatesRunnable(o: CertificatesOptions): Runnable {
                 logger: o.logger,
                 onCertificate,
                 ...(o.checkIntervalMs ? { checkIntervalMs: o.checkIntervalMs } : {}),
+                ...(o.conversions ? { conversions: o.conversions } : {}),
               },
               signal,
             ));

@@ -1,11 +1,13 @@
-// The admission webhook server: fastify over TLS, one POST route per registered webhook, body
-// size and per-request time limits. It starts listening once the first certificate arrives and
-// swaps certificates in place afterwards (rotation, cert-manager renewals).
+// The webhook server: fastify over TLS, one POST route per registered admission or conversion
+// webhook, body size and per-request time limits. It starts listening once the first
+// certificate arrives and swaps certificates in place afterwards (rotation, cert-manager renewals).
 import type { Server as HttpsServer } from 'node:https';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from '@cloneset-suite/kube-runtime';
 import { BadAdmissionReview, errored, parseAdmissionReview, reviewResponse, type AdmissionResponse } from '../webhooks/admission-review.ts';
-import type { AdmissionWebhook } from '../webhooks/types.ts';
+import { BadConversionReview, conversionReview, parseConversionReview } from '../webhooks/conversion-review.ts';
+import type { AdmissionWebhook, ConversionWebhook } from '../webhooks/types.ts';
+import { parseJsonLossless } from './lossless-json.ts';
 import { RequestContext } from './admission-context.ts';
 import type { WebhookMetrics } from './webhook-metrics.ts';
 
@@ -13,8 +15,11 @@ export interface WebhookServerOptions {
   host: string;
   port: number;
   webhooks: readonly AdmissionWebhook[];
+  conversions?: readonly ConversionWebhook[];
   requestTimeoutMs: number;
   maxBodyBytes: number;
+  /** Body limit of a ConversionReview (a whole page of a list comes in one); default maxBodyBytes. */
+  conversionMaxBodyBytes?: number;
   logger: Logger;
   metrics?: WebhookMetrics;
 }
@@ -60,7 +65,7 @@ export class WebhookServer {
         const addr = this.app?.server.address();
         this.boundPort = typeof addr === 'object' && addr ? addr.port : this.o.port;
         this.ready = true;
-        this.logger.info({ port: this.boundPort, paths: this.o.webhooks.map((w) => w.path) }, 'serving admission webhooks');
+        this.logger.info({ port: this.boundPort, paths: this.paths() }, 'serving admission and conversion webhooks');
       });
       await this.listening;
       return;
@@ -86,34 +91,65 @@ export class WebhookServer {
       return503OnClosing: true,
     }) as unknown as FastifyInstance<HttpsServer>;
     for (const hook of this.o.webhooks) {
-      app.post(hook.path, async (req, reply) => {
-        const metrics = this.o.metrics;
-        const started = process.hrtime.bigint();
-        metrics?.inFlight.inc({ webhook: hook.path });
-        let code = 200;
-        try {
-          let request;
-          try {
-            request = parseAdmissionReview(req.body);
-          } catch (err) {
-            if (!(err instanceof BadAdmissionReview)) throw err;
-            code = 400;
-            return await reply.code(400).send({ error: err.message });
-          }
-          const response = await this.answer(hook, request);
-          return await reply.send(reviewResponse(request.uid, response));
-        } finally {
-          metrics?.inFlight.dec({ webhook: hook.path });
-          metrics?.requests.inc({ webhook: hook.path, code: String(code) });
-          metrics?.latency.observe({ webhook: hook.path }, Number(process.hrtime.bigint() - started) / 1e9);
-        }
+      this.route(app, hook.path, this.o.maxBodyBytes, async (body) => {
+        const request = parseAdmissionReview(body);
+        return reviewResponse(request.uid, await this.answer(hook, request));
       });
     }
+    // Conversion answers with whole objects: their own scope parses numbers losslessly.
+    const conversionLimit = this.o.conversionMaxBodyBytes ?? this.o.maxBodyBytes;
+    void app.register((scope, _opts, done) => {
+      scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: conversionLimit }, (_req, body, parsed) => {
+        try {
+          parsed(null, parseJsonLossless(body as string));
+        } catch (err) {
+          parsed(Object.assign(err as Error, { statusCode: 400 }), undefined);
+        }
+      });
+      for (const conversion of this.o.conversions ?? []) {
+        this.route(scope as unknown as FastifyInstance<HttpsServer>, conversion.path, conversionLimit, (body) => {
+          const request = parseConversionReview(body);
+          const response = conversion.convert(request);
+          if (response.result.status === 'Failure') this.logger.warn({ webhook: conversion.name, uid: request.uid, desiredAPIVersion: request.desiredAPIVersion, message: response.result.message }, 'conversion refused');
+          else if (this.logger.isLevelEnabled('debug')) this.logger.debug({ webhook: conversion.name, uid: request.uid, desiredAPIVersion: request.desiredAPIVersion, objects: request.objects.length }, 'converted');
+          return Promise.resolve(conversionReview(response));
+        });
+      }
+      done();
+    });
     app.setErrorHandler((err: Error & { statusCode?: number }, _req, reply) => {
       const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
       void reply.code(status).send({ error: err.message });
     });
     return app;
+  }
+
+  /** Every path served, admission and conversion. */
+  paths(): string[] {
+    return [...this.o.webhooks.map((w) => w.path), ...(this.o.conversions ?? []).map((c) => c.path)];
+  }
+
+  /** One POST route: a review that is not one is answered 400; every request is counted and timed. */
+  private route(app: FastifyInstance<HttpsServer>, path: string, bodyLimit: number, answer: (body: unknown) => Promise<unknown>): void {
+    app.post(path, { bodyLimit }, async (req, reply) => {
+      const metrics = this.o.metrics;
+      const started = process.hrtime.bigint();
+      metrics?.inFlight.inc({ webhook: path });
+      let code = 200;
+      try {
+        try {
+          return await reply.send(await answer(req.body));
+        } catch (err) {
+          if (!(err instanceof BadAdmissionReview) && !(err instanceof BadConversionReview)) throw err;
+          code = 400;
+          return await reply.code(400).send({ error: err.message });
+        }
+      } finally {
+        metrics?.inFlight.dec({ webhook: path });
+        metrics?.requests.inc({ webhook: path, code: String(code) });
+        metrics?.latency.observe({ webhook: path }, Number(process.hrtime.bigint() - started) / 1e9);
+      }
+    });
   }
 
   private async answer(hook: AdmissionWebhook, request: ReturnType<typeof parseAdmissionReview>): Promise<AdmissionResponse> {

@@ -5,6 +5,7 @@ import type { Logger } from '@cloneset-suite/kube-runtime';
 import type { TrafficService } from '@cloneset-suite/podopslifecycle';
 import type { FeatureGates } from '../config/feature-gates.ts';
 import type { AdmissionRequest, AdmissionResponse, Operation } from './admission-review.ts';
+import type { ConversionRequest, ConversionResponse } from './conversion-review.ts';
 
 export interface RuleWithOperations {
   operations: Operation[];
@@ -37,6 +38,15 @@ export interface AdmissionWebhook {
   /** Pod webhooks select on the control label; others see every object of their kinds. */
   objectSelector?: LabelSelectorSpec;
   handle(request: AdmissionRequest, ctx: AdmissionContext): Promise<AdmissionResponse>;
+}
+
+/** A CRD's conversion webhook: pure and synchronous, so it needs no time limit of its own. */
+export interface ConversionWebhook {
+  /** The CRD it converts (for logs and metrics). */
+  name: string;
+  /** URL path on the webhook server. */
+  path: string;
+  convert(request: ConversionRequest): ConversionResponse;
 }
 
 /** The pods the podsToDelete rule may look at: the manager's cache, never an API call per name. */

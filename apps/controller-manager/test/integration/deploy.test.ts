@@ -20,8 +20,22 @@ function helmBinary(): string {
   return execFileSync('bash', [helmScript, '--build'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 600_000 }).trim();
 }
 
+/**
+ * One line of kubectl output per object. CRDs are dry-run replaced (or created) whole: applied,
+ * they would merge with the live CRD, whose conversion webhook another installer may have
+ * pointed at a URL (the cluster suites' shared one), and url plus service is refused.
+ */
 async function serverDryRun(manifests: string): Promise<string> {
-  return kubectl(['apply', '--dry-run=server', '--server-side', '--force-conflicts', '--field-manager=cloneset-suite-deploy-test', '-f', '-'], manifests);
+  const docs = parseAllDocuments(manifests).map((d) => d.toJS() as { kind?: string; metadata?: { name?: string } } | null).filter((o) => o !== null);
+  const crds = docs.filter((o) => o.kind === 'CustomResourceDefinition');
+  const rest = docs.filter((o) => o.kind !== 'CustomResourceDefinition');
+  let out = '';
+  for (const crd of crds) {
+    const exists = (await kubectl(['get', 'crd', crd.metadata?.name ?? '', '--ignore-not-found', '-o', 'name'])).trim() !== '';
+    out += await kubectl([exists ? 'replace' : 'create', '--dry-run=server', '-f', '-'], JSON.stringify(crd));
+  }
+  const list = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: rest });
+  return out + (await kubectl(['apply', '--dry-run=server', '--server-side', '--force-conflicts', '--field-manager=cloneset-suite-deploy-test', '-f', '-'], list));
 }
 
 describe('deploy/ manifests', () => {

@@ -166,8 +166,9 @@ describe('controller-manager process', () => {
       await kubectl(['apply', '-n', ns.name, '-f', '-'], manifest);
       return true;
     });
+    // v1alpha1 by name: kubectl without a version speaks v1beta1, which keeps these fields under rollingUpdate.
     const cs = await getJson<{ spec: { updateStrategy: Record<string, unknown>; revisionHistoryLimit: number; template: { spec: { containers: { imagePullPolicy?: string }[] } } } }>([
-      'clone',
+      'clonesets.v1alpha1.apps.kruise.io',
       'sample',
       '-n',
       ns.name,

@@ -6,6 +6,8 @@ import type { TLSSocket } from 'node:tls';
 export interface PostResult {
   status: number;
   body: unknown;
+  /** The body as sent. */
+  text: string;
   fingerprint: string;
 }
 
@@ -23,7 +25,7 @@ export function postJson(url: string, body: unknown, ca: string, raw?: string): 
         } catch {
           // keep the text
         }
-        resolve({ status: res.statusCode ?? 0, body: parsed, fingerprint });
+        resolve({ status: res.statusCode ?? 0, body: parsed, text, fingerprint });
       });
     });
     req.on('error', reject);

@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { freePort, kubectl, testKubeconfigPath } from '@cloneset-suite/local-cluster';
 import { loadConfig } from '../../src/config/load.ts';
 import { controllerNames } from '../../src/controllers/registry.ts';
-import { installWebhookConfigurations, urlModeConfigurations } from '../../src/local-install.ts';
+import { CLONESET_CRD_NAME, handBackCrdConversion, installWebhookConfigurations, pointCrdConversion, readCrdConversion, urlModeConfigurations } from '../../src/local-install.ts';
+import { CLONESET_CONVERSION_PATH } from '../../src/webhooks/cloneset-conversion.ts';
 import { spawnManager, type ManagerProcess } from './process.ts';
 
 export interface UrlModeManager {
@@ -14,13 +15,24 @@ export interface UrlModeManager {
   metricsPort: number;
   /** Name of the webhook configurations, the certificate Secret's prefix and the lease. */
   configurationName: string;
+  /** Where the apiserver reaches its webhook server. */
+  webhookUrlBase: string;
   /** SIGTERM, wait for the exit, delete the webhook configurations. */
   stop: () => Promise<void>;
   /** SIGKILL (a crash), wait for the exit, run `whileDown`, start a new process with the same flags. */
   restart: (whileDown?: () => void) => Promise<void>;
 }
 
-export async function startUrlModeManager(namespace: string, prefix: string, extraArgs: readonly string[] = []): Promise<UrlModeManager> {
+export interface UrlModeOptions {
+  /**
+   * Point the CloneSet CRD's conversion webhook at this manager before it starts (as `npm start`
+   * does) and hand it back when it stops. Without it the CRD keeps converting through the
+   * run's shared webhook.
+   */
+  convert?: boolean;
+}
+
+export async function startUrlModeManager(namespace: string, prefix: string, extraArgs: readonly string[] = [], options: UrlModeOptions = {}): Promise<UrlModeManager> {
   const configurationName = `${prefix}-${randomBytes(3).toString('hex')}`;
   const webhookPort = await freePort();
   const metricsPort = await freePort();
@@ -44,6 +56,10 @@ export async function startUrlModeManager(namespace: string, prefix: string, ext
     (a, input) => kubectl(a, input),
     urlModeConfigurations(loaded.config, { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } } }),
   );
+  const run = (a: readonly string[], input?: string) => kubectl(a, input);
+  const conversionUrl = `https://127.0.0.1:${webhookPort}${CLONESET_CONVERSION_PATH}`;
+  const previousConversion = options.convert ? await readCrdConversion(run, CLONESET_CRD_NAME) : undefined;
+  if (options.convert) await pointCrdConversion(run, CLONESET_CRD_NAME, { url: conversionUrl });
   let current = spawnManager(args);
   return {
     get process() {
@@ -51,12 +67,14 @@ export async function startUrlModeManager(namespace: string, prefix: string, ext
     },
     metricsPort,
     configurationName,
+    webhookUrlBase: `https://127.0.0.1:${webhookPort}`,
     stop: async () => {
       if (current.child.exitCode === null) {
         current.child.kill('SIGTERM');
         await current.exited;
       }
       await kubectl(['delete', 'mutatingwebhookconfiguration,validatingwebhookconfiguration', configurationName, '--ignore-not-found']).catch(() => undefined);
+      if (options.convert) await handBackCrdConversion(run, CLONESET_CRD_NAME, conversionUrl, previousConversion).catch(() => undefined);
     },
     restart: async (whileDown) => {
       if (current.child.exitCode === null) {

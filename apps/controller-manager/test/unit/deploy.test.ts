@@ -104,6 +104,19 @@ describe('deploy/', () => {
     expect(helm).toContain('fieldPath: status.podIP');
   });
 
+  it('points the CloneSet CRD\'s conversion webhook at the manager\'s Service, in the kustomize base and the chart', () => {
+    const service = docs('service.yaml')[0]!;
+    const webhookPort = (service.spec.ports as Obj[]).find((p) => p.targetPort === 'webhook')!.port;
+    for (const file of [path.join(base, 'crds/apps.kruise.io_clonesets.yaml'), path.join(repoRoot, 'deploy/helm/cloneset-suite/crds/apps.kruise.io_clonesets.yaml')]) {
+      const crd = parseAllDocuments(readFileSync(file, 'utf8'))[0]!.toJS() as Obj;
+      expect((crd.spec.versions as Obj[]).map((v) => [v.name as string, v.served as boolean, v.storage as boolean])).toEqual([['v1alpha1', true, true], ['v1beta1', true, false]]);
+      expect(crd.spec.conversion).toEqual({
+        strategy: 'Webhook',
+        webhook: { conversionReviewVersions: ['v1'], clientConfig: { service: { namespace: service.metadata.namespace, name: service.metadata.name, path: '/convert', port: webhookPort } } },
+      });
+    }
+  });
+
   it('lists every base file in the kustomization', () => {
     const k = docs('kustomization.yaml')[0]!;
     expect(k.resources).toEqual(expect.arrayContaining(['rbac.yaml', 'webhooks.yaml', 'deployment.yaml', 'service.yaml', 'serviceaccount.yaml', 'namespace.yaml']));

@@ -1,8 +1,11 @@
 // Which CloneSet a command names: kubectl's TYPE/NAME (or TYPE NAME) with the CloneSet's
-// resource names, short name and kind accepted as TYPE.
+// resource names, short name and kind accepted as TYPE, with or without a served version
+// (`clonesets.v1beta1.apps.kruise.io`: the same object; the plugin reads it as v1alpha1).
 import { UsageError } from './usage-error.ts';
 
-const CLONESET_TYPES = new Set(['clone', 'cloneset', 'clonesets', 'cloneset.apps.kruise.io', 'clonesets.apps.kruise.io']);
+const CLONESET_TYPES = new Set(
+  ['cloneset', 'clonesets'].flatMap((r) => [r, `${r}.apps.kruise.io`, `${r}.v1alpha1.apps.kruise.io`, `${r}.v1beta1.apps.kruise.io`]).concat('clone'),
+);
 
 /** The CloneSet name from `clone/NAME` (args[0]) or `clone NAME` (args[0], args[1]); the rest of args is returned. */
 export function parseTarget(args: readonly string[]): { name: string; rest: string[] } {

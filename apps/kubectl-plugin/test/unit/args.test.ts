@@ -8,6 +8,8 @@ describe('parseCommand', () => {
     [['rollout', 'status', 'clone/web'], { verb: 'status', name: 'web', watch: true, timeoutMs: 0, output: undefined, connection }],
     [['rollout', 'status', 'clonesets', 'web', '--watch=false', '--timeout=1m30s'], { verb: 'status', name: 'web', watch: false, timeoutMs: 90_000 }],
     [['rollout', 'pause', 'cloneset.apps.kruise.io/web', '-n', 'prod', '--context', 'c', '--kubeconfig=/k'], { verb: 'pause', connection: { kubeconfig: '/k', context: 'c', namespace: 'prod' } }],
+    [['partition', 'clonesets.v1beta1.apps.kruise.io/web', '1'], { verb: 'partition', name: 'web', value: '1' }],
+    [['pods', 'clonesets.v1alpha1.apps.kruise.io', 'web'], { verb: 'pods', name: 'web' }],
     [['rollout', 'resume', 'clone/web', '-o', 'yaml'], { verb: 'resume', output: 'yaml' }],
     [['rollout', 'restart', 'clone/web'], { verb: 'restart' }],
     [['rollout', 'undo', 'clone/web', '--to-revision=3'], { verb: 'undo', toRevision: 3 }],

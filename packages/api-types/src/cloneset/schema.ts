@@ -3,8 +3,8 @@
 // percent patterns, CEL); the rest (pod-template core validation, pod lookups) is in validation.ts.
 import type { V1PersistentVolumeClaim, V1PodTemplateSpec } from '@kubernetes/client-node';
 import type { Static } from 'typebox';
-import { labelSelectorSchema, type GroupVersionKind, type ObjectMeta } from '../meta.ts';
-import { Type, bool, int32, int64, intOrString, labelMap, list, preserved, str, stringEnum } from '../schema-kit.ts';
+import { labelSelectorSchema, resourceSchema, type GroupVersionKind } from '../meta.ts';
+import { Type, bool, int32, int64, intOrString, labelMap, list, preserved, str, stringEnum, type CelRule } from '../schema-kit.ts';
 
 export const CLONESET_GVK = {
   group: 'apps.kruise.io',
@@ -66,21 +66,26 @@ export const LifecycleSchema = Type.Object(
 );
 export type Lifecycle = Static<typeof LifecycleSchema>;
 
+/** Scale-strategy fields every served version has in the same place and shape. */
+export const scaleStrategyCommonFields = {
+  podsToDelete: Type.Optional(
+    list(str({ minLength: 1 }), {
+      description: 'Names of pods to delete first; the controller prunes names of pods that are gone.',
+      'x-kubernetes-list-type': 'set',
+    }),
+  ),
+  maxUnavailable: Type.Optional(
+    intOrString({
+      description: 'Limits scale-out to this many unavailable pods (int or integer percent of replicas, rounded up). Unset: no limit.',
+      minimum: 0,
+      pattern: INT_PERCENT_PATTERN,
+    }),
+  ),
+};
+
 export const CloneSetScaleStrategySchema = Type.Object(
   {
-    podsToDelete: Type.Optional(
-      list(str({ minLength: 1 }), {
-        description: 'Names of pods to delete first; the controller prunes names of pods that are gone.',
-        'x-kubernetes-list-type': 'set',
-      }),
-    ),
-    maxUnavailable: Type.Optional(
-      intOrString({
-        description: 'Limits scale-out to this many unavailable pods (int or integer percent of replicas, rounded up). Unset: no limit.',
-        minimum: 0,
-        pattern: INT_PERCENT_PATTERN,
-      }),
-    ),
+    ...scaleStrategyCommonFields,
     disablePVCReuse: Type.Optional(
       bool({ description: 'Delete the PVCs of vanished pods instead of reusing them for new pods.' }),
     ),
@@ -89,7 +94,7 @@ export const CloneSetScaleStrategySchema = Type.Object(
 );
 export type CloneSetScaleStrategy = Static<typeof CloneSetScaleStrategySchema>;
 
-const nonEmptySelectorRule = {
+export const nonEmptySelectorRule = {
   rule: '(has(self.matchLabels) && size(self.matchLabels) > 0) || (has(self.matchExpressions) && size(self.matchExpressions) > 0)',
   message: 'empty selector is invalid',
 };
@@ -138,6 +143,40 @@ export const InPlaceUpdateStrategySchema = Type.Object(
 );
 export type InPlaceUpdateStrategy = Static<typeof InPlaceUpdateStrategySchema>;
 
+/** The rolling-update knobs every served version has (v1alpha1 at updateStrategy, v1beta1 under rollingUpdate). */
+export const rollingUpdateKnobFields = {
+  partition: Type.Optional(
+    intOrString({
+      description: 'Number or percent of pods to keep at the old revision (default 0). A percent is rounded up; with replicas > 1 and a percent below 100% at least one pod is updated.',
+      minimum: 0,
+      pattern: DECIMAL_PERCENT_PATTERN,
+    }),
+  ),
+  maxUnavailable: Type.Optional(
+    intOrString({
+      description: 'Maximum unavailable pods during update and specified deletion (default 20%).',
+      minimum: 0,
+      pattern: INT_PERCENT_PATTERN,
+    }),
+  ),
+  maxSurge: Type.Optional(
+    intOrString({
+      description: 'Pods allowed above replicas during update and specified deletion (default 0). Not allowed with InPlaceOnly.',
+      minimum: 0,
+      pattern: INT_PERCENT_PATTERN,
+    }),
+  ),
+  paused: Type.Optional(bool({ description: 'Stop updating pods; scaling goes on.' })),
+  priorityStrategy: Type.Optional(UpdatePriorityStrategySchema),
+  scatterStrategy: Type.Optional(
+    list(UpdateScatterTermSchema, {
+      description: 'Spread pods carrying key=value evenly through the update order.',
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['key', 'value'],
+    }),
+  ),
+};
+
 export const CloneSetUpdateStrategySchema = Type.Object(
   {
     type: Type.Optional(
@@ -145,43 +184,14 @@ export const CloneSetUpdateStrategySchema = Type.Object(
         description: 'How a pod moves to a new revision: ReCreate (default), InPlaceIfPossible, InPlaceOnly, or OnDelete (only when the pod is deleted).',
       }),
     ),
-    partition: Type.Optional(
-      intOrString({
-        description: 'Number or percent of pods to keep at the old revision (default 0). A percent is rounded up; with replicas > 1 and a percent below 100% at least one pod is updated.',
-        minimum: 0,
-        pattern: DECIMAL_PERCENT_PATTERN,
-      }),
-    ),
-    maxUnavailable: Type.Optional(
-      intOrString({
-        description: 'Maximum unavailable pods during update and specified deletion (default 20%).',
-        minimum: 0,
-        pattern: INT_PERCENT_PATTERN,
-      }),
-    ),
-    maxSurge: Type.Optional(
-      intOrString({
-        description: 'Pods allowed above replicas during update and specified deletion (default 0). Not allowed with InPlaceOnly.',
-        minimum: 0,
-        pattern: INT_PERCENT_PATTERN,
-      }),
-    ),
-    paused: Type.Optional(bool({ description: 'Stop updating pods; scaling goes on.' })),
-    priorityStrategy: Type.Optional(UpdatePriorityStrategySchema),
-    scatterStrategy: Type.Optional(
-      list(UpdateScatterTermSchema, {
-        description: 'Spread pods carrying key=value evenly through the update order.',
-        'x-kubernetes-list-type': 'map',
-        'x-kubernetes-list-map-keys': ['key', 'value'],
-      }),
-    ),
+    ...rollingUpdateKnobFields,
     inPlaceUpdateStrategy: Type.Optional(InPlaceUpdateStrategySchema),
   },
   { description: 'How pods move to a new revision.' },
 );
 export type CloneSetUpdateStrategy = Static<typeof CloneSetUpdateStrategySchema>;
 
-const PodTemplateSchema = preserved<V1PodTemplateSpec>({
+export const PodTemplateSchema = preserved<V1PodTemplateSpec>({
   description: 'The pod template (validated by the admission webhook; kept as given).',
   properties: {
     metadata: preserved({
@@ -204,70 +214,95 @@ const PodTemplateSchema = preserved<V1PodTemplateSpec>({
   },
 });
 
+/** The spec fields every served version has in the same place and shape. */
+export const cloneSetSpecCommonFields = {
+  replicas: Type.Optional(int32({ description: 'Desired number of pods (default 1).', minimum: 0 })),
+  selector: labelSelectorSchema('Label query over pods; must match the template labels. Immutable.', {
+    rules: [
+      { ...nonEmptySelectorRule, message: 'empty selector is invalid for cloneset' },
+      { rule: 'self == oldSelf', message: 'spec.selector is immutable' },
+    ],
+    maxMatchLabels: MAX_SELECTOR_LABELS,
+  }),
+  template: PodTemplateSchema,
+  volumeClaimTemplates: Type.Optional(
+    list(preserved<V1PersistentVolumeClaim>(), {
+      description: 'PVC templates: one PVC per template per pod, sharing the pod instance id.',
+    }),
+  ),
+  revisionHistoryLimit: Type.Optional(int32({ description: 'Non-live ControllerRevisions to keep (default 10).', minimum: 0 })),
+  minReadySeconds: Type.Optional(int32({ description: 'Seconds a pod must be ready before it counts as available.', minimum: 0 })),
+  lifecycle: Type.Optional(LifecycleSchema),
+  progressDeadlineSeconds: Type.Optional(
+    int32({
+      description: 'Seconds a rollout may take before the Progressing condition turns False. Greater than minReadySeconds.',
+      minimum: 0,
+    }),
+  ),
+};
+
+/** Where a served version keeps the rolling-update knobs, for the spec's CEL rules. */
+export interface RollingKnobsPlace {
+  /** Objects that must exist for the knobs to be set, outermost first (`has()` guards). */
+  guards: readonly string[];
+  /** CEL path of the object holding maxSurge and maxUnavailable. */
+  at: string;
+  /** Field of that object naming how pods are updated (InPlaceOnly forbids surge). */
+  podUpdateField: string;
+  /** fieldPath of the knobs' object, relative to spec. */
+  fieldPath: string;
+}
+
+/** The spec's cross-field CEL rules, with the rolling-update knobs where `place` says. */
+export function cloneSetSpecRules(place: RollingKnobsPlace): CelRule[] {
+  const unguarded = place.guards.map((g) => `!has(${g})`).join(' || ');
+  const field = (name: string): string => `${place.at}.${name}`;
+  return [
+    {
+      rule:
+        '!has(self.selector.matchLabels) || size(self.selector.matchLabels) == 0 || (has(self.template.metadata) && has(self.template.metadata.labels) && self.selector.matchLabels.all(k, k in self.template.metadata.labels && self.template.metadata.labels[k] == self.selector.matchLabels[k]))',
+      message: '`selector` does not match template `labels`',
+      fieldPath: '.template.metadata.labels',
+    },
+    {
+      rule:
+        `${unguarded} || !has(${field(place.podUpdateField)}) || ${field(place.podUpdateField)} != 'InPlaceOnly' || !has(${field('maxSurge')}) || (has(self.replicas) && self.replicas == 0) || ` +
+        isZero(field('maxSurge')),
+      message: 'can not use maxSurge with strategy type InPlaceOnly',
+      fieldPath: `${place.fieldPath}.maxSurge`,
+    },
+    {
+      rule:
+        `(has(self.replicas) && self.replicas == 0) || ${unguarded} || !has(${field('maxUnavailable')}) || !` +
+        isZero(field('maxUnavailable')) +
+        ` || (has(${field('maxSurge')}) && !` +
+        isZero(field('maxSurge')) +
+        ')',
+      message: 'maxUnavailable and maxSurge should not both be less than 1',
+      fieldPath: `${place.fieldPath}.maxUnavailable`,
+    },
+    {
+      rule: `!has(self.progressDeadlineSeconds) || self.progressDeadlineSeconds == ${MAX_INT32} || self.progressDeadlineSeconds > (has(self.minReadySeconds) ? self.minReadySeconds : 0)`,
+      message: 'must be greater than minReadySeconds',
+      fieldPath: '.progressDeadlineSeconds',
+    },
+  ];
+}
+
 export const CloneSetSpecSchema = Type.Object(
   {
-    replicas: Type.Optional(int32({ description: 'Desired number of pods (default 1).', minimum: 0 })),
-    selector: labelSelectorSchema('Label query over pods; must match the template labels. Immutable.', {
-      rules: [
-        { ...nonEmptySelectorRule, message: 'empty selector is invalid for cloneset' },
-        { rule: 'self == oldSelf', message: 'spec.selector is immutable' },
-      ],
-      maxMatchLabels: MAX_SELECTOR_LABELS,
-    }),
-    template: PodTemplateSchema,
-    volumeClaimTemplates: Type.Optional(
-      list(preserved<V1PersistentVolumeClaim>(), {
-        description: 'PVC templates: one PVC per template per pod, sharing the pod instance id.',
-      }),
-    ),
+    ...cloneSetSpecCommonFields,
     scaleStrategy: Type.Optional(CloneSetScaleStrategySchema),
     updateStrategy: Type.Optional(CloneSetUpdateStrategySchema),
-    revisionHistoryLimit: Type.Optional(
-      int32({ description: 'Non-live ControllerRevisions to keep (default 10).', minimum: 0 }),
-    ),
-    minReadySeconds: Type.Optional(
-      int32({ description: 'Seconds a pod must be ready before it counts as available.', minimum: 0 }),
-    ),
-    lifecycle: Type.Optional(LifecycleSchema),
-    progressDeadlineSeconds: Type.Optional(
-      int32({
-        description: 'Seconds a rollout may take before the Progressing condition turns False. Greater than minReadySeconds.',
-        minimum: 0,
-      }),
-    ),
   },
   {
     description: 'Desired state of a CloneSet.',
-    'x-kubernetes-validations': [
-      {
-        rule:
-          '!has(self.selector.matchLabels) || size(self.selector.matchLabels) == 0 || (has(self.template.metadata) && has(self.template.metadata.labels) && self.selector.matchLabels.all(k, k in self.template.metadata.labels && self.template.metadata.labels[k] == self.selector.matchLabels[k]))',
-        message: '`selector` does not match template `labels`',
-        fieldPath: '.template.metadata.labels',
-      },
-      {
-        rule:
-          "!has(self.updateStrategy) || !has(self.updateStrategy.type) || self.updateStrategy.type != 'InPlaceOnly' || !has(self.updateStrategy.maxSurge) || (has(self.replicas) && self.replicas == 0) || " +
-          isZero('self.updateStrategy.maxSurge'),
-        message: 'can not use maxSurge with strategy type InPlaceOnly',
-        fieldPath: '.updateStrategy.maxSurge',
-      },
-      {
-        rule:
-          '(has(self.replicas) && self.replicas == 0) || !has(self.updateStrategy) || !has(self.updateStrategy.maxUnavailable) || !' +
-          isZero('self.updateStrategy.maxUnavailable') +
-          ' || (has(self.updateStrategy.maxSurge) && !' +
-          isZero('self.updateStrategy.maxSurge') +
-          ')',
-        message: 'maxUnavailable and maxSurge should not both be less than 1',
-        fieldPath: '.updateStrategy.maxUnavailable',
-      },
-      {
-        rule: `!has(self.progressDeadlineSeconds) || self.progressDeadlineSeconds == ${MAX_INT32} || self.progressDeadlineSeconds > (has(self.minReadySeconds) ? self.minReadySeconds : 0)`,
-        message: 'must be greater than minReadySeconds',
-        fieldPath: '.progressDeadlineSeconds',
-      },
-    ],
+    'x-kubernetes-validations': cloneSetSpecRules({
+      guards: ['self.updateStrategy'],
+      at: 'self.updateStrategy',
+      podUpdateField: 'type',
+      fieldPath: '.updateStrategy',
+    }),
   },
 );
 export type CloneSetSpec = Static<typeof CloneSetSpecSchema>;
@@ -302,14 +337,5 @@ export const CloneSetStatusSchema = Type.Object(
 );
 export type CloneSetStatus = Static<typeof CloneSetStatusSchema>;
 
-export const CloneSetSchema = Type.Object(
-  {
-    apiVersion: Type.Optional(str()),
-    kind: Type.Optional(str()),
-    metadata: Type.Optional(Type.Unsafe<ObjectMeta>({ type: 'object' })),
-    spec: CloneSetSpecSchema,
-    status: Type.Optional(CloneSetStatusSchema),
-  },
-  { description: 'CloneSet manages a set of identical pods, with in-place update, partition, surge and lifecycle hooks.' },
-);
+export const CloneSetSchema = resourceSchema(CloneSetSpecSchema, CloneSetStatusSchema, 'CloneSet manages a set of identical pods, with in-place update, partition, surge and lifecycle hooks.');
 export type CloneSet = Static<typeof CloneSetSchema>;

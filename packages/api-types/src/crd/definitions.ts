@@ -1,5 +1,6 @@
 // CustomResourceDefinition objects for both kinds, built from the schemas in ../*/schema.ts.
 import { CLONESET_GVK, CloneSetSchema } from '../cloneset/schema.ts';
+import { CLONESET_V1BETA1_GVK, CloneSetV1beta1Schema } from '../cloneset/v1beta1-schema.ts';
 import type { GroupVersionKind } from '../meta.ts';
 import { PODTRANSITIONRULE_GVK, PodTransitionRuleSchema } from '../transition-rule/schema.ts';
 import { normalize } from './normalize.ts';
@@ -39,6 +40,24 @@ export interface CrdVersion {
   additionalPrinterColumns?: PrinterColumn[];
 }
 
+/** Where the apiserver sends ConversionReviews: exactly one of url and service. */
+export interface WebhookClientConfig {
+  url?: string;
+  service?: { namespace: string; name: string; path?: string; port?: number };
+  /** base64 PEM of the CA(s) that signed the webhook's serving certificate. */
+  caBundle?: string;
+}
+
+export interface CrdConversion {
+  strategy: 'Webhook';
+  webhook: { conversionReviewVersions: string[]; clientConfig: WebhookClientConfig };
+}
+
+/** A conversion stanza that sends apiextensions.k8s.io/v1 ConversionReviews to `clientConfig`. */
+export function webhookConversion(clientConfig: WebhookClientConfig): CrdConversion {
+  return { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig } };
+}
+
 /** The parts of an apiextensions.k8s.io/v1 CustomResourceDefinition this package writes. */
 export interface CustomResourceDefinition {
   apiVersion: 'apiextensions.k8s.io/v1';
@@ -49,10 +68,19 @@ export interface CustomResourceDefinition {
     names: { kind: string; listKind: string; plural: string; singular: string; shortNames: string[]; categories?: string[] };
     scope: 'Namespaced' | 'Cluster';
     versions: CrdVersion[];
+    conversion?: CrdConversion;
   };
 }
 
-function crd(gvk: GroupVersionKind, schema: unknown, extras: CrdVersionExtras, categories?: string[]): CustomResourceDefinition {
+interface ServedVersion {
+  gvk: GroupVersionKind;
+  schema: unknown;
+  storage: boolean;
+}
+
+function crd(versions: readonly ServedVersion[], extras: CrdVersionExtras, options: { categories?: string[]; conversion?: CrdConversion } = {}): CustomResourceDefinition {
+  const gvk = versions[0]!.gvk;
+  const { categories, conversion } = options;
   // normalize() only re-orders and drops TypeBox markers, so the shape is the one built here.
   return normalize({
     apiVersion: 'apiextensions.k8s.io/v1',
@@ -69,16 +97,15 @@ function crd(gvk: GroupVersionKind, schema: unknown, extras: CrdVersionExtras, c
         ...(categories ? { categories } : {}),
       },
       scope: 'Namespaced',
-      versions: [
-        {
-          name: gvk.version,
-          served: true,
-          storage: true,
-          schema: { openAPIV3Schema: schema },
-          subresources: extras.subresources,
-          ...(extras.additionalPrinterColumns ? { additionalPrinterColumns: extras.additionalPrinterColumns } : {}),
-        },
-      ],
+      versions: versions.map((v) => ({
+        name: v.gvk.version,
+        served: true,
+        storage: v.storage,
+        schema: { openAPIV3Schema: v.schema },
+        subresources: extras.subresources,
+        ...(extras.additionalPrinterColumns ? { additionalPrinterColumns: extras.additionalPrinterColumns } : {}),
+      })),
+      ...(conversion ? { conversion } : {}),
     },
   }) as unknown as CustomResourceDefinition;
 }
@@ -97,8 +124,25 @@ export const CLONESET_PRINTER_COLUMNS: PrinterColumn[] = [
   { name: 'SELECTOR', type: 'string', jsonPath: '.status.labelSelector', description: 'The selector of currently cloneset.', priority: 1 },
 ];
 
-export function cloneSetCrd(): CustomResourceDefinition {
-  return crd(CLONESET_GVK, CloneSetSchema, {
+export interface CloneSetCrdOptions {
+  /**
+   * Where v1alpha1 <-> v1beta1 conversions go. Without it the CRD has no conversion stanza (the
+   * apiserver's default, None, which only renames apiVersion): whoever installs it points it at
+   * a webhook (deploy/: the manager's Service; `npm start`: its URL).
+   */
+  conversion?: CrdConversion;
+}
+
+/**
+ * v1alpha1 (served, storage) and v1beta1 (served), with the same printer columns, status and
+ * scale subresources on both.
+ */
+export function cloneSetCrd(options: CloneSetCrdOptions = {}): CustomResourceDefinition {
+  const versions = [
+    { gvk: CLONESET_GVK, schema: CloneSetSchema, storage: true },
+    { gvk: CLONESET_V1BETA1_GVK, schema: CloneSetV1beta1Schema, storage: false },
+  ];
+  return crd(versions, {
     subresources: {
       status: {},
       scale: {
@@ -108,7 +152,7 @@ export function cloneSetCrd(): CustomResourceDefinition {
       },
     },
     additionalPrinterColumns: CLONESET_PRINTER_COLUMNS,
-  });
+  }, options.conversion ? { conversion: options.conversion } : {});
 }
 
 export const PODTRANSITIONRULE_PRINTER_COLUMNS: PrinterColumn[] = [
@@ -121,7 +165,7 @@ export const PODTRANSITIONRULE_PRINTER_COLUMNS: PrinterColumn[] = [
 ];
 
 export function podTransitionRuleCrd(): CustomResourceDefinition {
-  return crd(PODTRANSITIONRULE_GVK, PodTransitionRuleSchema, {
+  return crd([{ gvk: PODTRANSITIONRULE_GVK, schema: PodTransitionRuleSchema, storage: true }], {
     subresources: { status: {} },
     additionalPrinterColumns: PODTRANSITIONRULE_PRINTER_COLUMNS,
   });

@@ -1,6 +1,6 @@
 // PodTransitionRule (apps.kusionstack.io/v1alpha1): schema, TypeScript types and identity.
 import type { Static } from 'typebox';
-import { labelSelectorSchema, LabelSelectorSchema, type GroupVersionKind, type ObjectMeta } from '../meta.ts';
+import { labelSelectorSchema, LabelSelectorSchema, resourceSchema, type GroupVersionKind } from '../meta.ts';
 import { Type, bool, int64, intOrString, list, preserved, str, stringEnum } from '../schema-kit.ts';
 
 export const PODTRANSITIONRULE_GVK = {
@@ -201,14 +201,5 @@ export const PodTransitionRuleStatusSchema = Type.Object(
 );
 export type PodTransitionRuleStatus = Static<typeof PodTransitionRuleStatusSchema>;
 
-export const PodTransitionRuleSchema = Type.Object(
-  {
-    apiVersion: Type.Optional(str()),
-    kind: Type.Optional(str()),
-    metadata: Type.Optional(Type.Unsafe<ObjectMeta>({ type: 'object' })),
-    spec: PodTransitionRuleSpecSchema,
-    status: Type.Optional(PodTransitionRuleStatusSchema),
-  },
-  { description: 'PodTransitionRule gates the PreCheck/PostCheck stages of PodOpsLifecycle for the pods it selects.' },
-);
+export const PodTransitionRuleSchema = resourceSchema(PodTransitionRuleSpecSchema, PodTransitionRuleStatusSchema, 'PodTransitionRule gates the PreCheck/PostCheck stages of PodOpsLifecycle for the pods it selects.');
 export type PodTransitionRule = Static<typeof PodTransitionRuleSchema>;

@@ -109,8 +109,12 @@ describe('kubectl sees the CRD metadata', () => {
     expect(ok(['get', 'ptr', '-n', namespace, '-o', 'name'])).toContain('podtransitionrule.apps.kusionstack.io/podtransitionrule-sample');
   });
 
-  it('kubectl explain cloneset.spec.updateStrategy.partition answers', async () => {
-    const out = await eventually('explain', () => ok(['explain', 'cloneset.spec.updateStrategy.partition']));
+  it.each([
+    // kubectl's default: v1beta1, the group's preferred version, keeps it under rollingUpdate.
+    [[], 'cloneset.spec.updateStrategy.rollingUpdate.partition'],
+    [['--api-version=apps.kruise.io/v1alpha1'], 'cloneset.spec.updateStrategy.partition'],
+  ])('kubectl explain %j %s answers', async (flags, field) => {
+    const out = await eventually('explain', () => ok(['explain', ...flags, field]));
     expect(out).toMatch(/FIELD:\s+partition/);
     expect(out).toMatch(/old revision/);
   });

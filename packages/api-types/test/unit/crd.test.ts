@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { CLONESET_PRINTER_COLUMNS, cloneSetCrd, podTransitionRuleCrd, renderCrdFiles, type CustomResourceDefinition, type SchemaNode } from '../../src/index.ts';
+import { CLONESET_PRINTER_COLUMNS, cloneSetCrd, podTransitionRuleCrd, renderCrdFiles, webhookConversion, type CustomResourceDefinition, type SchemaNode } from '../../src/index.ts';
 
 const crdDir = fileURLToPath(new URL('../../../../crds/', import.meta.url));
 
@@ -40,8 +40,9 @@ function structuralProblems(node: Node, path: string, out: string[] = []): strin
   return out;
 }
 
-function openApi(crd: CustomResourceDefinition): Node {
-  return crd.spec.versions[0]!.schema.openAPIV3Schema;
+function openApi(crd: CustomResourceDefinition, version?: string): Node {
+  const v = version === undefined ? crd.spec.versions[0] : crd.spec.versions.find((x) => x.name === version);
+  return v!.schema.openAPIV3Schema;
 }
 
 function at(schema: Node, path: string): Node {
@@ -63,21 +64,34 @@ describe('CloneSet CRD', () => {
     expect(crd.metadata.name).toBe('clonesets.apps.kruise.io');
     expect(crd.spec.scope).toBe('Namespaced');
     expect(crd.spec.names).toMatchObject({ kind: 'CloneSet', plural: 'clonesets', singular: 'cloneset', shortNames: ['clone'] });
-    expect(crd.spec.versions).toHaveLength(1);
-    expect(crd.spec.versions[0]).toMatchObject({ name: 'v1alpha1', served: true, storage: true });
-    expect(crd.spec.versions[0]!.subresources).toEqual({
-      status: {},
-      scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.labelSelector' },
-    });
+    expect(crd.spec.versions.map((v) => [v.name, v.served, v.storage])).toEqual([
+      ['v1alpha1', true, true],
+      ['v1beta1', true, false],
+    ]);
+    for (const v of crd.spec.versions) {
+      expect(v.subresources).toEqual({
+        status: {},
+        scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.labelSelector' },
+      });
+    }
   });
 
-  it('prints the columns of the spec in order, the last three only with -o wide', () => {
-    const cols = crd.spec.versions[0]!.additionalPrinterColumns ?? [];
+  it.each(['v1alpha1', 'v1beta1'])('%s prints the columns of the spec in order, the last three only with -o wide', (version) => {
+    const cols = crd.spec.versions.find((v) => v.name === version)!.additionalPrinterColumns ?? [];
     expect(cols.map((c) => c.name)).toEqual([
       'DESIRED', 'UPDATED', 'UPDATED_READY', 'UPDATED_AVAILABLE', 'READY', 'TOTAL', 'AGE', 'CONTAINERS', 'IMAGES', 'SELECTOR',
     ]);
     expect(cols.filter((c) => c.priority === 1).map((c) => c.name)).toEqual(['CONTAINERS', 'IMAGES', 'SELECTOR']);
     expect(CLONESET_PRINTER_COLUMNS).toHaveLength(10);
+  });
+
+  it('has no conversion stanza of its own; one given is written as given', () => {
+    expect(crd.spec.conversion).toBeUndefined();
+    const conversion = webhookConversion({ service: { namespace: 'ns', name: 'svc', path: '/convert', port: 443 } });
+    expect(cloneSetCrd({ conversion }).spec.conversion).toEqual({
+      strategy: 'Webhook',
+      webhook: { conversionReviewVersions: ['v1'], clientConfig: { service: { namespace: 'ns', name: 'svc', path: '/convert', port: 443 } } },
+    });
   });
 
   it('requires spec.selector and spec.template and keeps templates schemaless', () => {
@@ -113,6 +127,49 @@ describe('CloneSet CRD', () => {
 
   it('documents the partition for kubectl explain', () => {
     expect(at(schema, 'spec.updateStrategy.partition').description).toMatch(/old revision/);
+  });
+});
+
+describe('CloneSet CRD, v1beta1', () => {
+  const schema = openApi(cloneSetCrd(), 'v1beta1');
+
+  it('is structural', () => {
+    expect(structuralProblems(schema, '')).toEqual([]);
+  });
+
+  it.each([
+    'spec.updateStrategy.rollingUpdate.partition',
+    'spec.updateStrategy.rollingUpdate.maxSurge',
+    'spec.updateStrategy.rollingUpdate.maxUnavailable',
+    'spec.updateStrategy.rollingUpdate.inPlaceUpdateStrategy.imagePreDownloadParallelism',
+    'spec.scaleStrategy.maxUnavailable',
+  ])('%s is int-or-string with a percent pattern and a lower bound', (path) => {
+    const node = at(schema, path);
+    expect(node['x-kubernetes-int-or-string']).toBe(true);
+    expect(typeof node.pattern).toBe('string');
+    expect(node.minimum).toBe(0);
+  });
+
+  it('has OpenKruise\'s v1beta1 enums', () => {
+    expect(at(schema, 'spec.updateStrategy.type').enum).toEqual(['RollingUpdate', 'OnDelete']);
+    expect(at(schema, 'spec.updateStrategy.rollingUpdate.podUpdatePolicy').enum).toEqual(['ReCreate', 'InPlaceIfPossible', 'InPlaceOnly']);
+  });
+
+  it('turns PVC reuse off unless asked for: scaleStrategy defaults to {} and enablePVCReuse to false', () => {
+    expect(at(schema, 'spec.scaleStrategy').default).toEqual({});
+    expect(at(schema, 'spec.scaleStrategy.enablePVCReuse').default).toBe(false);
+    expect(at(schema, 'spec.scaleStrategy.excludePreparingDelete').type).toBe('boolean');
+  });
+
+  it('checks maxSurge against podUpdatePolicy InPlaceOnly under rollingUpdate', () => {
+    const rules = at(schema, 'spec')['x-kubernetes-validations'] ?? [];
+    const surge = rules.find((r) => r.message === 'can not use maxSurge with strategy type InPlaceOnly');
+    expect(surge?.rule).toContain("self.updateStrategy.rollingUpdate.podUpdatePolicy != 'InPlaceOnly'");
+    expect(surge?.fieldPath).toBe('.updateStrategy.rollingUpdate.maxSurge');
+  });
+
+  it('has the same status as v1alpha1', () => {
+    expect(at(schema, 'status')).toEqual(at(openApi(cloneSetCrd(), 'v1alpha1'), 'status'));
   });
 });
 

@@ -92,8 +92,11 @@ export async function apply(ns: string, manifest: unknown): Promise<string> {
   return kubectl(['apply', '-n', ns, '-f', '-'], JSON.stringify(manifest));
 }
 
+/** kubectl names v1alpha1: without a version it speaks v1beta1, where the update knobs sit under rollingUpdate. */
+export const CLONESET_V1ALPHA1 = 'clonesets.v1alpha1.apps.kruise.io';
+
 export async function patchCloneSet(ns: string, name: string, patch: unknown): Promise<void> {
-  await kubectl(['patch', 'clone', name, '-n', ns, '--type=merge', '-p', JSON.stringify(patch)]);
+  await kubectl(['patch', CLONESET_V1ALPHA1, name, '-n', ns, '--type=merge', '-p', JSON.stringify(patch)]);
 }
 
 /**
@@ -113,7 +116,7 @@ export function kubectlEdit(ns: string, resource: string, sedExpressions: string
 }
 
 export async function getCloneSet(ns: string, name: string): Promise<CloneSet> {
-  const cs = await getJson<CloneSet>(['clone', name, '-n', ns]);
+  const cs = await getJson<CloneSet>([CLONESET_V1ALPHA1, name, '-n', ns]);
   if (!cs) throw new Error(`CloneSet ${ns}/${name} not found`);
   return cs;
 }

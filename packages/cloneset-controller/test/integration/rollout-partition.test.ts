@@ -11,6 +11,7 @@ import {
   getCloneSet,
   imageOf,
   kubectlEdit,
+  patchCloneSet,
   podsOf,
   revisionOf,
   waitNewRevision,
@@ -132,7 +133,7 @@ describe('rolling update with a partition (ReCreate)', () => {
     await atRevision(2);
     // ceil(99% x 4) = 4 = replicas, but a percentage other than 100% still updates one pod: P = 3.
     // Raising the partition does not move pods back (no CloneSetPartitionRollback): still 2.
-    await kubectl(['patch', 'clone', PCT, '-n', ns, '--type=merge', '-p', JSON.stringify({ spec: { updateStrategy: { partition: '99%' } } })]);
+    await patchCloneSet(ns, PCT, { spec: { updateStrategy: { partition: '99%' } } });
     await eventually('expectedUpdatedReplicas 1', async () => (await getCloneSet(ns, PCT)).status?.expectedUpdatedReplicas === 1);
     await new Promise((r) => setTimeout(r, 1_500));
     expect((await podsOf(ns, PCT)).filter((p) => revisionOf(p) === updated)).toHaveLength(2);

@@ -104,8 +104,9 @@ export async function listPvcs(ns: string): Promise<Pvc[]> {
   return (await getJson<{ items: Pvc[] }>(['pvc', '-n', ns]))?.items ?? [];
 }
 
+/** As v1alpha1: kubectl without a version speaks v1beta1, which shapes the strategies differently. */
 export async function getCloneSet(ns: string, name: string): Promise<CloneSet | undefined> {
-  return getJson<CloneSet>(['clone', name, '-n', ns]);
+  return getJson<CloneSet>(['clonesets.v1alpha1.apps.kruise.io', name, '-n', ns]);
 }
 
 export async function listRevisions(ns: string): Promise<ControllerRevision[]> {
