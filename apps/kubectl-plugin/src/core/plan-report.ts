@@ -6,7 +6,7 @@
 import { KRUISE_LABELS } from '@cloneset-suite/api-types';
 import { FEATURE_GATE_DEFAULTS, describePlan, planReconcile, type FeatureGateName, type ReconcileInput, type ReconcilePlan } from '@cloneset-suite/cloneset-controller';
 import type { V1Pod } from '@kubernetes/client-node';
-import { reportActions, type ReportAction } from './plan-actions.ts';
+import { podsDisrupted, reportActions, type ReportAction } from './plan-actions.ts';
 import { atRevision, reportWaits, type ReportWait } from './plan-waits.ts';
 import { withUpdateStrategy } from './what-if.ts';
 
@@ -32,6 +32,12 @@ export interface CloneSetSummary {
 export interface PassReport {
   actions: ReportAction[];
   waits: ReportWait[];
+  /**
+   * Pods that tie in the controller's update or scale-in order (same readiness and creation second):
+   * the order of its cache decides between them, so it may take `couldBe` (or others tied with
+   * them) where the plan takes `planned`. Found by planning again with the pods in reverse order.
+   */
+  orderTie?: { planned: string[]; couldBe: string[] };
 }
 
 export interface PlanReport extends PassReport {
@@ -96,8 +102,8 @@ function notes(input: ReconcileInput, plan: ReconcilePlan, context: ReportContex
   const observed = cs.status?.observedGeneration;
   if (generation !== undefined && (observed ?? 0) < generation) {
     out.push(
-      `status.observedGeneration ${observed ?? '(none)'} is behind generation ${generation}: the controller has not finished a pass on the latest spec ` +
-        '(it may be waiting for its cache to show its own creates and deletes, which a plan cannot see)',
+      `status.observedGeneration ${observed ?? '(none)'} is behind generation ${generation}: the controller has not finished a pass on the latest spec: ` +
+        'it is not running, or it waits for its cache to show its own creates and deletes (which a plan cannot see)',
     );
   }
   for (const c of cs.status?.conditions ?? []) {
@@ -113,8 +119,18 @@ function notes(input: ReconcileInput, plan: ReconcilePlan, context: ReportContex
   return out;
 }
 
+/** Planned again with the pods listed the other way round: a different choice means a tie. */
+function orderTie(input: ReconcileInput, plan: ReconcilePlan): PassReport['orderTie'] {
+  const planned = podsDisrupted(plan);
+  const reversed = podsDisrupted(planReconcile({ ...input, pods: [...input.pods].reverse() }));
+  const only = (a: Set<string>, b: Set<string>): string[] => [...a].filter((n) => !b.has(n)).sort();
+  const tie = { planned: only(planned, reversed), couldBe: only(reversed, planned) };
+  return tie.planned.length > 0 || tie.couldBe.length > 0 ? tie : undefined;
+}
+
 function pass(input: ReconcileInput, plan: ReconcilePlan): PassReport {
-  return { actions: reportActions(input, plan), waits: reportWaits(input, plan) };
+  const tie = orderTie(input, plan);
+  return { actions: reportActions(input, plan), waits: reportWaits(input, plan), ...(tie ? { orderTie: tie } : {}) };
 }
 
 export function planReport(input: ReconcileInput, context: ReportContext): PlanReport {

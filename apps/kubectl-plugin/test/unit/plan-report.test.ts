@@ -81,6 +81,15 @@ describe('planReport: the next pass, and why it waits', () => {
     ]);
   });
 
+  it('says when pods tie in the controller\'s order, so its cache may pick another', () => {
+    const tied = rollout({ updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 1 }, pod: () => ({ createdSecondsAgo: 100 }) });
+    const report = planReport(tied.input(), { gates });
+    expect(report.actions).toEqual([{ action: 'updateInPlace', pod: 'web-p0', revision: tied.update, reason: 'images main=web:2' }]);
+    expect(report.orderTie).toEqual({ planned: ['web-p0'], couldBe: ['web-p3'] });
+    const distinct = rollout({ updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 1 } });
+    expect(planReport(distinct.input(), { gates })).not.toHaveProperty('orderTie');
+  });
+
   it('a controlled pod: the CloneSet begins its operation, and the budget holds the rest meanwhile', () => {
     const r = rollout({ controlled: true, updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 1 } });
     const report = planReport(r.input(), { gates });
@@ -218,7 +227,7 @@ describe('planReport: the next pass, and why it waits', () => {
     };
     const report = planReport({ ...s.input, cs }, { gates: { ...gates, CloneSetShortHash: true }, nodesUnreadable: 'forbidden' });
     expect(report.notes).toEqual([
-      'status.observedGeneration 2 is behind generation 3: the controller has not finished a pass on the latest spec (it may be waiting for its cache to show its own creates and deletes, which a plan cannot see)',
+      'status.observedGeneration 2 is behind generation 3: the controller has not finished a pass on the latest spec: it is not running, or it waits for its cache to show its own creates and deletes (which a plan cannot see)',
       'status: FailedScale True: pods "web-x" is forbidden: exceeded quota',
       'nodes not read (forbidden): a scale-in is planned without topology spread',
       'planned with feature gates CloneSetShortHash=true',
