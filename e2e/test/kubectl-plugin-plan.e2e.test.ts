@@ -74,6 +74,20 @@ describe('kubectl cloneset plan', () => {
       const s = cs.status;
       return s?.observedGeneration === cs.metadata.generation && s.updatedReadyReplicas === updated && s.availableReplicas === s.replicas ? cs : undefined;
     }, { timeoutMs: 120_000 });
+  /** An InPlaceIfPossible CloneSet of image web:1 whose pods are labelled app=<name>. */
+  const applyCloneSet = (name: string, o: { replicas: number; maxUnavailable: number; minReadySeconds?: number; labels?: Record<string, string> }): Promise<string> =>
+    kubectl(['apply', '-n', ns.name, '-f', '-'], JSON.stringify({
+      apiVersion: 'apps.kruise.io/v1alpha1',
+      kind: 'CloneSet',
+      metadata: { name },
+      spec: {
+        replicas: o.replicas,
+        ...(o.minReadySeconds ? { minReadySeconds: o.minReadySeconds } : {}),
+        selector: { matchLabels: { app: name } },
+        updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: o.maxUnavailable },
+        template: { metadata: { labels: { app: name, ...o.labels } }, spec: { containers: [{ name: 'main', image: 'web:1' }] } },
+      },
+    }));
   const updateTime = (pod: Pod): number => Date.parse((JSON.parse(pod.metadata.annotations?.['apps.kruise.io/inplace-update-state'] ?? '{}') as { updateTimestamp?: string }).updateTimestamp ?? '');
 
   beforeAll(async () => {
@@ -86,18 +100,7 @@ describe('kubectl cloneset plan', () => {
   });
 
   it('a rollout held by a partition: the plan names the pods resuming updates and the pods the partition keeps; resuming updates exactly those', async () => {
-    await kubectl(['apply', '-n', ns.name, '-f', '-'], JSON.stringify({
-      apiVersion: 'apps.kruise.io/v1alpha1',
-      kind: 'CloneSet',
-      metadata: { name: 'web' },
-      spec: {
-        replicas: 1,
-        minReadySeconds: 2,
-        selector: { matchLabels: { app: 'web' } },
-        updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 2 },
-        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'web:1' }] } },
-      },
-    }));
+    await applyCloneSet('web', { replicas: 1, minReadySeconds: 2, maxUnavailable: 2 });
     for (const replicas of [2, 3, 4]) {
       await rolledOut('web', replicas - 1);
       await patch('web', { replicas });
@@ -159,17 +162,7 @@ describe('kubectl cloneset plan', () => {
       metadata: { name: 'change-window' },
       spec: { selector: { matchLabels: { app: 'ptr' } }, rules: [{ name: 'approved', stage: 'PreCheck', labelCheck: { requires: { matchLabels: { approved: 'yes' } } } }] },
     }));
-    await kubectl(['apply', '-n', ns.name, '-f', '-'], JSON.stringify({
-      apiVersion: 'apps.kruise.io/v1alpha1',
-      kind: 'CloneSet',
-      metadata: { name: 'ptr' },
-      spec: {
-        replicas: 2,
-        selector: { matchLabels: { app: 'ptr' } },
-        updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 1 },
-        template: { metadata: { labels: { app: 'ptr', 'kusionstack.io/control': 'true' } }, spec: { containers: [{ name: 'main', image: 'web:1' }] } },
-      },
-    }));
+    await applyCloneSet('ptr', { replicas: 2, maxUnavailable: 1, labels: { 'kusionstack.io/control': 'true' } });
     const oldRevision = (await rolledOut('ptr', 2)).status!.updateRevision!;
     await patch('ptr', { template: { spec: { containers: [{ name: 'main', image: 'web:2' }] } } });
 
