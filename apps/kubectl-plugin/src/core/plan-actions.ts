@@ -5,8 +5,9 @@
 import { KRUISE_LABELS } from '@cloneset-suite/api-types';
 import type { ReconcileInput, ReconcilePlan } from '@cloneset-suite/cloneset-controller';
 import type { V1Pod } from '@kubernetes/client-node';
+import { atRevision } from './pod-revision.ts';
 
-export type PlannedAction = ReconcilePlan['actions'][number];
+type PlannedAction = ReconcilePlan['actions'][number];
 
 export type ActionKind =
   | 'create'
@@ -72,8 +73,6 @@ function settingOf(input: ReconcileInput, plan: ReconcilePlan): Setting {
   };
 }
 
-const revisionOf = (pod: V1Pod | undefined): string => pod?.metadata?.labels?.[KRUISE_LABELS.controllerRevisionHash] ?? '';
-
 function images(record: Record<string, string>): string {
   return Object.entries(record)
     .map(([container, image]) => `${container}=${image}`)
@@ -108,7 +107,7 @@ function deleteReason(s: Setting, name: string, reason: string): string {
 }
 
 /** One action, or none for what the report folds into another line or leaves out. */
-function describe(a: PlannedAction, s: Setting, podsWithLines: ReadonlySet<string>): ReportAction | undefined {
+function lineOf(a: PlannedAction, s: Setting, podsWithLines: ReadonlySet<string>): ReportAction | undefined {
   switch (a.kind) {
     case 'createPod':
       // A drawn id is the controller's own draw, not this one: only a reused id names the pod.
@@ -124,7 +123,7 @@ function describe(a: PlannedAction, s: Setting, podsWithLines: ReadonlySet<strin
       if (podsWithLines.has(a.name)) return undefined;
       return { action: 'setPodConditions', pod: a.name, reason: a.conditions.map((c) => `${c.type}=${c.status}`).join(', ') };
     case 'inPlaceUpdate': {
-      const atTarget = revisionOf(s.podsByName.get(a.name)) === a.revision;
+      const atTarget = atRevision(s.podsByName.get(a.name), a.revision);
       const what = Object.keys(a.images).length > 0 ? `images ${images(a.images)}` : a.gracePeriodSeconds > 0 ? `images after gracePeriodSeconds ${a.gracePeriodSeconds}` : 'metadata only';
       return { action: 'updateInPlace', pod: a.name, revision: a.revision, reason: atTarget ? `apply the images held back by the grace period: ${what}` : what };
     }
@@ -180,7 +179,7 @@ export function reportActions(input: ReconcileInput, plan: ReconcilePlan): Repor
   const podsWithLines = new Set(plan.actions.flatMap((a) => (a.kind !== 'setPodConditions' && a.kind !== 'event' && 'name' in a ? [a.name] : [])));
   const out: ReportAction[] = [];
   for (const a of plan.actions) {
-    const line = a.kind === 'patchPod' && a.reason === 'RecreateUpdate' ? recreateLine(a, plan) : describe(a, s, podsWithLines);
+    const line = a.kind === 'patchPod' && a.reason === 'RecreateUpdate' ? recreateLine(a, plan) : lineOf(a, s, podsWithLines);
     if (line) out.push(line);
   }
   return out;
@@ -195,11 +194,12 @@ export function podsActedOn(plan: ReconcilePlan): Set<string> {
 /** Pods the plan takes out of service: updated, recreated, deleted, or begun an operation on. */
 export function podsDisrupted(plan: ReconcilePlan): Set<string> {
   const states: readonly string[] = ['PreparingUpdate', 'PreparingDelete'];
+  const podsByName = new Map(plan.context.pods.map((p) => [p.metadata?.name ?? '', p]));
   return new Set(
     plan.actions.flatMap((a) => {
       if (a.kind === 'deletePod' || a.kind === 'beginOperation') return [a.name];
       if (a.kind === 'patchPod' && (a.reason === 'RecreateUpdate' || (a.lifecycle && states.includes(a.lifecycle.to)))) return [a.name];
-      if (a.kind === 'inPlaceUpdate' && a.revision !== revisionOf(plan.context.pods.find((p) => p.metadata?.name === a.name))) return [a.name];
+      if (a.kind === 'inPlaceUpdate' && !atRevision(podsByName.get(a.name), a.revision)) return [a.name];
       return [];
     }),
   );

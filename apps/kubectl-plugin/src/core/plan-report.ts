@@ -7,7 +7,8 @@ import { KRUISE_LABELS } from '@cloneset-suite/api-types';
 import { FEATURE_GATE_DEFAULTS, describePlan, planReconcile, type FeatureGateName, type ReconcileInput, type ReconcilePlan } from '@cloneset-suite/cloneset-controller';
 import type { V1Pod } from '@kubernetes/client-node';
 import { podsDisrupted, reportActions, type ReportAction } from './plan-actions.ts';
-import { atRevision, reportWaits, type ReportWait } from './plan-waits.ts';
+import { reportWaits, type ReportWait } from './plan-waits.ts';
+import { atRevision } from './pod-revision.ts';
 import { withUpdateStrategy } from './what-if.ts';
 
 export interface CloneSetSummary {

@@ -17,6 +17,7 @@ import { lacksOperationType, phaseOf, readLifecycle, typeOf } from '@cloneset-su
 import type { V1Pod } from '@kubernetes/client-node';
 import { podsActedOn, podsDisrupted } from './plan-actions.ts';
 import { unavailability } from './pod-availability.ts';
+import { atRevision } from './pod-revision.ts';
 import { planWithoutBudget } from './what-if.ts';
 
 export type WaitKind =
@@ -55,13 +56,6 @@ export interface ReportWait {
 const nameOf = (p: V1Pod): string => p.metadata?.name ?? '';
 const sorted = (names: Iterable<string>): string[] => [...new Set(names)].sort();
 const list = (names: readonly string[]): string => names.join(', ');
-
-/** A pod's revision label names revision `name` by full name or by its hash (CloneSetShortHash). */
-export function atRevision(pod: V1Pod, name: string): boolean {
-  const label = pod.metadata?.labels?.[KRUISE_LABELS.controllerRevisionHash] ?? '';
-  const hash = (s: string): string => s.slice(s.lastIndexOf('-') + 1);
-  return label !== '' && name !== '' && (label === name || hash(label) === hash(name));
-}
 
 const protectionFinalizers = (pod: V1Pod): string[] => (pod.metadata?.finalizers ?? []).filter((f) => f.startsWith(POL_PROTECTION_FINALIZER_PREFIX));
 

@@ -39,6 +39,12 @@ describe('planReport: the next pass, and why it waits', () => {
     expect(report.planner).toMatchObject({ replicas: 4, pods: 4, sync: 'update' });
   });
 
+  it('reads revision labels that carry only the hash (CloneSetShortHash)', () => {
+    const s = settled();
+    for (const p of s.pods) p.metadata!.labels!['controller-revision-hash'] = s.name.slice(s.name.lastIndexOf('-') + 1);
+    expect(planReport(s.input, { gates: { ...gates, CloneSetShortHash: true } })).toMatchObject({ settled: true, actions: [], waits: [] });
+  });
+
   it('a paused, partitioned rollout: nothing now; on resume, the first pod in the update order, the budget and the partition holding the others', () => {
     const r = rollout({ updateStrategy: { type: 'InPlaceIfPossible', partition: 2, maxUnavailable: 1, paused: true } });
     const report = planReport(r.input(), { gates });
