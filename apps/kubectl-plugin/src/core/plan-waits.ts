@@ -165,7 +165,7 @@ function budgetWait(plan: ReconcilePlan, heldBack: readonly string[], taking: re
 }
 
 /** Why pods not at the update revision stay where they are, when the Update step did not choose them. */
-function updateStepWaits(input: ReconcileInput, plan: ReconcilePlan, settled: ReadonlySet<string>, budgetKnown: boolean): ReportWait[] {
+function updateStepWaits(plan: ReconcilePlan, settled: ReadonlySet<string>, budgetKnown: boolean): ReportWait[] {
   const ctx = plan.context;
   const update = plan.revisions.updateRevision.metadata?.name ?? '';
   const behind = ctx.pods.filter((p) => !atRevision(p, update) && !settled.has(nameOf(p)));
@@ -258,7 +258,7 @@ export function reportWaits(input: ReconcileInput, plan: ReconcilePlan): ReportW
     ...lifecycle.waits,
     ...hooks.waits,
     ...(heldBack.length > 0 ? [budgetWait(plan, heldBack, taking, input.nowMs)] : []),
-    ...updateStepWaits(input, plan, settled, budgetless.sync.step === plan.sync.step),
+    ...updateStepWaits(plan, settled, budgetless.sync.step === plan.sync.step),
     ...scale,
     ...minReadyWaits(plan, input.nowMs),
     ...plan.waits.map((w) => ({ kind: 'controller' as const, condition: w.condition, message: w.message })),
