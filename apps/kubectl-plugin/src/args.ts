@@ -1,5 +1,6 @@
 // The command line, parsed into one typed command (kubectl's verbs, flags and defaults).
 import { parseArgs } from 'node:util';
+import { parseFeatureGates, type FeatureGateSettings } from './core/feature-gates.ts';
 import { parseTarget } from './core/target.ts';
 import { UsageError } from './core/usage-error.ts';
 
@@ -21,6 +22,7 @@ export type Command =
       | { verb: 'set-image'; images: string[] }
       | { verb: 'partition'; value: string }
       | { verb: 'pods'; watch: boolean }
+      | { verb: 'plan'; gates: FeatureGateSettings }
     ));
 
 export const USAGE = `kubectl cloneset: kubectl rollout and friends for OpenKruise CloneSets (apps.kruise.io/v1alpha1).
@@ -33,12 +35,14 @@ Usage:
   kubectl cloneset set image clone/NAME CONTAINER=IMAGE [CONTAINER=IMAGE...]   (CONTAINER * for all)
   kubectl cloneset partition clone/NAME N|P%
   kubectl cloneset pods clone/NAME [-w]
+  kubectl cloneset plan clone/NAME [--feature-gates=A=true,B=false]
 
 Flags:
   -n, --namespace NS     the CloneSet's namespace (default: the context's, else "default")
       --kubeconfig FILE  kubeconfig to use (default: $KUBECONFIG, ~/.kube/config)
       --context NAME     kubeconfig context to use
-  -o, --output FORMAT    json|yaml: print the object (pods, history, and every edit)
+  -o, --output FORMAT    json|yaml: print the object (pods, history, plan, and every edit)
+      --feature-gates    plan: the controller-manager's --feature-gates, to plan as it does
   -h, --help
 
 Exit status: 0 on success, 1 on any error (including a rollout status timeout or a rollout
@@ -54,10 +58,11 @@ const OPTIONS = {
   timeout: { type: 'string' },
   'to-revision': { type: 'string' },
   revision: { type: 'string' },
+  'feature-gates': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-const KNOWN = new Set(['rollout status', 'rollout pause', 'rollout resume', 'rollout restart', 'rollout undo', 'rollout history', 'set image', 'partition', 'pods']);
+const KNOWN = new Set(['rollout status', 'rollout pause', 'rollout resume', 'rollout restart', 'rollout undo', 'rollout history', 'set image', 'partition', 'pods', 'plan']);
 
 /** Go's time.ParseDuration subset kubectl users type: `0`, `90s`, `5m`, `1h30m`, `500ms`. */
 export function parseTimeout(text: string): number {
@@ -101,6 +106,7 @@ export function parseCommand(argv: readonly string[]): Command {
   const sub = group === 'rollout' || group === 'set' ? rest.shift() : undefined;
   const key = sub === undefined ? (group ?? '') : `${group} ${sub}`;
   if (!KNOWN.has(key)) throw new UsageError(`unknown command "${key}"`);
+  if (values['feature-gates'] !== undefined && key !== 'plan') throw new UsageError('--feature-gates applies to plan only');
   const { name, rest: extra } = parseTarget(rest);
   const noExtra = (): void => {
     if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
@@ -128,6 +134,9 @@ export function parseCommand(argv: readonly string[]): Command {
     case 'pods':
       noExtra();
       return { ...common, name, verb: 'pods', watch: values.watch ?? false };
+    case 'plan':
+      noExtra();
+      return { ...common, name, verb: 'plan', gates: parseFeatureGates(values['feature-gates']) };
     default:
       throw new UsageError(`unknown command "${key}"`);
   }

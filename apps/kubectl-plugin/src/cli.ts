@@ -7,6 +7,7 @@ import { UsageError } from './core/usage-error.ts';
 import { edit } from './commands/edit.ts';
 import { rolloutHistory } from './commands/history.ts';
 import type { Io } from './commands/io.ts';
+import { plan } from './commands/plan.ts';
 import { pods } from './commands/pods.ts';
 import { rolloutStatus } from './commands/status.ts';
 import { rolloutUndo } from './commands/undo.ts';
@@ -32,6 +33,8 @@ async function run(command: Exclude<Command, { verb: 'help' }>, io: Io, signal: 
       return rolloutHistory(api, io, command);
     case 'pods':
       return pods(api, io, command, signal);
+    case 'plan':
+      return plan(api, io, command);
     default:
       return edit(api, io, command);
   }

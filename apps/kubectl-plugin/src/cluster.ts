@@ -1,8 +1,10 @@
 // The plugin's only door to the apiserver: read and patch one CloneSet, follow its changes,
-// list its revisions and pods. Commands see this port, never the client.
-import { labelSelectorToString, type CloneSet } from '@cloneset-suite/api-types';
-import { isGone, Resources, type KubeClient, type KubeObject, type Patch, type ResourceClient } from '@cloneset-suite/kube-runtime';
-import type { V1ControllerRevision, V1Pod } from '@kubernetes/client-node';
+// list its revisions and pods, and read what the controller's caches hold for `plan`.
+// Commands see this port, never the client.
+import { KRUISE_LABELS, labelSelectorToString, type CloneSet } from '@cloneset-suite/api-types';
+import { ForbiddenError, isGone, isNotFound, Resources, type GroupVersionResource, type KubeClient, type KubeObject, type Patch, type ResourceClient } from '@cloneset-suite/kube-runtime';
+import type { V1ControllerRevision, V1Node, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
+import type { ClusterReads } from './core/plan-inputs.ts';
 
 type CloneSetObject = CloneSet & KubeObject;
 
@@ -16,6 +18,8 @@ export interface CloneSetApi {
   follow(name: string, signal: AbortSignal): AsyncIterable<CloneSet>;
   revisions(cs: CloneSet): Promise<V1ControllerRevision[]>;
   pods(cs: CloneSet): Promise<V1Pod[]>;
+  /** What the CloneSet controller's caches hold of the namespace for this CloneSet (`plan`). */
+  planReads(cs: CloneSet, o: { imagePullJobs: boolean }): Promise<ClusterReads>;
 }
 
 const FIELD_MANAGER = 'kubectl-cloneset';
@@ -82,5 +86,39 @@ export class KubeCloneSetApi implements CloneSetApi {
       labelSelector: selectorOf(cs),
     });
     return list.items.filter((p) => p.metadata?.ownerReferences?.some((o) => o.controller === true && o.uid === uid));
+  }
+
+  async planReads(cs: CloneSet, o: { imagePullJobs: boolean }): Promise<ClusterReads> {
+    const list = async <T>(resource: GroupVersionResource, labelSelector?: string): Promise<T[]> =>
+      (await this.client.resource<T & KubeObject>(resource).listAll({ namespace: this.namespace, ...(labelSelector ? { labelSelector } : {}) })).items;
+    const [pods, pvcs, revisions, nodes, imagePullJobCrdPresent] = await Promise.all([
+      // Every pod of the namespace, as the controller's cache: a pod of any owner can hold a name it would create.
+      list<V1Pod>(Resources.pods),
+      list<V1PersistentVolumeClaim>(Resources.persistentVolumeClaims, KRUISE_LABELS.cloneSetInstanceId),
+      list<V1ControllerRevision>(Resources.controllerRevisions),
+      this.nodes(),
+      o.imagePullJobs ? this.servesImagePullJobs() : Promise.resolve(false),
+    ]);
+    return { cs, pods, pvcs, revisions, ...nodes, imagePullJobCrdPresent };
+  }
+
+  /** Node labels rank a scale-in by topology; a user who may not list nodes still gets a plan. */
+  private async nodes(): Promise<Pick<ClusterReads, 'nodes' | 'nodesUnreadable'>> {
+    try {
+      return { nodes: (await this.client.resource<V1Node & KubeObject>(Resources.nodes).listAll()).items };
+    } catch (err) {
+      if (err instanceof ForbiddenError) return { nodes: undefined, nodesUnreadable: 'forbidden: the user may not list nodes' };
+      throw err;
+    }
+  }
+
+  private async servesImagePullJobs(): Promise<boolean> {
+    try {
+      const served = await this.client.rest.request<{ resources?: { name?: string }[] }>({ method: 'GET', path: '/apis/apps.kruise.io/v1alpha1' });
+      return (served.resources ?? []).some((r) => r.name === 'imagepulljobs');
+    } catch (err) {
+      if (isNotFound(err)) return false;
+      throw err;
+    }
   }
 }

@@ -3,6 +3,8 @@
 // import the core from its own modules.
 export { createCloneSetController, CLONESET_CONTROLLER_NAME, type CloneSetControllerOptions } from './reconciler/controller.ts';
 export type { FeatureGates } from './core/keys.ts';
+// The --feature-gates table (names and defaults), read by the manager and by kubectl-cloneset plan.
+export { FEATURE_GATE_DEFAULTS, FEATURE_GATE_NAMES, type FeatureGateName } from './core/feature-gate-defaults.ts';
 // One pass's decisions as data, from the objects a reconcile reads (the pure core the reconciler
 // calls): for tools that show what the controller would do, and the bench that times it.
 export { planReconcile, describePlan, type ReconcileInput, type ReconcilePlan } from './core/reconcile-plan.ts';

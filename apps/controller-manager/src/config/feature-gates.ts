@@ -1,28 +1,12 @@
 // Feature gates with the anchors' names and defaults (decisions.md), set as in Kubernetes:
 // --feature-gates=CloneSetShortHash=true,TemplateNoDefaults=false.
+import { FEATURE_GATE_DEFAULTS, FEATURE_GATE_NAMES, type FeatureGateName } from '@cloneset-suite/cloneset-controller';
 import { ValueError, parseBool, parsePairs, type RawValue } from './values.ts';
 
-export const FEATURE_GATE_DEFAULTS = {
-  /** Pods' controller-revision-hash label carries only the hash. */
-  CloneSetShortHash: false,
-  /** A partition raised above the updated count rolls pods back to the current revision. */
-  CloneSetPartitionRollback: false,
-  /** Pods in PreparingUpdate count as updated. */
-  PreparingUpdateAsUpdate: false,
-  /** A volumeClaimTemplates change recreates pods. */
-  RecreatePodWhenChangeVCTInCloneSetGate: false,
-  /** The CloneSet webhook skips pod-template defaults. */
-  TemplateNoDefaults: false,
-  /** The `policy.kruise.io/delete-protection` label guards CloneSet deletion. */
-  ResourcesDeletionProtection: false,
-  /** Create ImagePullJobs before in-place updates (when the CRD exists). */
-  PreDownloadImageForInPlaceUpdate: false,
-} as const;
+// The table lives with the CloneSet controller, so kubectl-cloneset reads the same defaults.
+export { FEATURE_GATE_DEFAULTS, FEATURE_GATE_NAMES, type FeatureGateName };
 
-export type FeatureGateName = keyof typeof FEATURE_GATE_DEFAULTS;
 export type FeatureGates = Record<FeatureGateName, boolean>;
-
-export const FEATURE_GATE_NAMES = Object.keys(FEATURE_GATE_DEFAULTS) as FeatureGateName[];
 
 function isGateName(name: string): name is FeatureGateName {
   return Object.hasOwn(FEATURE_GATE_DEFAULTS, name);

@@ -19,6 +19,8 @@ describe('parseCommand', () => {
     [['partition', 'clone/web', '20%'], { verb: 'partition', value: '20%' }],
     [['pods', 'clone/web', '-w', '-o', 'json'], { verb: 'pods', watch: true, output: 'json' }],
     [['pods', 'clone/web'], { verb: 'pods', watch: false }],
+    [['plan', 'clone/web', '-o', 'json'], { verb: 'plan', name: 'web', output: 'json', gates: { PreparingUpdateAsUpdate: false, CloneSetShortHash: false } }],
+    [['plan', 'clone/web', '--feature-gates=CloneSetShortHash=true,PreparingUpdateAsUpdate=false'], { verb: 'plan', gates: { CloneSetShortHash: true, PreparingUpdateAsUpdate: false } }],
   ];
   it.each(cases)('%j', (argv, expected) => {
     expect(parseCommand(argv)).toMatchObject(expected as object);
@@ -40,6 +42,9 @@ describe('parseCommand', () => {
     [['rollout', 'status', 'clone/web', '-o', 'wide'], 'unable to match a printer suitable for the output format "wide"'],
     [['rollout', 'status', 'clone/web', '--bogus'], "Unknown option '--bogus'"],
     [['partition', 'clone/web'], 'give exactly one partition'],
+    [['plan', 'clone/web', '--feature-gates=Nope=true'], 'unknown feature gate "Nope"'],
+    [['pods', 'clone/web', '--feature-gates=CloneSetShortHash=true'], '--feature-gates applies to plan only'],
+    [['plan', 'clone/web', 'extra'], 'unexpected arguments: extra'],
     [['rollout', 'pause', 'clone/web', 'extra'], 'unexpected arguments: extra'],
   ];
   it.each(errors)('%j is refused: %s', (argv, message) => {
