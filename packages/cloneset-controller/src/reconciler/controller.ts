@@ -15,6 +15,7 @@ import {
 } from '@cloneset-suite/kube-runtime';
 import type { FeatureGates } from '../core/keys.ts';
 import { CLONESET_GVK } from '@cloneset-suite/api-types';
+import { failedPodEvent } from '../core/failed-pod.ts';
 import { describePlan, planReconcile, statusInputFor } from '../core/reconcile-plan.ts';
 import { selectorMatches } from '../core/selector.ts';
 import { computeStatus, statusEquals } from '../core/status.ts';
@@ -93,11 +94,14 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
       const key = singleKey(owningCloneSetKey(pod));
       if (key && pod.metadata?.name) expectationsRef.current?.observe(key, 'create', pod.metadata.name);
     },
-    onUpdate: (_old, pod) => {
+    onUpdate: (old, pod) => {
       podVersions.observe(podKey(pod), pod.metadata?.resourceVersion);
       // A pod turning terminating satisfies its delete expectation (§6.8).
       const key = singleKey(owningCloneSetKey(pod));
       if (key && pod.metadata?.deletionTimestamp && pod.metadata.name) expectationsRef.current?.observe(key, 'delete', pod.metadata.name);
+      const failed = key ? failedPodEvent(old as V1Pod, pod as V1Pod) : undefined;
+      const owner = failed && key ? (cloneSets.getByKey(key) as CloneSetObject | undefined) : undefined;
+      if (failed && owner) recorder.event(owner, failed.type, failed.reason, 'Replace', failed.message, pod);
     },
     onDelete: (pod) => {
       podVersions.delete(podKey(pod));
