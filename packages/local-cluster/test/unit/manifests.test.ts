@@ -22,6 +22,15 @@ describe('node manifests', () => {
     }
     expect(new Set(docs.map((d) => d.metadata.name)).size).toBe(7);
   });
+
+  it('gives each node its own loopback address, which the node stage reports as InternalIP', () => {
+    const docs = parseAllDocuments(nodeManifests(600)).map((d) => d.toJS() as Doc);
+    const ips = docs.map((d) => d.metadata.annotations?.['sim.cloneset-suite.io/node-ip'] ?? '');
+    expect(new Set(ips).size).toBe(600);
+    for (const ip of ips) expect(ip).toMatch(/^127\.1\.([0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-5])\.([1-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|250)$/);
+    const nodeStages = readFileSync(path.resolve(import.meta.dirname, '../../stages/node-stages.yaml'), 'utf8');
+    expect(nodeStages).toMatch(/- type: InternalIP\n\s+address: \{\{ index \(\.metadata\.annotations \| default dict\) "sim\.cloneset-suite\.io\/node-ip"/);
+  });
 });
 
 describe('storage class', () => {
