@@ -79,6 +79,7 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
   // Registered before the controller's own handlers, so an event satisfies the expectation
   // before the enqueue it causes.
   const expectationsRef: { current?: ReturnType<Manager['scaleExpectations']> } = {};
+  const controllerRef: { current?: Controller } = {};
   // resourceVersion expectations for our own pod writes (§3 step 8): a plan made from a
   // cache that has not seen them could, for example, spend the maxUnavailable budget twice.
   const podVersions = new ResourceVersionExpectations({ clock: manager.clock, ...(options.expectationTimeoutMs !== undefined ? { timeoutMs: options.expectationTimeoutMs } : {}) });
@@ -99,7 +100,8 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
       // A pod turning terminating satisfies its delete expectation (§6.8).
       const key = singleKey(owningCloneSetKey(pod));
       if (key && pod.metadata?.deletionTimestamp && pod.metadata.name) expectationsRef.current?.observe(key, 'delete', pod.metadata.name);
-      const failed = key ? failedPodEvent(old as V1Pod, pod as V1Pod) : undefined;
+      // Standbys run the informers too: only the leader (whose controller runs) says it.
+      const failed = key && controllerRef.current?.running ? failedPodEvent(old as V1Pod, pod as V1Pod) : undefined;
       const owner = failed && key ? (cloneSets.getByKey(key) as CloneSetObject | undefined) : undefined;
       if (failed && owner) recorder.event(owner, failed.type, failed.reason, 'Replace', failed.message, pod);
     },
@@ -210,6 +212,7 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
     ...(options.maxConcurrentReconciles !== undefined ? { maxConcurrentReconciles: options.maxConcurrentReconciles } : {}),
   });
   expectationsRef.current = manager.scaleExpectations(controller, options.expectationTimeoutMs);
+  controllerRef.current = controller;
   const ownerKey = owningCloneSetKey;
   // A pod without a controller reference enqueues every CloneSet of its namespace whose
   // selector matches it (§11), so one holding a non-controller reference is adopted (§2).
