@@ -200,6 +200,14 @@ export class Controller {
     }
   }
 
+  /**
+   * Between start() and stop(): the manager starts a controller only while this replica leads, so
+   * a handler on a shared informer (which standbys run too) can tell whether to act on an event.
+   */
+  get running(): boolean {
+    return this.started && !this.stopController.signal.aborted;
+  }
+
   /** Stops handing out keys and aborts in-flight reconciles' signals; start() then resolves. */
   stop(): void {
     if (this.stopController.signal.aborted) return;

@@ -7,6 +7,18 @@ export function nodeName(index: number): string {
   return `kwok-node-${index}`;
 }
 
+/** Annotation the node-initialize stage reports as the node's InternalIP. */
+export const NODE_IP_ANNOTATION = 'sim.cloneset-suite.io/node-ip';
+
+/**
+ * A node's own address, on loopback: kwok's NodeIP is empty unless configured, which left
+ * hostNetwork pods without a pod IP; and whatever might dial a node (kubectl logs through the
+ * apiserver) reaches this machine, never another.
+ */
+export function nodeIP(index: number): string {
+  return `127.1.${Math.floor(index / 250)}.${(index % 250) + 1}`;
+}
+
 export function nodeManifests(count: number): string {
   const docs = Array.from({ length: count }, (_, i) => {
     const zone = zones[i % zones.length] ?? zones[0];
@@ -15,7 +27,7 @@ export function nodeManifests(count: number): string {
       kind: 'Node',
       metadata: {
         name: nodeName(i),
-        annotations: { 'kwok.x-k8s.io/node': 'fake', 'node.alpha.kubernetes.io/ttl': '0' },
+        annotations: { 'kwok.x-k8s.io/node': 'fake', 'node.alpha.kubernetes.io/ttl': '0', [NODE_IP_ANNOTATION]: nodeIP(i) },
         labels: {
           'kubernetes.io/hostname': nodeName(i),
           'kubernetes.io/os': 'linux',

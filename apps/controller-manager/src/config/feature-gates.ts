@@ -1,4 +1,5 @@
-// Feature gates with the anchors' names and defaults (decisions.md), set as in Kubernetes:
+// Feature gates with the anchors' names and defaults (but PreparingUpdateAsUpdate, on here), set as
+// in Kubernetes:
 // --feature-gates=CloneSetShortHash=true,TemplateNoDefaults=false.
 import { FEATURE_GATE_DEFAULTS, FEATURE_GATE_NAMES, type FeatureGateName } from '@cloneset-suite/cloneset-controller';
 import { ValueError, parseBool, parsePairs, type RawValue } from './values.ts';

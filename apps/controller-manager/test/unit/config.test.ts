@@ -38,6 +38,11 @@ describe('defaults', () => {
     expect(c.namespace).toBe('');
   });
 
+  it('turns PreparingUpdateAsUpdate on (OpenKruise: off), and its name still turns it off', () => {
+    expect(load([]).featureGates.PreparingUpdateAsUpdate).toBe(true);
+    expect(load(['--feature-gates=PreparingUpdateAsUpdate=false']).featureGates.PreparingUpdateAsUpdate).toBe(false);
+  });
+
   it('takes the lease namespace from POD_NAMESPACE or the service-account mount', () => {
     expect(load([], { env: { POD_NAMESPACE: 'from-env' } }).leaderElectionNamespace).toBe('from-env');
     expect(load([], { inClusterNamespace: () => 'from-mount' }).leaderElectionNamespace).toBe('from-mount');

@@ -148,6 +148,10 @@ const rejected: Case[] = [
   ['scatter duplicate pair', (cs) => (cs.spec.updateStrategy!.scatterStrategy = [{ key: 'a', value: '1' }, { key: 'a', value: '1' }]), 'spec.updateStrategy.scatterStrategy[1]', /Duplicate value/],
   ['maxUnavailable decimal percent', (cs) => (cs.spec.updateStrategy!.maxUnavailable = '12.5%'), 'spec.updateStrategy.maxUnavailable'],
   ['maxUnavailable not int or percent', (cs) => (cs.spec.updateStrategy!.maxUnavailable = 'x'), 'spec.updateStrategy.maxUnavailable'],
+  // A number in a string is neither an int nor a percentage (OpenKruise v1.9 refuses it too, kruise #2111).
+  ['maxUnavailable "5" (a string)', (cs) => (cs.spec.updateStrategy!.maxUnavailable = '5'), 'spec.updateStrategy.maxUnavailable', /Invalid value: "5"/],
+  ['maxSurge "5" (a string)', (cs) => (cs.spec.updateStrategy!.maxSurge = '5'), 'spec.updateStrategy.maxSurge', /Invalid value: "5"/],
+  ['partition "5" (a string)', (cs) => (cs.spec.updateStrategy!.partition = '5'), 'spec.updateStrategy.partition', /Invalid value: "5"/],
   ['maxSurge negative', (cs) => (cs.spec.updateStrategy!.maxSurge = -1), 'spec.updateStrategy.maxSurge'],
   ['maxSurge with InPlaceOnly', (cs) => Object.assign(cs.spec.updateStrategy!, { type: 'InPlaceOnly', maxSurge: 1 }), 'spec.updateStrategy.maxSurge', /InPlaceOnly/],
   ['both zero', (cs) => Object.assign(cs.spec.updateStrategy!, { maxUnavailable: 0, maxSurge: '0%' }), 'spec.updateStrategy.maxUnavailable', /should not both be less than 1/],

@@ -70,10 +70,13 @@ export function isUpdatedPod(ctx: PlanContext, pod: V1Pod): boolean {
   return isPodAtRevision(pod, revisionNameOf(ctx.updateRevision));
 }
 
-/** Scale-flavour "new": also PreparingUpdate under PreparingUpdateAsUpdate (§8.9). */
+/**
+ * Scale-flavour "new": also PreparingUpdate under PreparingUpdateAsUpdate (§8.9), on unless
+ * turned off (off is OpenKruise's default).
+ */
 export function isNewForScale(ctx: PlanContext, pod: V1Pod): boolean {
   return (
-    isUpdatedPod(ctx, pod) || (!!ctx.gates.PreparingUpdateAsUpdate && lifecycleState(pod) === LifecycleState.PreparingUpdate)
+    isUpdatedPod(ctx, pod) || (ctx.gates.PreparingUpdateAsUpdate !== false && lifecycleState(pod) === LifecycleState.PreparingUpdate)
   );
 }
 

@@ -8,8 +8,12 @@ export const FEATURE_GATE_DEFAULTS = {
   CloneSetShortHash: false,
   /** A partition raised above the updated count rolls pods back to the current revision. */
   CloneSetPartitionRollback: false,
-  /** Pods in PreparingUpdate count as updated. */
-  PreparingUpdateAsUpdate: false,
+  /**
+   * Pods in PreparingUpdate count as updated when scaling. On here, off in OpenKruise (whose CI
+   * turns it on): off, a pod re-created while another waits in its in-place hook comes at the
+   * new revision, and more pods end up updated than the partition allows.
+   */
+  PreparingUpdateAsUpdate: true,
   /** A volumeClaimTemplates change recreates pods. */
   RecreatePodWhenChangeVCTInCloneSetGate: false,
   /** The CloneSet webhook skips pod-template defaults. */

@@ -42,6 +42,7 @@ export const PRE_UPDATE_HOOK_KEY = NOT_READY_KEYS.preUpdateHook;
 export interface FeatureGates {
   CloneSetShortHash?: boolean;
   CloneSetPartitionRollback?: boolean;
+  /** On when undefined (OpenKruise: off); only `false` turns it off. */
   PreparingUpdateAsUpdate?: boolean;
   RecreatePodWhenChangeVCTInCloneSetGate?: boolean;
   /** Global --cloneset-scaling-exclude-preparing-delete flag (§1.3). */

@@ -19,6 +19,7 @@ interface UpdateOrderKey {
   readySince: number;
   restarts: number;
   created: number;
+  name: string;
 }
 
 function updateOrderKey(pod: V1Pod): UpdateOrderKey {
@@ -31,10 +32,11 @@ function updateOrderKey(pod: V1Pod): UpdateOrderKey {
     readySince: ready ? (readySinceMs(pod) ?? INF) : INF,
     restarts: maxRestartCount(pod),
     created: toMillis(pod.metadata?.creationTimestamp) ?? INF,
+    name: pod.metadata?.name ?? '',
   };
 }
 
-/** Default order: unscheduled, Pending<Unknown<Running, not ready, recently ready, restarts, newer. */
+/** Default order: unscheduled, Pending<Unknown<Running, not ready, recently ready, restarts, newer, then by name. */
 export function defaultUpdateOrder(pods: readonly V1Pod[]): V1Pod[] {
   return pods
     .map(updateOrderKey)
@@ -50,7 +52,11 @@ export function defaultUpdateOrder(pods: readonly V1Pod[]): V1Pod[] {
       }
       const rc = b.restarts - a.restarts;
       if (rc !== 0) return rc;
-      return b.created - a.created || 0;
+      const age = b.created - a.created || 0;
+      if (age !== 0) return age;
+      // Creation times have a one-second grain: pods created together would otherwise follow the
+      // order the cache lists them in, which a relist or a restart changes (kruise #2106).
+      return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
     })
     .map((k) => k.pod);
 }

@@ -15,6 +15,7 @@ import {
 } from '@cloneset-suite/kube-runtime';
 import type { FeatureGates } from '../core/keys.ts';
 import { CLONESET_GVK } from '@cloneset-suite/api-types';
+import { failedPodEvent } from '../core/failed-pod.ts';
 import { describePlan, planReconcile, statusInputFor } from '../core/reconcile-plan.ts';
 import { selectorMatches } from '../core/selector.ts';
 import { computeStatus, statusEquals } from '../core/status.ts';
@@ -79,6 +80,7 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
   // Registered before the controller's own handlers, so an event satisfies the expectation
   // before the enqueue it causes.
   const expectationsRef: { current?: ReturnType<Manager['scaleExpectations']> } = {};
+  const controllerRef: { current?: Controller } = {};
   // resourceVersion expectations for our own pod writes (§3 step 8): a plan made from a
   // cache that has not seen them could, for example, spend the maxUnavailable budget twice.
   const podVersions = new ResourceVersionExpectations({ clock: manager.clock, ...(options.expectationTimeoutMs !== undefined ? { timeoutMs: options.expectationTimeoutMs } : {}) });
@@ -94,11 +96,15 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
       const key = singleKey(owningCloneSetKey(pod));
       if (key && pod.metadata?.name) expectationsRef.current?.observe(key, 'create', pod.metadata.name);
     },
-    onUpdate: (_old, pod) => {
+    onUpdate: (old, pod) => {
       podVersions.observe(podKey(pod), pod.metadata?.resourceVersion);
       // A pod turning terminating satisfies its delete expectation (§6.8).
       const key = singleKey(owningCloneSetKey(pod));
       if (key && pod.metadata?.deletionTimestamp && pod.metadata.name) expectationsRef.current?.observe(key, 'delete', pod.metadata.name);
+      // Standbys run the informers too: only the leader (whose controller runs) says it.
+      const failed = key && controllerRef.current?.running ? failedPodEvent(old as V1Pod, pod as V1Pod) : undefined;
+      const owner = failed && key ? (cloneSets.getByKey(key) as CloneSetObject | undefined) : undefined;
+      if (failed && owner) recorder.event(owner, failed.type, failed.reason, 'Replace', failed.message, pod);
     },
     onDelete: (pod) => {
       podVersions.delete(podKey(pod));
@@ -208,6 +214,7 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
     ...(options.maxConcurrentReconciles !== undefined ? { maxConcurrentReconciles: options.maxConcurrentReconciles } : {}),
   });
   expectationsRef.current = manager.scaleExpectations(controller, options.expectationTimeoutMs);
+  controllerRef.current = controller;
   const ownerKey = owningCloneSetKey;
   // A pod without a controller reference enqueues every CloneSet of its namespace whose
   // selector matches it (§11), so one holding a non-controller reference is adopted (§2).

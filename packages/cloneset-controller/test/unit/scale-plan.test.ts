@@ -369,3 +369,22 @@ describe('scale planner properties', () => {
     );
   });
 });
+
+describe('PreparingUpdateAsUpdate (decisions.md quirk 10)', () => {
+  // OpenKruise's e2e "CloneSet regard preparing-update pod as update when scaling": 2 replicas,
+  // partition 1, one pod waiting in its in-place hook (PreparingUpdate, still old), the other deleted.
+  const cs = cloneSet({ replicas: 2, updateStrategy: { type: 'InPlaceIfPossible', partition: 1, maxUnavailable: '50%' } });
+  const held = (): V1Pod => pod({ rev: 'cs-old', state: 'PreparingUpdate' });
+  const revisionsCreated = (gates: Record<string, boolean>): string[] =>
+    creates(planScale(ctxFor(cs, [held()], { gates })).actions).map((c) => c.revision);
+
+  it('is on when no gate is given: the replacement comes at the current revision, as the partition says', () => {
+    expect(revisionsCreated({})).toEqual(['cs-old']);
+    expect(revisionsCreated({ PreparingUpdateAsUpdate: true })).toEqual(['cs-old']);
+  });
+
+  it('turned off, behaves as OpenKruise at its default: the replacement comes at the update revision', () => {
+    expect(revisionsCreated({ PreparingUpdateAsUpdate: false })).toEqual(['cs-new']);
+  });
+});
+

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
 import { applyPriority, applyScatter, defaultUpdateOrder, orderSuffix, sortForUpdate } from '../../src/core/update-order.ts';
@@ -38,8 +39,8 @@ describe('default update order (§8.4)', () => {
     });
     const sorted = defaultUpdateOrder(pods);
     expect(sorted).toHaveLength(200);
-    // Newer first: the last second of each minute leads.
-    expect(sorted[0]!.metadata!.name).toBe('p59');
+    // Newer first: the last second of each minute leads; pods of one second by name.
+    expect(names(sorted.slice(0, 4))).toEqual(['p119', 'p179', 'p59', 'p118']);
     expect(reads).toBe(200);
   });
 });
@@ -98,3 +99,36 @@ describe('sortForUpdate', () => {
     expect(names(sortForUpdate(ps, undefined, ps))).toEqual(['b', 'a', 'c']);
   });
 });
+
+describe('a stable update order (kruise #2106)', () => {
+  // Few distinct values, so most pods tie on everything the default order and priority compare.
+  const arbPod = fc.record({
+    ready: fc.boolean(),
+    restarts: fc.constantFrom(0, 1),
+    createdSec: fc.constantFrom(100, 200),
+    tier: fc.constantFrom('a', 'b', undefined),
+  });
+  const strategies = [
+    undefined,
+    { priorityStrategy: { weightPriority: [{ weight: 10, matchSelector: { matchLabels: { tier: 'a' } } }] } },
+    { priorityStrategy: { orderPriority: [{ orderedKey: 'tier' }] } },
+    { scatterStrategy: [{ key: 'tier', value: 'b' }] },
+  ];
+
+  it('does not depend on the order the cache lists the pods in', () => {
+    fc.assert(
+      fc.property(fc.array(arbPod, { minLength: 2, maxLength: 12 }), fc.nat(), fc.constantFrom(...strategies), (specs, seed, strategy) => {
+        const pods = specs.map((s, i) => pod({ name: `cs-${String(i).padStart(2, '0')}`, ready: s.ready, restarts: s.restarts, createdSec: s.createdSec, ...(s.tier ? { labels: { tier: s.tier } } : {}) }));
+        // A permutation of the same pods, as another relist would deliver them.
+        const shuffled = pods.map((p, i) => ({ p, k: (i * 7919 + seed) % 104729 })).sort((x, y) => x.k - y.k).map((x) => x.p);
+        expect(names(sortForUpdate(shuffled, strategy, shuffled))).toEqual(names(sortForUpdate(pods, strategy, pods)));
+      }),
+    );
+  });
+
+  it('orders pods that tie on everything by name', () => {
+    const [b, a, c] = [pod({ name: 'cs-b' }), pod({ name: 'cs-a' }), pod({ name: 'cs-c' })];
+    expect(names(defaultUpdateOrder([b, c, a]))).toEqual(['cs-a', 'cs-b', 'cs-c']);
+  });
+});
+

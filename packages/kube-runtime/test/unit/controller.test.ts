@@ -69,6 +69,18 @@ describe('Controller', () => {
     await done;
   });
 
+  it('is running from start() until stop(), not before (a standby never starts it)', async () => {
+    const { clock, controller } = setup(() => Promise.resolve());
+    expect(controller.running).toBe(false);
+    const done = controller.start();
+    await settle(clock);
+    expect(controller.running).toBe(true);
+    controller.stop();
+    expect(controller.running).toBe(false);
+    await done;
+    expect(controller.running).toBe(false);
+  });
+
   it('waits for sources to sync before starting workers', async () => {
     const seen: string[] = [];
     const { clock, source, controller } = setup((key) => {

@@ -5,17 +5,28 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestNamespace, eventually, getJson, kubectl } from '../../src/index.ts';
 
 interface Condition { type: string; status: string; reason?: string; message?: string }
-interface ContainerStatus { name: string; image: string; imageID: string; ready: boolean; restartCount: number; state: Record<string, { reason?: string }> }
+interface ContainerStatus {
+  name: string;
+  image: string;
+  imageID: string;
+  containerID?: string;
+  ready: boolean;
+  restartCount: number;
+  state: Record<string, { reason?: string; containerID?: string }>;
+  lastState?: { terminated?: { containerID?: string } };
+}
 interface Pod {
   metadata: { name: string; deletionTimestamp?: string; finalizers?: string[] };
   spec: { nodeName?: string };
-  status: { phase?: string; conditions?: Condition[]; containerStatuses?: ContainerStatus[] };
+  status: { phase?: string; conditions?: Condition[]; containerStatuses?: ContainerStatus[]; podIP?: string; hostIP?: string };
 }
 
 const GATE = 'cloneset-suite.io/test-gate';
 const condition = (pod: Pod | undefined, type: string): Condition | undefined => pod?.status.conditions?.find((c) => c.type === type);
 
-function podManifest(name: string, ns: string, extra: { annotations?: Record<string, string>; finalizers?: string[]; gate?: boolean; volume?: string } = {}): string {
+interface PodExtra { annotations?: Record<string, string>; finalizers?: string[]; gate?: boolean; volume?: string; mainImage?: string; hostNetwork?: boolean }
+
+function podManifest(name: string, ns: string, extra: PodExtra = {}): string {
   return JSON.stringify({
     apiVersion: 'v1',
     kind: 'Pod',
@@ -23,13 +34,33 @@ function podManifest(name: string, ns: string, extra: { annotations?: Record<str
     spec: {
       readinessGates: extra.gate === false ? [] : [{ conditionType: GATE }],
       containers: [
-        { name: 'main', image: 'nginx:1.25', ...(extra.volume ? { volumeMounts: [{ name: 'data', mountPath: '/data' }] } : {}) },
+        {
+          name: 'main',
+          image: extra.mainImage ?? 'nginx:1.25',
+          ...(extra.volume ? { volumeMounts: [{ name: 'data', mountPath: '/data' }] } : {}),
+          ...(extra.hostNetwork ? { ports: [{ containerPort: 80 }] } : {}),
+        },
         { name: 'sidecar', image: 'busybox:1.36' },
       ],
       ...(extra.volume ? { volumes: [{ name: 'data', persistentVolumeClaim: { claimName: extra.volume } }] } : {}),
+      ...(extra.hostNetwork ? { hostNetwork: true } : {}),
     },
   });
 }
+
+const CONTAINER_ID = /^containerd:\/\/[0-9a-f]{64}$/;
+const statusOf = (pod: Pod, name: string): ContainerStatus => pod.status.containerStatuses!.find((c) => c.name === name)!;
+const readyPod = (ns: string, name: string): Promise<Pod> =>
+  eventually(`${name} Ready`, async () => {
+    const pod = await getJson<Pod>(['pod', name, '-n', ns]);
+    return condition(pod, 'Ready')?.status === 'True' ? pod : undefined;
+  }, { timeoutMs: 30_000 });
+/** The pod once `container` runs `image` again and every container is ready. */
+const restartedPod = (ns: string, name: string, container: string, image: string): Promise<Pod> =>
+  eventually(`${name}: ${container} restarted on ${image}`, async () => {
+    const pod = await getJson<Pod>(['pod', name, '-n', ns]);
+    return pod && statusOf(pod, container)?.image === image && condition(pod, 'Ready')?.status === 'True' ? pod : undefined;
+  }, { timeoutMs: 30_000 });
 
 const setGate = (ns: string, pod: string, status: 'True' | 'False') =>
   kubectl(['patch', 'pod', pod, '-n', ns, '--subresource=status', '--type=strategic', '-p', JSON.stringify({ status: { conditions: [{ type: GATE, status }] } })]);
@@ -98,6 +129,55 @@ describe('local cluster', () => {
     expect(sidecarAfter.restartCount).toBe(sidecarBefore.restartCount);
     expect(sidecarAfter.imageID).toBe(sidecarBefore.imageID);
     expect(ready.status.containerStatuses!.every((c) => c.ready)).toBe(true);
+  });
+
+  it('gives each started container a containerd containerID, a new one on every restart, and an imageID of its image', async () => {
+    await kubectl(['apply', '-f', '-'], podManifest('ids', ns, { gate: false }));
+    const before = await readyPod(ns, 'ids');
+    const [main, sidecar] = [statusOf(before, 'main'), statusOf(before, 'sidecar')];
+    expect(main.containerID).toMatch(CONTAINER_ID);
+    expect(sidecar.containerID).toMatch(CONTAINER_ID);
+    expect(main.containerID).not.toBe(sidecar.containerID);
+    // As a kubelet on containerd reports it: the repository in full, and a digest.
+    expect(main.imageID).toMatch(/^docker\.io\/library\/nginx@sha256:[0-9a-f]{64}$/);
+    expect(sidecar.imageID).toMatch(/^docker\.io\/library\/busybox@sha256:[0-9a-f]{64}$/);
+
+    await kubectl(['set', 'image', 'pod/ids', '-n', ns, 'main=nginx:1.27']);
+    const after = await restartedPod(ns, 'ids', 'main', 'nginx:1.27');
+    const mainAfter = statusOf(after, 'main');
+    expect(mainAfter.containerID).toMatch(CONTAINER_ID);
+    expect(mainAfter.containerID).not.toBe(main.containerID);
+    expect(mainAfter.lastState?.terminated?.containerID).toBe(main.containerID);
+    expect(mainAfter.imageID).not.toBe(main.imageID); // another tag, another image
+    expect(statusOf(after, 'sidecar')).toMatchObject({ containerID: sidecar.containerID, imageID: sidecar.imageID, restartCount: sidecar.restartCount });
+  });
+
+  it('keeps the imageID when the new tag names the same image (nginx:alpine and nginx:mainline-alpine, or pairs a pod declares)', async () => {
+    await kubectl(['apply', '-f', '-'], podManifest('same-image', ns, { gate: false, mainImage: 'nginx:alpine', annotations: { 'sim.cloneset-suite.io/same-image': 'busybox:1.36.1=busybox:1.36' } }));
+    const before = await readyPod(ns, 'same-image');
+    // The short name and the full one are one repository.
+    await kubectl(['set', 'image', 'pod/same-image', '-n', ns, 'main=docker.io/library/nginx:mainline-alpine', 'sidecar=busybox:1.36.1']);
+    const after = await eventually('both containers restarted and ready', async () => {
+      const pod = await getJson<Pod>(['pod', 'same-image', '-n', ns]);
+      return pod && statusOf(pod, 'sidecar')?.image === 'busybox:1.36.1' && statusOf(pod, 'main')?.image === 'docker.io/library/nginx:mainline-alpine' && condition(pod, 'Ready')?.status === 'True' ? pod : undefined;
+    }, { timeoutMs: 30_000 });
+    for (const name of ['main', 'sidecar']) {
+      const [was, now] = [statusOf(before, name), statusOf(after, name)];
+      expect(now.imageID, name).toBe(was.imageID);
+      expect(now.containerID, name).not.toBe(was.containerID);
+      expect(now.restartCount, name).toBe(was.restartCount + 1);
+    }
+  });
+
+  it('starts a hostNetwork pod on its node\'s IP', async () => {
+    await kubectl(['apply', '-f', '-'], podManifest('host-net', ns, { gate: false, hostNetwork: true }));
+    const pod = await readyPod(ns, 'host-net');
+    const node = await getJson<{ status: { addresses?: { type: string; address: string }[] } }>(['node', pod.spec.nodeName!]);
+    const nodeIP = node?.status.addresses?.find((a) => a.type === 'InternalIP')?.address;
+    expect(nodeIP).toMatch(/^127\.1\.\d+\.\d+$/); // each node its own, on loopback
+    expect(pod.status.hostIP).toBe(nodeIP);
+    expect(pod.status.podIP).toBe(nodeIP);
+    expect(pod.status.containerStatuses!.every((c) => c.ready && CONTAINER_ID.test(c.containerID ?? ''))).toBe(true);
   });
 
   it('shows the restart as a not-ready window when the restart is slow', async () => {

@@ -22,6 +22,15 @@ describe('node manifests', () => {
     }
     expect(new Set(docs.map((d) => d.metadata.name)).size).toBe(7);
   });
+
+  it('gives each node its own loopback address, which the node stage reports as InternalIP', () => {
+    const docs = parseAllDocuments(nodeManifests(600)).map((d) => d.toJS() as Doc);
+    const ips = docs.map((d) => d.metadata.annotations?.['sim.cloneset-suite.io/node-ip'] ?? '');
+    expect(new Set(ips).size).toBe(600);
+    for (const ip of ips) expect(ip).toMatch(/^127\.1\.([0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-5])\.([1-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|250)$/);
+    const nodeStages = readFileSync(path.resolve(import.meta.dirname, '../../stages/node-stages.yaml'), 'utf8');
+    expect(nodeStages).toMatch(/- type: InternalIP\n\s+address: \{\{ index \(\.metadata\.annotations \| default dict\) "sim\.cloneset-suite\.io\/node-ip"/);
+  });
 });
 
 describe('storage class', () => {
@@ -87,12 +96,31 @@ describe('kwok stages', () => {
       'condition upsert': /^ *\{\{- if not \.status\.conditions \}\}\n[\s\S]*?\{\{- range \$u := \$upserts \}\}\n[\s\S]*?\{\{- end \}\}\n *\{\{- end \}\}$/m,
       'readiness gates': /^ *\{\{- \$gateMessages := list \}\}\n[\s\S]*?\{\{- if \$gateMessages \}\}.*$/m,
       'old container status': /^ *\{\{- \$old := dict \}\}.*$/m,
+      'image id': /^ *\{\{- \$sameImage := dict \}\}\n[\s\S]*?\{\{- \$_ := set \$imageIDs .*\n *\{\{- end \}\}$/m,
     };
     for (const [name, re] of Object.entries(blocks)) {
       const copies = podStages.flatMap((s) => patchesOf(s).map((p) => re.exec(p.template)?.[0]).filter((b) => b !== undefined));
       expect(copies.length, name).toBeGreaterThan(1);
       expect(new Set(copies).size, name).toBe(1);
     }
+  });
+
+  it('gives every container status it writes a containerID, and takes each imageID from the image (two tags of one image share it)', () => {
+    for (const s of podStages) {
+      for (const p of patchesOf(s)) {
+        // Each container status a stage builds: a dict with a "name" and an "image".
+        const statuses = p.template.split('\n').filter((l) => /\(dict "name" \$?c?\.name "image"/.test(l));
+        for (const line of statuses) {
+          if (line.includes('"waiting" (dict "reason" "ContainerCreating")')) continue; // not started yet: no container
+          expect(line, s.metadata.name).toMatch(/"containerID" /);
+          expect(line, s.metadata.name).toMatch(/"imageID" \((index \$imageIDs \$?c?\.image|\$old\.imageID)/);
+        }
+      }
+    }
+    // A new containerID on every start: hashed from the pod's uid, the container, its restart count and the time.
+    const fresh = podStages.flatMap((s) => patchesOf(s).flatMap((p) => [...p.template.matchAll(/containerd:\/\/%s" \(sha256sum \(printf "([^"]+)" ([^)]+)\)/g)].map((m) => `${m[1]} ${m[2]}`)));
+    expect(fresh.length).toBeGreaterThanOrEqual(3);
+    for (const f of fresh) expect(f).toMatch(/^%v\/%v\/(0|%v)\/%v \$uid \S*name( \$restarts)? \$now$/);
   });
 
   it('records a stage\'s Event only after its writes succeeded, so a refused replay records none (issue #17)', () => {
