@@ -6,7 +6,7 @@
 import { KRUISE_LABELS } from '@cloneset-suite/api-types';
 import { FEATURE_GATE_DEFAULTS, describePlan, planReconcile, type FeatureGateName, type ReconcileInput, type ReconcilePlan } from '@cloneset-suite/cloneset-controller';
 import type { V1Pod } from '@kubernetes/client-node';
-import { podsDisrupted, reportActions, type ReportAction } from './plan-actions.ts';
+import { reportActions, type ReportAction } from './plan-actions.ts';
 import { reportWaits, type ReportWait } from './plan-waits.ts';
 import { atRevision } from './pod-revision.ts';
 import { withUpdateStrategy } from './what-if.ts';
@@ -33,12 +33,6 @@ export interface CloneSetSummary {
 export interface PassReport {
   actions: ReportAction[];
   waits: ReportWait[];
-  /**
-   * Pods that tie in the controller's update or scale-in order (same readiness and creation second):
-   * the order of its cache decides between them, so it may take `couldBe` (or others tied with
-   * them) where the plan takes `planned`. Found by planning again with the pods in reverse order.
-   */
-  orderTie?: { planned: string[]; couldBe: string[] };
 }
 
 export interface PlanReport extends PassReport {
@@ -120,18 +114,10 @@ function notes(input: ReconcileInput, plan: ReconcilePlan, context: ReportContex
   return out;
 }
 
-/** Planned again with the pods listed the other way round: a different choice means a tie. */
-function orderTie(input: ReconcileInput, plan: ReconcilePlan): PassReport['orderTie'] {
-  const planned = podsDisrupted(plan);
-  const reversed = podsDisrupted(planReconcile({ ...input, pods: [...input.pods].reverse() }));
-  const only = (a: Set<string>, b: Set<string>): string[] => [...a].filter((n) => !b.has(n)).sort();
-  const tie = { planned: only(planned, reversed), couldBe: only(reversed, planned) };
-  return tie.planned.length > 0 || tie.couldBe.length > 0 ? tie : undefined;
-}
-
+// The controller's update and scale-in orders end with the pod name, so the pods it takes do not
+// depend on the order its cache lists them in: planning from API reads predicts the same pods.
 function pass(input: ReconcileInput, plan: ReconcilePlan): PassReport {
-  const tie = orderTie(input, plan);
-  return { actions: reportActions(input, plan), waits: reportWaits(input, plan), ...(tie ? { orderTie: tie } : {}) };
+  return { actions: reportActions(input, plan), waits: reportWaits(input, plan) };
 }
 
 export function planReport(input: ReconcileInput, context: ReportContext): PlanReport {

@@ -18,10 +18,7 @@ function actionRows(actions: readonly ReportAction[]): string[][] {
 function passText(p: PassReport, by: string): string {
   const actions = p.actions.length === 0 ? `${by}Next actions: none\n` : `${by}Next actions:\n${indent(renderTable(actionRows(p.actions)), `${by}  `)}`;
   const waits = p.waits.length === 0 ? '' : `${by}Waiting for:\n${indent(renderTable(p.waits.map((w) => [w.kind, w.message])), `${by}  `)}`;
-  const tie = p.orderTie
-    ? `${by}Order tie: the controller may take ${p.orderTie.couldBe.join(', ') || 'fewer pods'} (or other pods tied with them) instead of ${p.orderTie.planned.join(', ') || 'fewer pods'}; between pods that tie in its order, the order of its cache decides\n`
-    : '';
-  return actions + tie + waits;
+  return actions + waits;
 }
 
 function header(r: PlanReport): string {

@@ -19,7 +19,7 @@ describe('parseCommand', () => {
     [['partition', 'clone/web', '20%'], { verb: 'partition', value: '20%' }],
     [['pods', 'clone/web', '-w', '-o', 'json'], { verb: 'pods', watch: true, output: 'json' }],
     [['pods', 'clone/web'], { verb: 'pods', watch: false }],
-    [['plan', 'clone/web', '-o', 'json'], { verb: 'plan', name: 'web', output: 'json', gates: { PreparingUpdateAsUpdate: false, CloneSetShortHash: false } }],
+    [['plan', 'clone/web', '-o', 'json'], { verb: 'plan', name: 'web', output: 'json', gates: { PreparingUpdateAsUpdate: true, CloneSetShortHash: false } }],
     [['plan', 'clone/web', '--feature-gates=CloneSetShortHash=true,PreparingUpdateAsUpdate=false'], { verb: 'plan', gates: { CloneSetShortHash: true, PreparingUpdateAsUpdate: false } }],
   ];
   it.each(cases)('%j', (argv, expected) => {

@@ -59,7 +59,6 @@ describe('planText', () => {
         { kind: 'maxUnavailable', pods: ['web-p2'], message: 'web-p2: waiting for the maxUnavailable budget (1 pod(s)); taken by this pass: web-p3' },
         { kind: 'minReadySeconds', pods: ['web-p1'], availableInSeconds: 3, message: 'web-p1: Ready for 2s of minReadySeconds 5; available in 3s' },
       ],
-      orderTie: { planned: ['web-p3'], couldBe: ['web-p0'] },
       requeueAfterSeconds: 3,
       notes: ['terminating, no longer counted: web-p9'],
     };
@@ -74,7 +73,6 @@ describe('planText', () => {
         '  web-p3                       updateInPlace    web-bbb    images main=web:2',
         '  (new pod)                    create           web-bbb    3 of 4 replicas; instance id drawn by the controller',
         '  controllerrevision/web-old   deleteRevision   -          beyond revisionHistoryLimit',
-        'Order tie: the controller may take web-p0 (or other pods tied with them) instead of web-p3; between pods that tie in its order, the order of its cache decides',
         'Waiting for:',
         '  maxUnavailable    web-p2: waiting for the maxUnavailable budget (1 pod(s)); taken by this pass: web-p3',
         '  minReadySeconds   web-p1: Ready for 2s of minReadySeconds 5; available in 3s',
