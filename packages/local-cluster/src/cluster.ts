@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ensureBinaries } from './binaries.ts';
+import { kwokConfiguration } from './kwok-config.ts';
 import { nodeManifests } from './nodes.ts';
 import { clusterDir, clusterName, kubeconfigPath, kwokWorkdir, stagesDir, usingExternalCluster, testKubeconfigPath } from './paths.ts';
 import { run, sleep } from './run.ts';
@@ -55,32 +56,11 @@ async function clusterExists(env: NodeJS.ProcessEnv): Promise<boolean> {
   return out.split('\n').map((l) => l.trim()).includes(clusterName);
 }
 
-/**
- * kwok's own settings. Its simulated kubelet plays pod stages with 4 workers by default; under a
- * few hundred pods that queue, not the controllers, set the pace (a pod waited ~15 s between
- * being scheduled and turning Ready), so it gets enough workers not to be the bottleneck.
- * kwokctl writes every option of a given KwokConfiguration (zero values included), so the
- * others are spelled out with kwok's defaults.
- */
-const kwokConfiguration = `apiVersion: config.kwok.x-k8s.io/v1alpha1
-kind: KwokConfiguration
-options:
-  cidr: 10.0.0.0/24
-  podPlayStageParallelism: 32
-  nodePlayStageParallelism: 8
-  nodeLeaseParallelism: 4
-  podsOnNodeSyncParallelism: 1
-  enableDebuggingHandlers: true
-  enableProfilingHandler: true
-  enableContentionProfiling: false
-  enablePodsOnNodeSyncListPager: true
-  enablePodsOnNodeSyncStreamWatch: false`;
-
 async function kwokConfigFile(): Promise<string> {
   const files = (await readdir(stagesDir)).filter((f) => f.endsWith('.yaml')).sort();
   const docs = await Promise.all(files.map((f) => readFile(path.join(stagesDir, f), 'utf8')));
   const file = path.join(clusterDir, 'kwok-config.yaml');
-  await writeFile(file, [kwokConfiguration, ...docs].map((d) => d.trim()).join('\n---\n') + '\n');
+  await writeFile(file, [kwokConfiguration(), ...docs].map((d) => d.trim()).join('\n---\n') + '\n');
   return file;
 }
 
