@@ -5,7 +5,7 @@ import { ControllerProcess } from './controller-process.ts';
 import { diffSnapshots, type ControllerChildOptions, type WriteSnapshot } from './controller-protocol.ts';
 import { benchClient, cloneSetResource, deploymentResource, now, sleep } from './kube.ts';
 import { NamespaceObserver, controllerWrites, type ObservedWrites } from './observer.ts';
-import type { Pod } from './pods.ts';
+import type { PodGoal } from './pod-goal.ts';
 import { processCpuBetween, processCpuNow, type ProcessCpu } from './process-cpu.ts';
 import { machineCpuNow } from './machine-cpu.ts';
 import { apiserverRequestCounts, countsBetween, type RequestCounts } from './apiserver-requests.ts';
@@ -106,9 +106,9 @@ export async function timed(
   replicas: number,
   ownWrites: number,
   write: () => Promise<unknown>,
-  goal: (pods: readonly Pod[]) => boolean,
+  goal: PodGoal,
   timeoutMs: number,
-  milestones: Record<string, (pods: readonly Pod[]) => boolean> = {},
+  milestones: Record<string, PodGoal> = {},
 ): Promise<TimedRun> {
   const before = await s.controller?.snapshot();
   const requestsBefore = await apiserverRequestCounts();

@@ -9,7 +9,7 @@ import { diffSnapshots, type WriteSnapshot } from '../controller-protocol.ts';
 import { inNamespace, now } from '../kube.ts';
 import { LeaseObserver } from '../lease-observer.ts';
 import { summarizeRenewals, type RenewalSummary } from '../lease-renewals.ts';
-import { allReadyOn } from '../pods.ts';
+import { allReadyOn } from '../pod-goal.ts';
 import { fixed, seconds, type BenchSizes, type Section } from '../result.ts';
 import { IMAGE_V1, cloneSet } from '../workloads.ts';
 import { createWorkload, formatByKind, waitStatusSettled, withSession } from '../workload-run.ts';
@@ -60,7 +60,7 @@ async function scaleOutHoldingLease(n: number): Promise<LeaseRun> {
           let failure: string | undefined;
           try {
             await createWorkload('CloneSet', ns, cloneSet({ name: 'app', replicas: n, image: IMAGE_V1 }));
-            await unlessStopped(s.observer.waitFor(`${n} Ready pods`, (pods) => allReadyOn(pods, n), 60_000 + n * 500), controller);
+            await unlessStopped(s.observer.waitFor(`${n} Ready pods`, allReadyOn(n), 60_000 + n * 500), controller);
             // At these limits the status trails the pods by the pod writes still queued (up to a pass's worth).
             await unlessStopped(waitStatusSettled('CloneSet', ns, 'app', n, STATUS_SETTLE_TIMEOUT_MS), controller);
           } catch (err) {
