@@ -96,6 +96,13 @@ export async function withSession<T>(
   }
 }
 
+export interface TimedOptions {
+  /** Further goals, each timed from the same request (e.g. all pods created). */
+  milestones?: Record<string, PodGoal>;
+  /** How long the workload's status may take to agree once the pods met the goal (default 30 s). */
+  settleTimeoutMs?: number;
+}
+
 /**
  * Runs `write` (the bench's own `ownWrites` API writes), then waits for `goal` on the pods and
  * for the workload's status to settle; returns the time to the goal and the writes made.
@@ -108,7 +115,7 @@ export async function timed(
   write: () => Promise<unknown>,
   goal: PodGoal,
   timeoutMs: number,
-  milestones: Record<string, PodGoal> = {},
+  { milestones = {}, settleTimeoutMs = 30_000 }: TimedOptions = {},
 ): Promise<TimedRun> {
   const before = await s.controller?.snapshot();
   const requestsBefore = await apiserverRequestCounts();
@@ -126,7 +133,7 @@ export async function timed(
   await write();
   const t1 = await s.observer.waitFor(`${s.kind} ${s.ns}/${name}`, goal, timeoutMs);
   const milestonesMs = Object.fromEntries(await Promise.all(reached));
-  await waitStatusSettled(s.kind, s.ns, name, replicas, 30_000);
+  await waitStatusSettled(s.kind, s.ns, name, replicas, settleTimeoutMs);
   // Trailing status and Event writes belong to the run.
   await sleep(1_000);
   const after = await s.controller?.snapshot();

@@ -2,9 +2,8 @@
 // shipped client limits. The CloneSet controller child runs with leader election on, with the
 // controller-manager's default lease timings, while its reconcile client is saturated by the
 // scale-out (bound by qps 50); a watcher in the bench process records every renewal.
-import { defaultConfig } from '@cloneset-suite/controller-manager';
 import { LEADER_ELECTION_CLIENT_LIMITS } from '@cloneset-suite/kube-runtime';
-import { SHIPPED_DEFAULTS, type ControllerProcess } from '../controller-process.ts';
+import { SHIPPED_DEFAULTS, SHIPPED_LEASE_TIMINGS as TIMINGS } from '../controller-process.ts';
 import { diffSnapshots, type WriteSnapshot } from '../controller-protocol.ts';
 import { inNamespace, now } from '../kube.ts';
 import { LeaseObserver } from '../lease-observer.ts';
@@ -20,12 +19,6 @@ const LEASE_NAME = 'bench-cloneset-controller';
 const ACQUIRE_TIMEOUT_MS = 30_000;
 const STATUS_SETTLE_TIMEOUT_MS = 180_000;
 
-const shipped = defaultConfig();
-const TIMINGS = {
-  leaseDurationMs: shipped.leaderElectionLeaseDurationMs,
-  renewDeadlineMs: shipped.leaderElectionRenewDeadlineMs,
-  retryPeriodMs: shipped.leaderElectionRetryPeriodMs,
-};
 
 interface LeaseRun {
   /** From the create request to all pods Ready and the status settled; NaN when the run did not get there. */
@@ -35,13 +28,6 @@ interface LeaseRun {
   controller: WriteSnapshot;
   renewals: RenewalSummary;
   identity: string;
-}
-
-/** Resolves with `work`'s value, or rejects as soon as the child's Manager stops (a lost lease ends a run at once). */
-function unlessStopped<T>(work: Promise<T>, controller: ControllerProcess): Promise<T> {
-  work.catch(() => undefined); // when the stop wins, `work` is left to fail on its own
-  const stopped = controller.managerStopped.then((reason) => Promise.reject(new Error(`the controller's Manager stopped: ${reason}`)));
-  return Promise.race([work, stopped]);
 }
 
 async function scaleOutHoldingLease(n: number): Promise<LeaseRun> {
@@ -60,9 +46,9 @@ async function scaleOutHoldingLease(n: number): Promise<LeaseRun> {
           let failure: string | undefined;
           try {
             await createWorkload('CloneSet', ns, cloneSet({ name: 'app', replicas: n, image: IMAGE_V1 }));
-            await unlessStopped(s.observer.waitFor(`${n} Ready pods`, allReadyOn(n), 60_000 + n * 500), controller);
+            await controller.unlessStopped(s.observer.waitFor(`${n} Ready pods`, allReadyOn(n), 60_000 + n * 500));
             // At these limits the status trails the pods by the pod writes still queued (up to a pass's worth).
-            await unlessStopped(waitStatusSettled('CloneSet', ns, 'app', n, STATUS_SETTLE_TIMEOUT_MS), controller);
+            await controller.unlessStopped(waitStatusSettled('CloneSet', ns, 'app', n, STATUS_SETTLE_TIMEOUT_MS));
           } catch (err) {
             failure = (err as Error).message;
           }

@@ -42,8 +42,7 @@ export async function scaleOut(kind: Kind, n: number, limits: Limits, { profile,
         const manifest = kind === 'CloneSet' ? cloneSet(spec) : deployment(spec, specPodWrites ? withSpecPodFields : undefined);
         if (profile) await s.controller?.startProfile();
         const run = await timed(s, 'app', n, 1, () => createWorkload(kind, ns, manifest), allReadyOn(n), 60_000 + n * 500, {
-          created: allCreated(n),
-          scheduled: allScheduled(n),
+          milestones: { created: allCreated(n), scheduled: allScheduled(n) },
         });
         if (profile && s.controller) profile((await s.controller.stopProfile()) as CpuProfile);
         if (planTiming) planTiming(await timePlanning(ns, 'app'));
