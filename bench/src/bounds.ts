@@ -21,6 +21,8 @@ export interface BoundInput {
   clientBoundMs: number;
   /** CPU seconds each measured process used over the run's window, and that window. */
   cpuSeconds: Record<string, number>;
+  /** The whole machine's busy CPU seconds over the window, when known: what the measured processes leave is other tenants' and the kernel's. */
+  machineBusySeconds?: number;
   windowMs: number;
   cpus: number;
 }
@@ -33,10 +35,13 @@ export const CPU_BOUND_SHARE = 0.85;
 /** "client rate", "CPU (apiserver 41%, kwok 18%)" or "pod delays and watch round trips". */
 export function boundOf(r: BoundInput): string {
   if (r.clientBoundMs >= CLIENT_BOUND_SHARE * r.ms) return 'client rate';
-  const total = Object.values(r.cpuSeconds).reduce((a, b) => a + b, 0);
+  const measured = Object.values(r.cpuSeconds).reduce((a, b) => a + b, 0);
+  const rest = r.machineBusySeconds === undefined ? 0 : Math.max(0, r.machineBusySeconds - measured);
+  const users = rest > 0 ? { ...r.cpuSeconds, 'the rest of the machine': rest } : r.cpuSeconds;
+  const total = measured + rest;
   const capacity = (r.windowMs / 1000) * r.cpus;
   if (capacity > 0 && total >= CPU_BOUND_SHARE * capacity) {
-    const top = Object.entries(r.cpuSeconds)
+    const top = Object.entries(users)
       .sort((a, b) => b[1] - a[1])
       .slice(0, 2)
       .map(([name, s]) => `${name} ${Math.round((100 * s) / total)}%`);

@@ -27,6 +27,7 @@ export class ControllerProcess {
   private readonly pending = new Map<number, (reply: Answered) => void>();
   private readonly exited: Promise<void>;
   private stopReason: ((reason: string) => void) | undefined;
+  private stopped: string | undefined;
   /** Resolves with the reason once the child's Manager stopped (at the parent's stop(), or e.g. 'lost-leadership'). */
   readonly managerStopped: Promise<string>;
 
@@ -34,6 +35,7 @@ export class ControllerProcess {
     this.child = child;
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
     this.managerStopped = new Promise((resolve) => (this.stopReason = resolve));
+    void this.managerStopped.then((reason) => (this.stopped = reason));
     child.on('message', (raw: unknown) => {
       const msg = raw as ChildReply;
       if (msg.type === 'stopped') this.stopReason?.(msg.reason);
@@ -56,6 +58,11 @@ export class ControllerProcess {
       child.once('exit', (code) => reject(new Error(`the controller child exited with ${code} before starting`)));
     });
     return new ControllerProcess(child);
+  }
+
+  /** Why the child's Manager stopped, once it has (e.g. 'lost-leadership'). */
+  get stoppedFor(): string | undefined {
+    return this.stopped;
   }
 
   /** Resolves with `work`'s value, or rejects as soon as the child's Manager stops (a lost lease ends a run at once). */

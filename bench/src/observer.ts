@@ -31,6 +31,13 @@ interface EventLike extends KubeObject {
 
 const workloadResources: readonly GroupVersionResource[] = [deploymentResource, replicaSetResource, cloneSetResource, revisionResource];
 
+export interface ObserverOptions {
+  /** Watch only the pods these labels select (e.g. one CloneSet's among 50,000). */
+  podLabelSelector?: string;
+  /** Watch the pods only: no workload objects or Events, so no write counts. */
+  podsOnly?: boolean;
+}
+
 interface Waiter {
   tally: GoalTally;
   resolve: (atMs: number) => void;
@@ -48,14 +55,14 @@ export class NamespaceObserver {
   private newPods = new Set<string>();
   private milestonesOf: MilestonesOf = scaleOutMilestones;
 
-  private constructor(namespace: string) {
+  private constructor(namespace: string, { podLabelSelector, podsOnly = false }: ObserverOptions) {
     const client = benchClient();
-    const informer = (gvr: GroupVersionResource): SharedIndexInformer<KubeObject> => {
-      const i = new SharedIndexInformer<KubeObject>({ client: client.resource(gvr), namespace });
+    const informer = (gvr: GroupVersionResource, labelSelector?: string): SharedIndexInformer<KubeObject> => {
+      const i = new SharedIndexInformer<KubeObject>({ client: client.resource(gvr), namespace, ...(labelSelector ? { labelSelector } : {}) });
       this.informers.push(i);
       return i;
     };
-    this.podInformer = informer(podResource);
+    this.podInformer = informer(podResource, podLabelSelector);
     this.podInformer.addEventHandler({
       onAdd: (pod, initial) => {
         if (!initial) {
@@ -77,6 +84,7 @@ export class NamespaceObserver {
         this.evaluate(pod, undefined);
       },
     });
+    if (podsOnly) return;
     for (const gvr of workloadResources) {
       informer(gvr).addEventHandler({
         onAdd: (_o, initial) => void (initial ? undefined : this.counts.workloadWrites++),
@@ -93,8 +101,8 @@ export class NamespaceObserver {
     });
   }
 
-  static async start(namespace: string): Promise<NamespaceObserver> {
-    const o = new NamespaceObserver(namespace);
+  static async start(namespace: string, options: ObserverOptions = {}): Promise<NamespaceObserver> {
+    const o = new NamespaceObserver(namespace, options);
     for (const i of o.informers) void i.run(o.abort.signal).catch(() => undefined);
     await Promise.all(o.informers.map((i) => i.waitForSync(o.abort.signal)));
     return o;

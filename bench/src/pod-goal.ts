@@ -4,10 +4,13 @@
 import { isReady, isTerminating, runsImage, type Pod } from './pods.ts';
 
 export interface PodGoal {
-  /** Live (not terminating) pods: exactly `replicas` of them, or at least that many. */
-  live: 'exactly' | 'atLeast';
+  /**
+   * Live (not terminating) pods: exactly `replicas` of them, or at least that many, every one
+   * meeting `each`; or ('matching') at least `replicas` of them meeting `each`, whatever the others.
+   */
+  live: 'exactly' | 'atLeast' | 'matching';
   replicas: number;
-  /** What every live pod must be (absent: any live pod will do). */
+  /** What the live pods must be (absent: any live pod will do). */
   each?: (pod: Pod) => boolean;
 }
 
@@ -24,9 +27,13 @@ export const allCreated = (replicas: number): PodGoal => ({ live: 'atLeast', rep
 /** At least `replicas` live pods, every one bound to a node. */
 export const allScheduled = (replicas: number): PodGoal => ({ live: 'atLeast', replicas, each: (p) => !!p.spec?.nodeName });
 
+/** At least `count` live pods meet `where`, whatever the others are. */
+export const someMatching = (count: number, where: (pod: Pod) => boolean): PodGoal => ({ live: 'matching', replicas: count, each: where });
+
 /** Whether `pods` meet the goal now (the definition the tally keeps up incrementally). */
 export function goalReached(goal: PodGoal, pods: readonly Pod[]): boolean {
   const live = pods.filter((p) => !isTerminating(p));
+  if (goal.live === 'matching') return live.filter((p) => goal.each === undefined || goal.each(p)).length >= goal.replicas;
   const enough = goal.live === 'exactly' ? live.length === goal.replicas : live.length >= goal.replicas;
   return enough && (goal.each === undefined || live.every(goal.each));
 }
@@ -55,6 +62,7 @@ export class GoalTally {
 
   reached(): boolean {
     const n = this.live.size;
+    if (this.goal.live === 'matching') return n - this.failing >= this.goal.replicas;
     const enough = this.goal.live === 'exactly' ? n === this.goal.replicas : n >= this.goal.replicas;
     return enough && this.failing === 0;
   }

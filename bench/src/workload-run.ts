@@ -63,6 +63,8 @@ export interface TimedRun {
   windowMs: number;
   /** CPU seconds the hypervisor gave other guests over the window (/proc/stat steal): noise from outside the machine. */
   stolenSeconds?: number;
+  /** CPU seconds the whole machine was busy over the window (/proc/stat): the measured processes, other tenants and the kernel. */
+  machineBusySeconds?: number;
   /** Requests the apiserver served in that window, every client's (see apiserver-requests.ts). */
   apiserverRequests: RequestCounts;
 }
@@ -149,7 +151,7 @@ export async function timed(
     ...(controller ? { controller } : {}),
     processCpu: processCpuBetween(cpuBefore, cpuAfter, controller ? controller.cpuMicros / 1e6 : undefined),
     windowMs,
-    ...(machineBefore && machineAfter ? { stolenSeconds: machineAfter.steal - machineBefore.steal } : {}),
+    ...(machineBefore && machineAfter ? { stolenSeconds: machineAfter.steal - machineBefore.steal, machineBusySeconds: machineAfter.busy - machineBefore.busy } : {}),
     apiserverRequests: countsBetween(requestsBefore, requestsAfter),
     observed,
     observedControllerWrites: controllerWrites(observed, CONTROLLER_COMPONENTS[s.kind], ownWrites),

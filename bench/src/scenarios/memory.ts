@@ -14,7 +14,8 @@ type Log = (line: string) => void;
 
 const childEntry = fileURLToPath(new URL('../memory-child.ts', import.meta.url));
 
-async function measure(namespace: string, expected: number): Promise<MemoryReport> {
+/** The memory child's report on `namespace` once its pod cache holds `expected` pods. */
+export async function measureCache(namespace: string, expected: number): Promise<MemoryReport> {
   const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', childEntry, JSON.stringify({ namespace, expected })], {
     timeout: 120_000 + expected * 20,
     maxBuffer: 1 << 20,
@@ -41,7 +42,7 @@ export async function memoryScenario(sizes: BenchSizes, log: Log): Promise<Secti
   const perSize: MemorySize[] = [];
   await inNamespace('bench-memory', async (ns) => {
     log('memory: baseline on an empty namespace');
-    const base = await measure(ns, 0);
+    const base = await measureCache(ns, 0);
     baseline = base;
     rows.push([0, mib(base.heapUsed), '', '', '', '', '', '', mib(base.rss), '', '', '', '']);
     let previous: MemoryReport | undefined;
@@ -52,7 +53,7 @@ export async function memoryScenario(sizes: BenchSizes, log: Log): Promise<Secti
       created = n;
       const ready = await waitReady(ns, n, 60_000 + n * 50);
       if (ready < n) notes.push(`${ready} of the ${n} pods were Ready when measured (the simulated kubelet had not caught up); the others lack a Ready status, so they are slightly smaller.`);
-      const r = await measure(ns, n);
+      const r = await measureCache(ns, n);
       const size = memorySize(base, r, previous);
       perSize.push(size);
       rows.push([

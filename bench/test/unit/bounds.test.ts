@@ -19,6 +19,9 @@ describe('boundOf', () => {
   it('names the CPU, and the processes that used most of it, when the machine had none to spare', () => {
     expect(boundOf({ ms: 60_000, clientBoundMs: 20, cpuSeconds: cpu, windowMs: 55_000, cpus: 2 })).toBe('CPU (apiserver 60%, kwok 30%)');
   });
+  it('counts what other tenants and the kernel used (the machine\'s busy time beyond the measured processes)', () => {
+    expect(boundOf({ ms: 60_000, clientBoundMs: 20, cpuSeconds: { apiserver: 30, kwok: 10 }, machineBusySeconds: 110, windowMs: 60_000, cpus: 2 })).toBe('CPU (the rest of the machine 64%, apiserver 27%)');
+  });
   it('otherwise the pods\' own delays and the watch round trips', () => {
     expect(boundOf({ ms: 60_000, clientBoundMs: 20, cpuSeconds: { apiserver: 10 }, windowMs: 60_000, cpus: 2 })).toBe('pod delays and watch round trips');
   });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { GoalTally, allCreated, allReadyOn, allScheduled, goalReached, type PodGoal } from '../../src/pod-goal.ts';
+import { GoalTally, allCreated, allReadyOn, allScheduled, goalReached, someMatching, type PodGoal } from '../../src/pod-goal.ts';
 import type { PodLike } from '../../src/pods.ts';
 
 const pod = (o: { ready?: boolean; image?: string; node?: string; terminating?: boolean } = {}): PodLike => ({
@@ -23,6 +23,8 @@ describe('goalReached', () => {
     { name: 'created: at least', goal: allCreated(1), pods: [pod(), pod()], want: true },
     { name: 'scheduled: every live pod bound', goal: allScheduled(2), pods: [pod({ node: 'a' }), pod()], want: false },
     { name: 'scheduled', goal: allScheduled(2), pods: [pod({ node: 'a' }), pod({ node: 'b' }), pod({ terminating: true })], want: true },
+    { name: 'some matching, whatever the others', goal: someMatching(1, (p) => p.spec?.containers?.[0]?.image === 'v2'), pods: [pod(), pod({ image: 'v2' })], want: true },
+    { name: 'a terminating pod does not match', goal: someMatching(1, (p) => p.spec?.containers?.[0]?.image === 'v2'), pods: [pod(), pod({ image: 'v2', terminating: true })], want: false },
   ])('$name', ({ goal, pods, want }) => {
     expect(goalReached(goal, pods)).toBe(want);
   });
@@ -34,6 +36,7 @@ describe('GoalTally', () => {
     ['allReadyOn(2, v2)', allReadyOn(2, 'v2')],
     ['allCreated(2)', allCreated(2)],
     ['allScheduled(3)', allScheduled(3)],
+    ['someMatching(2, Ready)', someMatching(2, (p) => p.status?.conditions?.[0]?.status === 'True')],
   ];
   const anyPod = fc.record({ ready: fc.boolean(), image: fc.constantFrom('v1', 'v2'), node: fc.constantFrom(undefined, 'a'), terminating: fc.boolean() });
   // A pod event: the pod under a key changes (or is gone).
