@@ -10,7 +10,7 @@ import { DEFAULT_MAX_CONCURRENT_RECONCILES, type KubeObject } from '@cloneset-su
 import { KRUISE_READINESS_GATES } from '@cloneset-suite/api-types';
 import { fillCloneSet } from '../cloned-pods.ts';
 import { ControllerProcess, SHIPPED_DEFAULTS, SHIPPED_LEASE_TIMINGS, UNTHROTTLED } from '../controller-process.ts';
-import { diffSnapshots, type ChildStartup, type MemoryReading, type WriteSnapshot } from '../controller-protocol.ts';
+import { diffSnapshots, type ChildStartup, type EventLoopDelay, type MemoryReading, type WriteSnapshot } from '../controller-protocol.ts';
 import { benchClient, cloneSetResource, inNamespace, now, sleep } from '../kube.ts';
 import { LeaseObserver } from '../lease-observer.ts';
 import { leasesLost, summarizeRenewals, type RenewalSummary } from '../lease-renewals.ts';
@@ -48,6 +48,8 @@ interface ManagerRun {
   firstWriteMs: SampleStats;
   /** Per template change: from the patch until the pod it updated was Ready on the new image and the status said so. */
   doneMs: SampleStats;
+  /** The child's event loop from its start until every CloneSet settled: the initial list and the first reconciles. */
+  startupLoop?: EventLoopDelay;
   /** The child over the template changes. */
   changes: WriteSnapshot;
   memory: MemoryReading;
@@ -131,12 +133,16 @@ async function measureManager(ns: string, pods: number, sizes: LargeSizes, run: 
     let allSettledMs = Number.NaN;
     let changes = { firstWriteMs: [] as number[], doneMs: [] as number[] };
     let before: WriteSnapshot | undefined;
+    // Renewals count from when the child held the Lease (its start-up and first acquisition are not renewals).
+    let heldFrom = t0;
     try {
       await controller.unlessStopped(lease.waitForHolder(identity, ACQUIRE_TIMEOUT_MS));
+      heldFrom = now();
       await controller.unlessStopped(waitAllSettled(ns, 300_000 + pods * 10));
       allSettledMs = now() - t0;
-      log(`manager-large: ${pods} pods: ${sizes.templateChanges} template changes of ${CHANGED}`);
+      // The child's first snapshot: its loop since it started.
       before = await controller.snapshot();
+      log(`manager-large: ${pods} pods: ${sizes.templateChanges} template changes of ${CHANGED}`);
       changes = await controller.unlessStopped(templateChanges(ns, sizes.templateChanges, run));
     } catch (err) {
       failure = (err as Error).message.split('\n')[0];
@@ -145,7 +151,7 @@ async function measureManager(ns: string, pods: number, sizes: LargeSizes, run: 
     const after = await controller.snapshot();
     const memory = await controller.memory();
     const startup = await controller.startup();
-    const renewals = summarizeRenewals(lease.sightings(), { startMs: t0, endMs: now() });
+    const renewals = summarizeRenewals(lease.sightings(), { startMs: heldFrom, endMs: now() });
     return {
       pods,
       startedMs,
@@ -153,6 +159,7 @@ async function measureManager(ns: string, pods: number, sizes: LargeSizes, run: 
       allSettledMs,
       firstWriteMs: sampleStats(changes.firstWriteMs),
       doneMs: sampleStats(changes.doneMs),
+      ...(before ? { startupLoop: before.eventLoop } : {}),
       changes: before ? diffSnapshots(before, after) : after,
       memory,
       renewals,
@@ -209,6 +216,7 @@ function managerRow(r: ManagerRun, cloneSets: number, perCloneSet: number): Cell
     s2(r.startup.cacheSyncedMs),
     r.startup.firstReconcileMs === undefined ? 'n/a' : s2(r.startup.firstReconcileMs),
     s2(r.allSettledMs),
+    r.startupLoop ? `${fixed(r.startupLoop.maxMs, 0)} / ${fixed(r.startupLoop.stalls.gcPauseMaxMs, 0)}` : 'n/a',
     r.failure && !r.firstWriteMs.samples.length ? `failed: ${r.failure}` : `${fixed(r.firstWriteMs.median, 0)} (${fixed(r.firstWriteMs.min, 0)}–${fixed(r.firstWriteMs.max, 0)})`,
     `${s2(r.doneMs.median)}`,
     `${fixed(loop.p99Ms, 1)} / ${fixed(loop.maxMs, 1)}`,
@@ -229,6 +237,7 @@ function runData(r: ManagerRun): Record<string, unknown> {
     cacheSyncedMs: r.startup.cacheSyncedMs,
     firstReconcileMs: r.startup.firstReconcileMs ?? null,
     allSettledMs: r.allSettledMs,
+    startupEventLoop: r.startupLoop ?? null,
     templateChangeFirstWriteMs: r.firstWriteMs,
     templateChangeDoneMs: r.doneMs,
     eventLoopP99Ms: r.changes.eventLoop.p99Ms,
@@ -274,7 +283,7 @@ export async function managerLargeScenario(sizes: BenchSizes, log: Log): Promise
   const notes: string[] = [];
   if (cache && baseline && cacheReport) {
     notes.push(
-      `The cache (the memory child, after GC): heap ${mib(cacheReport.heapUsed)} MiB with ${total} pods against ${mib(baseline.heapUsed)} MiB on the empty namespace, ${fixed(cache.bytesPerPod / 1024, 2)} KiB per pod against ${fixed(cache.jsonBytesPerPod / 1024, 2)} KiB of a pod's JSON as served (heap / served JSON ${fixed(cache.bytesPerPodOverJson, 2)}); RSS ${mib(cacheReport.rss)} MiB (${fixed(cache.rssMiBPer1000Pods, 1)} MiB per 1,000 pods over the empty process's ${mib(baseline.rss)} MiB); a relist of every pod into the full cache rose RSS by ${mib(cache.relistRssOverSettledBytes)} MiB and the live heap by ${mib(cache.relistLiveHeapOverSettledBytes)} MiB; peak RSS ${mib(cacheReport.maxRss)} MiB.`,
+      `The cache (the memory child, after GC): heap ${mib(cacheReport.heapUsed)} MiB with ${total} pods against ${mib(baseline.heapUsed)} MiB on the empty namespace, ${fixed(cache.bytesPerPod / 1024, 2)} KiB per pod against ${fixed(cache.jsonBytesPerPod / 1024, 2)} KiB of a pod's JSON as served (heap / served JSON ${fixed(cache.bytesPerPodOverJson, 2)}); RSS ${mib(cacheReport.rss)} MiB (${fixed(cache.rssMiBPer1000Pods, 1)} MiB per 1,000 pods over the empty process's ${mib(baseline.rss)} MiB); a relist of every pod into the full cache rose RSS by ${mib(cache.relistRssOverSettledBytes)} MiB and the live heap by ${mib(cache.relistLiveHeapOverSettledBytes)} MiB and held the event loop ${fixed(cache.relistLoopMaxMs, 0)} ms at the longest; peak RSS ${mib(cacheReport.maxRss)} MiB.`,
     );
   }
   if (one && all) {
@@ -288,10 +297,10 @@ export async function managerLargeScenario(sizes: BenchSizes, log: Log): Promise
     title: `${total} pods under one manager: ${c} CloneSets of ${p}`,
     method: [
       `Run only when \`--only\` names \`manager-large\`. ${c} CloneSets (InPlaceIfPossible, partition ${p - 1}) are created in one namespace and a controller child makes one pod of each; stopped, it leaves them to the bench, which brings each to ${p} pods straight through the API as the controller makes them (the first pod's labels, annotations, owner reference and spec, an instance id of their own, bound to a node at creation, both readiness gates set True through /status), and the simulated kubelet makes them Ready. Pod delays as elsewhere (${POD_DELAYS.startMs} + ${POD_DELAYS.readyMs} ms).`,
-      `A controller child (the shipped client limits qps ${SHIPPED_DEFAULTS.qps} / burst ${SHIPPED_DEFAULTS.burst}, ${DEFAULT_MAX_CONCURRENT_RECONCILES} workers, leader election with the shipped timings) is then started twice: once when only ${CHANGED} has ${p} pods (the others one each), once when all ${c} have. Each time: "caches synced" and "first reconcile" (finished) in seconds since its process started, "all settled" from its fork until every CloneSet's status agreed with its pods; then ${large.templateChanges} image changes of ${CHANGED}, each updating one pod in place (the partition keeps the rest), one after another: "first write" from the patch until the bench's watch on ${CHANGED}'s pods saw the pod's InPlaceUpdateReady condition False or its spec on the new image (the controller's first write of the change: planning, with the other CloneSets settled, plus a watch round trip each way), "done" until that pod was Ready on it and the status said so.`,
+      `A controller child (the shipped client limits qps ${SHIPPED_DEFAULTS.qps} / burst ${SHIPPED_DEFAULTS.burst}, ${DEFAULT_MAX_CONCURRENT_RECONCILES} workers, leader election with the shipped timings) is then started twice: once when only ${CHANGED} has ${p} pods (the others one each), once when all ${c} have. Each time: "caches synced" and "first reconcile" (finished) in seconds since its process started, "all settled" from its fork until every CloneSet's status agreed with its pods, and what its event loop waited for meanwhile (the initial list of every pod and the first reconciles); then ${large.templateChanges} image changes of ${CHANGED}, each updating one pod in place (the partition keeps the rest), one after another: "first write" from the patch until the bench's watch on ${CHANGED}'s pods saw the pod's InPlaceUpdateReady condition False or its spec on the new image (the controller's first write of the change: planning, with the other CloneSets settled, plus a watch round trip each way), "done" until that pod was Ready on it and the status said so.`,
       'Memory: the controller child as it ran after the changes, and after a full GC; its peak RSS over its life (the initial list included). The cache alone: the memory scenario\'s child (see that section) on the same namespace.',
     ].join(' '),
-    headers: ['CloneSets', 'pods', 'caches synced (s)', 'first reconcile (s)', 'all settled (s)', 'template change: first write (ms)', 'done (s)', 'event loop p99 / max (ms)', 'longest GC pause (ms)', 'RSS / heap (MiB)', 'after GC: RSS / heap (MiB)', 'peak RSS (MiB)', 'renewals', 'renewal gap: renewTime / seen (s)', 'leases lost'],
+    headers: ['CloneSets', 'pods', 'caches synced (s)', 'first reconcile (s)', 'all settled (s)', 'start-up: event loop max / longest GC pause (ms)', 'template change: first write (ms)', 'done (s)', 'event loop p99 / max (ms)', 'longest GC pause (ms)', 'RSS / heap (MiB)', 'after GC: RSS / heap (MiB)', 'peak RSS (MiB)', 'renewals', 'renewal gap: renewTime / seen (s)', 'leases lost'],
     rows: runs.map((r) => managerRow(r, c, p)),
     notes,
     data: {
