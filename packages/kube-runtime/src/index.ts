@@ -30,6 +30,8 @@ export type { DeleteOptions, ListOptions, PatchOptions, WatchOptions, WriteOptio
 export { RestClient } from './client/rest-client.ts';
 export { retryOnConflict } from './client/retry.ts';
 export { retryAfterMs } from './client/retry-after.ts';
+export { writeOutcome } from './client/write-outcome.ts';
+export type { WriteOutcome } from './client/write-outcome.ts';
 export type { RetryOptions } from './client/retry.ts';
 export type { RestClientOptions } from './client/rest-client.ts';
 export { KubeConfigTransport, loadKubeConfig } from './client/transport.ts';
@@ -45,15 +47,23 @@ export type {
   WatchEvent,
   WatchEventType,
 } from './client/types.ts';
-export { Controller, ControllerStoppedError, TerminalError, abortedByStop, DEFAULT_MAX_CONCURRENT_RECONCILES, DEFAULT_RECONCILE_TIMEOUT_MS } from './controller.ts';
+export { Controller, DEFAULT_MAX_CONCURRENT_RECONCILES, DEFAULT_RECONCILE_TIMEOUT_MS } from './controller/controller.ts';
+export { ControllerBuilder } from './controller/builder.ts';
+export type { ControllerBuilderOptions, ControllerHandles, OwnsOptions, ReconcilerParts } from './controller/builder.ts';
+export { done, requeueAfter } from './controller/action.ts';
+export type { ReconcileAction } from './controller/action.ts';
+export { ControllerStoppedError, LostRaceError, ReconcileError, TerminalError, abortedByStop } from './controller/errors.ts';
+export type { FailureEvent } from './controller/errors.ts';
+export { errorPolicy, isLostRace } from './controller/error-policy.ts';
 export { DEFAULT_CACHE_STALE_AFTER_MS } from './informer/staleness.ts';
 export type { StaleCache } from './informer/staleness.ts';
-export type { ControllerOptions, MapObjectToKeys, ReconcileContext, ReconcileResult, Reconciler } from './controller.ts';
+export type { ControllerOptions, MapObjectToKeys, ReconcileContext, Reconciler } from './controller/controller.ts';
 export { EventRecorder, DEFAULT_EVENT_SERIES_FLUSH_MS, referenceOf } from './events.ts';
 export type { EventRecorderOptions, EventType, EventsV1Event, ObjectReference } from './events.ts';
 export { ScaleExpectations, ResourceVersionExpectations, compareResourceVersions } from './expectations.ts';
 export type { ExpectationAction, ExpectationsOptions } from './expectations.ts';
-export { controllerRef, enqueueControllerOwner, enqueueObject, groupOf } from './handlers.ts';
+export { controllerOwnerKey, controllerRef, enqueueControllerOwner, groupOf, keyOf } from './controller/handlers.ts';
+export type { GroupKind } from './controller/handlers.ts';
 export { Backoff } from './informer/backoff.ts';
 export type { BackoffOptions } from './informer/backoff.ts';
 export { InformerFactory } from './informer/factory.ts';

@@ -15,10 +15,5 @@ export { detailAnnotationValue, planAnnotations, statusChanged } from './core/re
 export { checkStage, podsWithChangedDecision } from './core/checker.ts';
 export { WebhookClient, WebhookCallError, DEFAULT_WEBHOOK_TIMEOUT_MS, type WebhookCall, type WebhookCaller, type WebhookClientOptions } from './http/webhook-client.ts';
 export { isLinkLocalAddress, literalAddress, parseAllowedOrigin, urlAllowed, type AllowedOrigin } from './core/outbound-policy.ts';
-export {
-  createTransitionRuleController,
-  TRANSITION_RULE_CONTROLLER_NAME,
-  type TransitionRuleController,
-  type TransitionRuleControllerOptions,
-} from './reconciler/controller.ts';
+export { createTransitionRuleController, TRANSITION_RULE_CONTROLLER_NAME, type TransitionRuleControllerOptions } from './reconciler/controller.ts';
 export { createTransitionRuleStageGate, stageGateFromInformer, type StageGate, type StageDecision } from './reconciler/stage-gate.ts';
