@@ -9,7 +9,7 @@ export { helpText } from './config/help.ts';
 export { FEATURE_GATE_DEFAULTS, parseFeatureGates } from './config/feature-gates.ts';
 export type { FeatureGates, FeatureGateName } from './config/feature-gates.ts';
 export { CONTROLLERS, controllerNames } from './controllers/registry.ts';
-export type { ControllerRegistration, ControllerDeps } from './controllers/registry.ts';
+export type { ControllerRegistration, ControllerDeps } from './controllers/registration.ts';
 export { admissionWebhooks } from './webhooks/index.ts';
 export { NO_POD_CACHE } from './webhooks/pod-cache.ts';
 export { webhookConfigurations } from './webhooks/configurations.ts';
