@@ -4,7 +4,7 @@ export { readLifecycle, typeOf, phaseOf, podPhase, lacksOperationType, type Life
 export { expectedFinalizers, expectedFinalizersSatisfied, isReadyToOperate, hasServiceReadyGate, type Pod } from './core/pod-state.ts';
 export { effectiveChanges, applyChanges, labelPatchOps, type LabelChanges } from './core/label-patch.ts';
 // The admission functions (served by the controller-manager at /mutate-pod and /validate-pod).
-export { mutatePod, type AdmissionOperation } from './core/mutate.ts';
+export { mutatePod, type AdmissionOperation, type CreateTraffic } from './core/mutate.ts';
 export { validatePod, requestViolations, violationMessage, VALIDATION_MESSAGE_PREFIX, type LifecycleViolation } from './core/validate.ts';
 // The lifecycle controller: its planner, the StageGate port and the shell.
 export { planLifecycle, type LifecyclePlan, type LifecycleWrite, type PlannedEvent } from './core/lifecycle-plan.ts';
