@@ -1,12 +1,12 @@
 // The PodFailed Event (core/pods/failed-pod.ts), said on the CloneSet when one of its pods turns
 // Failed. Declared with reactsTo(), so only the leader says it: standbys run the caches too.
 import { CLONESET_GVK } from '@cloneset-suite/api-types';
-import { controllerOwnerKey, type EventRecorder, type KubeObject, type ResourceEventHandler, type SharedIndexInformer } from '@cloneset-suite/kube-runtime';
+import { controllerOwnerKey, type EventRecorder, type KubeObject, type ResourceEventHandler, type CachedSource } from '@cloneset-suite/kube-runtime';
 import type { V1Pod } from '@kubernetes/client-node';
 import { failedPodEvent } from '../core/pods/failed-pod.ts';
 import type { CloneSetObject } from './caches.ts';
 
-export function failedPodEvents(cloneSets: SharedIndexInformer<CloneSetObject>, recorder: EventRecorder): ResourceEventHandler<KubeObject> {
+export function failedPodEvents(cloneSets: CachedSource<CloneSetObject>, recorder: EventRecorder): ResourceEventHandler<KubeObject> {
   return {
     onUpdate: (old, pod) => {
       const key = controllerOwnerKey(pod, CLONESET_GVK);

@@ -18,7 +18,7 @@ import {
   type ReconcileContext,
   type ReconcilerParts,
   type ResourceVersionExpectations,
-  type SharedIndexInformer,
+  type CachedSource,
   type EventRecorder,
   jsonPointerEscape,
 } from '@cloneset-suite/kube-runtime';
@@ -78,8 +78,8 @@ export function createPodOpsLifecycleController(manager: Manager, options: PodOp
 
 interface LifecycleReconcilerDeps {
   manager: Manager;
-  pods: SharedIndexInformer<KubeObject>;
-  services: SharedIndexInformer<ServiceObject>;
+  pods: CachedSource<KubeObject>;
+  services: CachedSource<ServiceObject>;
   gate: StageGate;
   versions: ResourceVersionExpectations;
   recorder: EventRecorder;

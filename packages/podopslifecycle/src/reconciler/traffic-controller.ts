@@ -20,7 +20,7 @@ import {
   type ReconcileContext,
   type ReconcilerParts,
   type ResourceVersionExpectations,
-  type SharedIndexInformer,
+  type CachedSource,
 } from '@cloneset-suite/kube-runtime';
 import type { Pod } from '../core/pod-state.ts';
 import { serviceSelects } from '../core/service-selector.ts';
@@ -91,9 +91,9 @@ export function createTrafficCooperationController(manager: Manager, options: Tr
 
 interface TrafficReconcilerDeps {
   manager: Manager;
-  pods: SharedIndexInformer<KubeObject>;
-  services: SharedIndexInformer<ServiceObject>;
-  slices: SharedIndexInformer<EndpointSliceObject>;
+  pods: CachedSource<KubeObject>;
+  services: CachedSource<ServiceObject>;
+  slices: CachedSource<EndpointSliceObject>;
   versions: ResourceVersionExpectations;
   recorder: EventRecorder;
   onDrained: ((seconds: number) => void) | undefined;

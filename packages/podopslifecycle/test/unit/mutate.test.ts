@@ -2,7 +2,8 @@
 // barrier of §1.9, undo (§1.10), gate injection and the step-2 snapshot rule.
 import { describe, expect, it } from 'vitest';
 import { POL_ANNOTATIONS, POL_PHASE_LABEL, POL_SERVICE_READY_GATE, POL_TRAFFIC_FINALIZER } from '@cloneset-suite/api-types';
-import { mutatePod, type Pod } from '../../src/index.ts';
+import { mutatePod } from '../../src/core/mutate.ts';
+import type { Pod } from '../../src/core/pod-state.ts';
 import { NOW, PROT, pod, short, type PodSpecShort } from './fixtures.ts';
 
 interface Row {

@@ -17,7 +17,7 @@ import {
   type ReconcileContext,
   type ReconcilerParts,
   type ResourceVersionExpectations,
-  type SharedIndexInformer,
+  type CachedSource,
 } from '@cloneset-suite/kube-runtime';
 import { planRound } from '../core/round.ts';
 import { RULE_ERROR_REASON } from '../core/webhook-rule.ts';
@@ -93,8 +93,8 @@ export function createTransitionRuleController(manager: Manager, options: Transi
 
 interface RuleReconcilerDeps {
   manager: Manager;
-  ptrs: SharedIndexInformer<PodTransitionRuleObject>;
-  pods: SharedIndexInformer<KubeObject>;
+  ptrs: CachedSource<PodTransitionRuleObject>;
+  pods: CachedSource<KubeObject>;
   owners: OwnerLookup;
   statusVersions: ResourceVersionExpectations;
   recorder: EventRecorder;
