@@ -7,7 +7,7 @@
 //    lease, stop the every-replica runnables, stop the informers; the result says why it stopped.
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
-import { KubeClient, type KubeClientOptions } from './client/client.ts';
+import { KubeClient } from './client/client.ts';
 import type { Transport } from './client/transport.ts';
 import { ControllerBuilder, type ControllerBuilderOptions, type ControllerHost } from './controller/builder.ts';
 import type { ControllerOptions } from './controller/controller.ts';
@@ -94,7 +94,7 @@ export class Manager implements ControllerHost {
       clock: this.clock,
       logger: this.logger,
       metrics: this.metrics,
-      ...(options.defaultResyncMs !== undefined ? { defaultResyncMs: options.defaultResyncMs } : {}),
+      defaultResyncMs: options.defaultResyncMs,
     });
   }
 
@@ -305,19 +305,9 @@ export class Manager implements ControllerHost {
     this.logger.info({ reason: this.stopReason }, 'manager stopped');
   }
 
-  private newClient(o: { qps?: number | undefined; burst?: number | undefined; requestTimeoutMs?: number | undefined; userAgentSuffix?: string }): KubeClient {
+  private newClient(o: { qps?: number; burst?: number; requestTimeoutMs?: number; userAgentSuffix?: string }): KubeClient {
     const { kubeConfig, transport, userAgent } = this.options;
     const agent = userAgent && o.userAgentSuffix ? `${userAgent}/${o.userAgentSuffix}` : userAgent;
-    const options: KubeClientOptions = {
-      ...(kubeConfig ? { kubeConfig } : {}),
-      ...(transport ? { transport } : {}),
-      ...(o.qps !== undefined ? { qps: o.qps } : {}),
-      ...(o.burst !== undefined ? { burst: o.burst } : {}),
-      ...(o.requestTimeoutMs !== undefined ? { requestTimeoutMs: o.requestTimeoutMs } : {}),
-      ...(agent ? { userAgent: agent } : {}),
-      clock: this.clock,
-      metrics: this.metrics,
-    };
-    return new KubeClient(options);
+    return new KubeClient({ kubeConfig, transport, qps: o.qps, burst: o.burst, requestTimeoutMs: o.requestTimeoutMs, userAgent: agent || undefined, clock: this.clock, metrics: this.metrics });
   }
 }

@@ -1,4 +1,4 @@
-// One CloneSet pass, the controller's imperative shell (ARCHITECTURE.md): gather inputs from the
+// One CloneSet pass, the controller's imperative shell (README, Architecture): gather inputs from the
 // shared caches, call planReconcile, execute its actions, write /status only when it changed, and
 // say what comes next: done, requeue after a delay, or the pass's failures thrown for the error
 // policy (a lost race included).
