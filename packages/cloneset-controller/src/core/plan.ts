@@ -4,9 +4,8 @@
 // carries events that are decisions (ScaleUpLimited, WaitingForPodDeletion) and, on a
 // pod patch, the outcome Events the planner chose the words of (SuccessfulUpdatePodReCreate).
 import type { V1OwnerReference, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
-import type { PreDownloadAction } from './image-predownload.ts';
-import type { ConditionWrite } from './pod-conditions.ts';
-import type { RevisionAction } from './revisions.ts';
+import type { PreDownloadAction } from './predownload/image-predownload.ts';
+import type { RevisionAction } from './revisions/revisions.ts';
 
 export interface CreatePodAction {
   kind: 'createPod';
@@ -82,6 +81,15 @@ export interface PatchPodAction {
   addFinalizers?: string[];
   lifecycle?: { from: string; to: string };
   outcome?: { success: OutcomeEvent; failure: OutcomeEvent };
+}
+
+/** One condition exactly as the strategic merge patch writes it (null deletes a field). */
+export interface ConditionWrite {
+  type: string;
+  status: 'True' | 'False';
+  reason: string | null;
+  message: string | null;
+  lastTransitionTime: string;
 }
 
 export interface PodConditionPatch {

@@ -1,10 +1,10 @@
 // What can be updated in place (spec §8.6): container images and template
 // metadata only; anything else means recreate.
 import type { V1ControllerRevision, V1PodTemplateSpec } from '@kubernetes/client-node';
-import { semanticallyEqual } from './canonical.ts';
-import { goPodTemplate } from './go-template-encoder.ts';
-import { VCT_HASH_ANNOTATION } from './keys.ts';
-import { templateOfRevision } from './revisions.ts';
+import { semanticallyEqual } from '../revisions/canonical.ts';
+import { goPodTemplate } from '../revisions/go-template-encoder.ts';
+import { VCT_HASH_ANNOTATION } from '../keys.ts';
+import { templateOfRevision } from '../revisions/revisions.ts';
 
 export interface InPlaceDiff {
   /** container name -> new image */
