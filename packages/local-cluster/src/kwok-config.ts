@@ -8,7 +8,8 @@
 //    them back when their pods go, and after a kwok restart it no longer knows they are taken, so
 //    two pods could share an IP.
 // kwokctl writes every option of a given KwokConfiguration (zero values included), so the others
-// are spelled out with kwok's defaults. Changing these needs the cluster recreated.
+// are spelled out with kwok's defaults. kwok reads them only at creation: startCluster makes a
+// cluster created with other settings again.
 
 /** The simulated pods' CIDR: 65,534 addresses. */
 export const POD_CIDR = '10.0.0.0/16';

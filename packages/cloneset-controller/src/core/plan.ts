@@ -1,12 +1,11 @@
-// The plan: typed actions the reconciler shell executes in order (ARCHITECTURE.md:
-// planners return data, the shell does the I/O). Outcome events (SuccessfulCreate,
+// The plan: typed actions the reconciler shell executes in order (planners return data, the
+// shell does the I/O: README, Architecture). Outcome events (SuccessfulCreate,
 // FailedDelete, ...) are emitted by the shell from each action's result, §10.3; the plan
 // carries events that are decisions (ScaleUpLimited, WaitingForPodDeletion) and, on a
 // pod patch, the outcome Events the planner chose the words of (SuccessfulUpdatePodReCreate).
 import type { V1OwnerReference, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
-import type { PreDownloadAction } from './image-predownload.ts';
-import type { ConditionWrite } from './pod-conditions.ts';
-import type { RevisionAction } from './revisions.ts';
+import type { PreDownloadAction } from './predownload/image-predownload.ts';
+import type { RevisionAction } from './revisions/revisions.ts';
 
 export interface CreatePodAction {
   kind: 'createPod';
@@ -82,6 +81,15 @@ export interface PatchPodAction {
   addFinalizers?: string[];
   lifecycle?: { from: string; to: string };
   outcome?: { success: OutcomeEvent; failure: OutcomeEvent };
+}
+
+/** One condition exactly as the strategic merge patch writes it (null deletes a field). */
+export interface ConditionWrite {
+  type: string;
+  status: 'True' | 'False';
+  reason: string | null;
+  message: string | null;
+  lastTransitionTime: string;
 }
 
 export interface PodConditionPatch {
@@ -202,9 +210,6 @@ export function inStep(step: PlanStep, actions: readonly PlanAction[]): PlannedA
   return actions.map((a) => ({ ...a, step }));
 }
 
-/** Something a step waits for: reported on its condition (and by an Event), not retried as an error. */
-export type PlanWait = PlanError;
-
 /**
  * Who holds pods outside the controller's reach; the reason of the PodsHeld condition.
  * OperationTypeMismatch: someone changed `operation-type/cloneset` after `operate` was granted.
@@ -230,7 +235,8 @@ export interface Plan {
   /** Smallest positive delay to requeue after, in milliseconds (§3 step 15). */
   requeueAfterMs?: number;
   errors: PlanError[];
-  waits: PlanWait[];
+  /** What the step waits for, on the same conditions: reported (and by an Event), not retried as an error. */
+  waits: PlanError[];
   /**
    * Pods the step chose for its PodOpsLifecycle operation type (scale-in or update), whether it
    * begins, waits or acts on them; absent when the step did not get as far as choosing.

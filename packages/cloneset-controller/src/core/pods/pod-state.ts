@@ -1,0 +1,189 @@
+// Pod predicates of spec §2: active, claimed, update-ready, ready, available,
+// lifecycle state, revision match, instance id, specified-delete.
+import type { V1Pod, V1PodCondition } from '@kubernetes/client-node';
+import { KUSION_CONTROL_LABEL, POL_LABELS } from '@cloneset-suite/api-types';
+import { readLifecycle } from '@cloneset-suite/podopslifecycle';
+import {
+  INPLACE_UPDATE_READY,
+  INSTANCE_ID_LABEL,
+  LIFECYCLE_STATE_LABEL,
+  LifecycleState,
+  REVISION_LABEL,
+  SPECIFIED_DELETE_LABEL,
+} from '../keys.ts';
+import { findIn, someIn } from '../frozen-lists.ts';
+import { selectorMatcher } from '../selector.ts';
+import { toMillis } from '../time.ts';
+import type { CloneSetLike } from '../types.ts';
+
+export function podName(pod: V1Pod): string {
+  return pod.metadata?.name ?? '';
+}
+
+export function podLabels(pod: V1Pod): Record<string, string> {
+  return pod.metadata?.labels ?? {};
+}
+
+/** Active: not Succeeded/Failed and not terminating (§2). */
+export function isActive(pod: V1Pod): boolean {
+  const phase = pod.status?.phase;
+  return phase !== 'Succeeded' && phase !== 'Failed' && !pod.metadata?.deletionTimestamp;
+}
+
+export function getCondition(pod: V1Pod, type: string): V1PodCondition | undefined {
+  return findIn(pod.status?.conditions, (c) => c.type === type);
+}
+
+export function isPodReadyCondition(pod: V1Pod): boolean {
+  return getCondition(pod, 'Ready')?.status === 'True';
+}
+
+/** Time the Ready condition last went True, or undefined (the zero time). */
+export function readySinceMs(pod: V1Pod): number | undefined {
+  const c = getCondition(pod, 'Ready');
+  return c?.status === 'True' ? toMillis(c.lastTransitionTime) : undefined;
+}
+
+/**
+ * update-ready(pod, m) of §2: Running, PodReady True for more than m seconds, and the
+ * InPlaceUpdateReady condition (if present) True. A missing transition time with
+ * m > 0 counts as "not yet long enough", the conservative reading.
+ */
+export function isUpdateReady(pod: V1Pod, minReadySeconds: number, nowMs: number): boolean {
+  if (pod.status?.phase !== 'Running' || !isPodReadyCondition(pod)) return false;
+  const ipu = getCondition(pod, INPLACE_UPDATE_READY);
+  if (ipu && ipu.status !== 'True') return false;
+  if (minReadySeconds > 0) {
+    const since = readySinceMs(pod);
+    if (since === undefined || since + minReadySeconds * 1000 >= nowMs) return false;
+  }
+  return true;
+}
+
+export function lifecycleState(pod: V1Pod): string {
+  return podLabels(pod)[LIFECYCLE_STATE_LABEL] ?? '';
+}
+
+/** States "" and Normal are the only ones that count as serving (§9). */
+export function isLifecycleServing(pod: V1Pod): boolean {
+  const s = lifecycleState(pod);
+  return s === '' || s === LifecycleState.Normal;
+}
+
+/** ready of §2: update-ready with m = 0 and a serving lifecycle state (deletion limits). */
+export function isReady(pod: V1Pod, nowMs: number): boolean {
+  return isUpdateReady(pod, 0, nowMs) && isLifecycleServing(pod);
+}
+
+/** Scope of PodOpsLifecycle (decisions.md choice 1). Anything else behaves as under OpenKruise. */
+export function isControlled(pod: V1Pod): boolean {
+  return podLabels(pod)[KUSION_CONTROL_LABEL] === 'true';
+}
+
+/**
+ * decisions.md "CloneSet meets PodOpsLifecycle": a controlled pod serves only while it is
+ * `service-available` and in no PodOpsLifecycle operation (of any id).
+ */
+export function isServingUnderOpsLifecycle(pod: V1Pod): boolean {
+  if (!isControlled(pod)) return true;
+  const labels = podLabels(pod);
+  return labels[POL_LABELS.serviceAvailable] !== undefined && readLifecycle(labels).ids.length === 0;
+}
+
+/**
+ * available of §2: update-ready for more than minReadySeconds and serving; for a controlled
+ * pod also serving under PodOpsLifecycle (maxUnavailable, availableReplicas).
+ */
+export function isAvailable(pod: V1Pod, minReadySeconds: number, nowMs: number): boolean {
+  return isUpdateReady(pod, minReadySeconds, nowMs) && isLifecycleServing(pod) && isServingUnderOpsLifecycle(pod);
+}
+
+export function isPreparingDelete(pod: V1Pod): boolean {
+  return lifecycleState(pod) === LifecycleState.PreparingDelete;
+}
+
+export function podRevision(pod: V1Pod): string {
+  return podLabels(pod)[REVISION_LABEL] ?? '';
+}
+
+export function shortHashOf(revisionName: string): string {
+  const i = revisionName.lastIndexOf('-');
+  return i < 0 ? revisionName : revisionName.slice(i + 1);
+}
+
+/** A revision label equals revision X by full name or by the text after the last `-` (§2). */
+export function revisionMatches(label: string, revisionName: string): boolean {
+  if (label === '' || revisionName === '') return false;
+  return label === revisionName || shortHashOf(label) === shortHashOf(revisionName);
+}
+
+export function isPodAtRevision(pod: V1Pod, revisionName: string): boolean {
+  return revisionMatches(podRevision(pod), revisionName);
+}
+
+export function instanceIdOf(obj: { metadata?: { labels?: Record<string, string> } }): string | undefined {
+  return obj.metadata?.labels?.[INSTANCE_ID_LABEL];
+}
+
+/** specified-delete: the label with any value, or listed in podsToDelete (§2). */
+export function isSpecifiedDelete(pod: V1Pod, podsToDelete: ReadonlySet<string> | readonly string[]): boolean {
+  if (Object.hasOwn(podLabels(pod), SPECIFIED_DELETE_LABEL)) return true;
+  const name = podName(pod);
+  return Array.isArray(podsToDelete) ? podsToDelete.includes(name) : (podsToDelete as ReadonlySet<string>).has(name);
+}
+
+export function maxRestartCount(pod: V1Pod): number {
+  let max = 0;
+  for (const s of pod.status?.containerStatuses ?? []) max = Math.max(max, s.restartCount);
+  return max;
+}
+
+// ---- ownership and claiming (§2, §11) ----
+
+export function isOwnedBy(pod: V1Pod, uid: string): boolean {
+  return someIn(pod.metadata?.ownerReferences, (r) => r.uid === uid);
+}
+
+export interface PodClaim {
+  /** Active, owned, matching the selector: the pods every rule acts on. */
+  claimed: V1Pod[];
+  /** Owned but inactive (terminating, Succeeded, Failed): kept for PVC and name checks. */
+  inactive: V1Pod[];
+  /** Active, controlled by this CloneSet, no longer matching: remove our ownerRef. */
+  toRelease: V1Pod[];
+  /** Active, matching, owned only through a non-controller ref: make it the controller ref. */
+  toAdopt: V1Pod[];
+}
+
+/**
+ * Split the pods listed for the CloneSet (by ownerRef UID, §11) per §2. Orphans are
+ * never adopted (decisions.md 7): pods without any ref to us are ignored. Nothing is
+ * adopted or released while the CloneSet is being deleted.
+ */
+export function classifyPods(cs: CloneSetLike, pods: readonly V1Pod[]): PodClaim {
+  const uid = cs.metadata.uid ?? '';
+  const deleting = !!cs.metadata.deletionTimestamp;
+  const out: PodClaim = { claimed: [], inactive: [], toRelease: [], toAdopt: [] };
+  const matchesSelector = selectorMatcher(cs.spec.selector);
+  for (const pod of pods) {
+    const refs = pod.metadata?.ownerReferences;
+    if (!isOwnedBy(pod, uid)) continue;
+    if (!isActive(pod)) {
+      out.inactive.push(pod);
+      continue;
+    }
+    const isController = someIn(refs, (r) => r.uid === uid && r.controller === true);
+    const otherController = someIn(refs, (r) => r.controller === true && r.uid !== uid);
+    const matches = matchesSelector(podLabels(pod));
+    if (matches) {
+      if (isController) out.claimed.push(pod);
+      else if (!otherController && !deleting) {
+        out.toAdopt.push(pod);
+        out.claimed.push(pod);
+      }
+    } else if (isController && !deleting) {
+      out.toRelease.push(pod);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,158 @@
+// In-place update records on the pod (spec §8.7): the state annotation, the grace
+// annotation, and completion detection from container statuses.
+import type { V1Pod } from '@kubernetes/client-node';
+import {
+  INPLACE_UPDATE_GRACE_ANNOTATION,
+  INPLACE_UPDATE_GRACE_ANNOTATION_LEGACY,
+  INPLACE_UPDATE_STATE_ANNOTATION,
+  INPLACE_UPDATE_STATE_ANNOTATION_LEGACY,
+} from '../keys.ts';
+import { findIn } from '../frozen-lists.ts';
+import { rfc3339 } from '../time.ts';
+
+/** One batch of containers whose spec was patched, and when (metav1.Time, whole seconds). */
+export interface ContainerBatch {
+  timestamp: string;
+  containers: string[];
+}
+
+/** `apps.kruise.io/inplace-update-state` (the fields the planners write and read). */
+export interface InPlaceUpdateState {
+  revision: string;
+  updateTimestamp: string;
+  updateImages?: boolean;
+  lastContainerStatuses?: Record<string, { imageID?: string }>;
+  /** One entry per spec patch, as OpenKruise records it (§8.7 step 3). */
+  containerBatchesRecord?: ContainerBatch[];
+}
+
+/** `apps.kruise.io/inplace-update-grace`: the pending spec during the grace period. */
+export interface InPlaceUpdateGrace {
+  revision: string;
+  containerImages?: Record<string, string>;
+  graceSeconds: number;
+}
+
+function parse(raw: string | undefined): unknown {
+  if (raw === undefined) return undefined;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+const isOptional = (x: unknown, check: (v: unknown) => boolean): boolean => x === undefined || check(x);
+const isStringMap = (x: unknown): boolean => isRecord(x) && Object.values(x).every((v) => typeof v === 'string');
+
+/** The shape the planners read; anything else (another writer's garbage) reads as absent. */
+function isUpdateState(x: unknown): x is InPlaceUpdateState {
+  return (
+    isRecord(x) &&
+    typeof x.revision === 'string' &&
+    isOptional(x.updateTimestamp, (v) => typeof v === 'string') &&
+    isOptional(x.lastContainerStatuses, (v) => isRecord(v) && Object.values(v).every(isRecord)) &&
+    isOptional(x.containerBatchesRecord, (v) => Array.isArray(v) && v.every((b) => isRecord(b) && Array.isArray(b.containers)))
+  );
+}
+
+function isGrace(x: unknown): x is InPlaceUpdateGrace {
+  return isRecord(x) && typeof x.revision === 'string' && typeof x.graceSeconds === 'number' && Number.isFinite(x.graceSeconds) && isOptional(x.containerImages, isStringMap);
+}
+
+export function updateStateKey(pod: V1Pod): string | undefined {
+  const a = pod.metadata?.annotations ?? {};
+  if (Object.hasOwn(a, INPLACE_UPDATE_STATE_ANNOTATION)) return INPLACE_UPDATE_STATE_ANNOTATION;
+  if (Object.hasOwn(a, INPLACE_UPDATE_STATE_ANNOTATION_LEGACY)) return INPLACE_UPDATE_STATE_ANNOTATION_LEGACY;
+  return undefined;
+}
+
+export function readUpdateState(pod: V1Pod): InPlaceUpdateState | undefined {
+  const key = updateStateKey(pod);
+  const state = key === undefined ? undefined : parse(pod.metadata?.annotations?.[key]);
+  return isUpdateState(state) ? state : undefined;
+}
+
+export function graceAnnotationKey(pod: V1Pod): string | undefined {
+  const a = pod.metadata?.annotations ?? {};
+  if (Object.hasOwn(a, INPLACE_UPDATE_GRACE_ANNOTATION)) return INPLACE_UPDATE_GRACE_ANNOTATION;
+  if (Object.hasOwn(a, INPLACE_UPDATE_GRACE_ANNOTATION_LEGACY)) return INPLACE_UPDATE_GRACE_ANNOTATION_LEGACY;
+  return undefined;
+}
+
+export function readGrace(pod: V1Pod): InPlaceUpdateGrace | undefined {
+  const key = graceAnnotationKey(pod);
+  const grace = key === undefined ? undefined : parse(pod.metadata?.annotations?.[key]);
+  return isGrace(grace) ? grace : undefined;
+}
+
+/** In-place annotation keys present on the pod whose value the planners cannot read. */
+export function malformedInPlaceAnnotations(pod: V1Pod): { grace?: string; state?: string } {
+  const graceKey = graceAnnotationKey(pod);
+  const stateKey = updateStateKey(pod);
+  return {
+    ...(graceKey !== undefined && !readGrace(pod) ? { grace: graceKey } : {}),
+    ...(stateKey !== undefined && !readUpdateState(pod) ? { state: stateKey } : {}),
+  };
+}
+
+/** Image statuses recorded at the moment the new images are written. */
+export function lastContainerStatuses(pod: V1Pod, containers: readonly string[]): Record<string, { imageID?: string }> {
+  const out: Record<string, { imageID?: string }> = {};
+  for (const name of containers) {
+    const s = pod.status?.containerStatuses?.find((c) => c.name === name);
+    out[name] = s?.imageID ? { imageID: s.imageID } : {};
+  }
+  return out;
+}
+
+export function stateJson(state: InPlaceUpdateState): string {
+  return JSON.stringify(state);
+}
+
+/**
+ * The state written when the spec is patched now (`images`, possibly none) or, with
+ * `deferred`, when a grace period holds the images back: then no batch is recorded yet.
+ */
+export function newUpdateState(revision: string, nowMs: number, pod: V1Pod, images: Record<string, string>, deferred = false): InPlaceUpdateState {
+  const names = Object.keys(images);
+  const state: InPlaceUpdateState = {
+    revision,
+    updateTimestamp: rfc3339(nowMs),
+    ...(names.length > 0 ? { updateImages: true, lastContainerStatuses: lastContainerStatuses(pod, names) } : {}),
+  };
+  return deferred ? state : withBatch(state, names, nowMs);
+}
+
+/** The state with one more containerBatchesRecord entry for the containers patched now. */
+export function withBatch(state: InPlaceUpdateState, containers: readonly string[], nowMs: number): InPlaceUpdateState {
+  const batch: ContainerBatch = { timestamp: rfc3339(nowMs), containers: [...containers].sort() };
+  return { ...state, containerBatchesRecord: [...(state.containerBatchesRecord ?? []), batch] };
+}
+
+/** An image without a tag or digest is compared as `:latest` (§8.7). */
+export function normaliseImage(image: string): string {
+  if (image.includes('@')) return image;
+  const slash = image.lastIndexOf('/');
+  return image.slice(slash + 1).includes(':') ? image : `${image}:latest`;
+}
+
+/**
+ * Completion (§8.7 step 5): no grace pending and, for every recorded container, the
+ * status imageID changed or the status image equals the spec image.
+ */
+export function isInPlaceUpdateComplete(pod: V1Pod): boolean {
+  if (graceAnnotationKey(pod) !== undefined) return false;
+  const state = readUpdateState(pod);
+  if (!state) return true;
+  for (const [name, last] of Object.entries(state.lastContainerStatuses ?? {})) {
+    const status = findIn(pod.status?.containerStatuses, (c) => c.name === name);
+    if (!status) return false;
+    const specImage = findIn(pod.spec?.containers, (c) => c.name === name)?.image;
+    const idChanged = !!status.imageID && status.imageID !== last.imageID;
+    const sameImage = specImage !== undefined && normaliseImage(status.image) === normaliseImage(specImage);
+    if (!idChanged && !sameImage) return false;
+  }
+  return true;
+}

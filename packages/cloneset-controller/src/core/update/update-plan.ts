@@ -1,0 +1,235 @@
+// The Update step (spec §8): refresh, gates, candidates and order, the
+// maxUnavailable walk, then per pod an in-place update (with lifecycle pre-steps)
+// or a recreate mark.
+import type { V1Pod } from '@kubernetes/client-node';
+import { POL_OPERATION_TYPES } from '@cloneset-suite/api-types';
+import { findRevision, isUpdatedPod, revisionNameOf, updateDiffs, type PlanContext } from '../context.ts';
+import type { Diffs } from './diff.ts';
+import { revisionInPlaceDiff } from './inplace.ts';
+import { graceAnnotationKey, newUpdateState, stateJson } from './inplace-state.ts';
+import {
+  INPLACE_UPDATE_GRACE_ANNOTATION,
+  INPLACE_UPDATE_READY,
+  INPLACE_UPDATE_STATE_ANNOTATION,
+  LIFECYCLE_STATE_LABEL,
+  LIFECYCLE_TIMESTAMP_ANNOTATION,
+  LifecycleState,
+  PRE_UPDATE_HOOK_KEY,
+  SPECIFIED_DELETE_LABEL,
+} from '../keys.ts';
+import { hasReadinessGate, isHooked, kruisePodReadyChange, statePatch } from '../lifecycle/lifecycle.ts';
+import { setPodConditions } from '../pods/pod-conditions.ts';
+import { PASS_LIMIT_REQUEUE_MS, passBudget } from '../pass-limits.ts';
+import { emptyPlan, minRequeue, type Plan, type PlanAction, type PodConditionPatch } from '../plan.ts';
+import { isAvailable, isControlled, isPodAtRevision, isPreparingDelete, lifecycleState, podLabels, podName, podRevision } from '../pods/pod-state.ts';
+import { inOperationFirst, isBegun, isGranted, throughLifecycle } from '../lifecycle/ops-lifecycle.ts';
+import { planRefresh } from './refresh.ts';
+import { revisionLabels } from '../revisions/revisions.ts';
+import { rfc3339 } from '../time.ts';
+import { sortForUpdate } from './update-order.ts';
+
+/**
+ * §8.5: walk the ordered candidates (already truncated to |updateNum|), stopping when
+ * the target-revision unavailable count or the total unavailable count would exceed
+ * updateMaxUnavailable. Updating an already-unavailable pod costs no total budget.
+ */
+export function limitByMaxUnavailable(
+  ctx: PlanContext,
+  ordered: readonly V1Pod[],
+  targetRevision: string,
+  updateMaxUnavailable: number,
+): V1Pod[] {
+  const avail = (p: V1Pod) => isAvailable(p, ctx.minReadySeconds, ctx.nowMs);
+  let unavail = ctx.pods.filter((p) => !avail(p)).length;
+  const targetUnavail = ctx.pods.filter((p) => !avail(p) && isPodAtRevision(p, targetRevision)).length;
+  const chosen: V1Pod[] = [];
+  let k = 0;
+  for (const pod of ordered) {
+    if (targetUnavail + k >= updateMaxUnavailable) break;
+    if (avail(pod)) {
+      if (unavail >= updateMaxUnavailable) break;
+      unavail++;
+    }
+    k++;
+    chosen.push(pod);
+  }
+  return chosen;
+}
+
+/**
+ * Candidates for this pass (§8.4): wrong revision, not pre-deleting, no pending grace (unless
+ * Updated), not a pod the CloneSet began a scale-in on.
+ */
+export function updateCandidates(ctx: PlanContext, updateNum: number): V1Pod[] {
+  return ctx.pods.filter((p) => {
+    if (updateNum > 0 === isUpdatedPod(ctx, p)) return false;
+    if (isPreparingDelete(p)) return false;
+    if (isBegun(p, POL_OPERATION_TYPES.scaleIn)) return false;
+    return graceAnnotationKey(p) === undefined || lifecycleState(p) === LifecycleState.Updated;
+  });
+}
+
+/** In-place update of one pod to `target` (§8.7), including the lifecycle pre-step. */
+function inPlaceUpdate(ctx: PlanContext, pod: V1Pod, target: string, diff: NonNullable<ReturnType<typeof revisionInPlaceDiff>>): PlanAction[] {
+  const hook = ctx.cs.spec.lifecycle?.inPlaceUpdate;
+  const state = lifecycleState(pod);
+  const name = podName(pod);
+  const toPreparing = (extra: Parameters<typeof statePatch>[3] = {}): PlanAction[] => {
+    const out: PlanAction[] = [];
+    if (hook?.markPodNotReady) {
+      const c = kruisePodReadyChange(pod, { add: PRE_UPDATE_HOOK_KEY });
+      if (c) out.push(setPodConditions(pod, [c], ctx.nowMs));
+    }
+    out.push(statePatch(pod, LifecycleState.PreparingUpdate, ctx.nowMs, extra));
+    return out;
+  };
+  switch (state) {
+    case '':
+    case LifecycleState.PreparingNormal:
+    case LifecycleState.Normal:
+      if (hook && isHooked(pod, hook)) return toPreparing();
+      break;
+    case LifecycleState.Updated:
+      // A new revision arrived after an update: re-arm the hook, or let refresh move to Normal.
+      if (!hook) return [];
+      return toPreparing({
+        labels: { ...(hook.labelsHandler ?? {}) },
+        ...(hook.finalizersHandler?.length ? { addFinalizers: [...hook.finalizersHandler] } : {}),
+      });
+    case LifecycleState.PreparingUpdate:
+      if (isHooked(pod, hook)) return [];
+      break;
+    case LifecycleState.Updating:
+      break;
+    default:
+      return [];
+  }
+
+  const actions: PlanAction[] = [];
+  const conditions: PodConditionPatch[] = [];
+  if (hasReadinessGate(pod, INPLACE_UPDATE_READY)) {
+    conditions.push({ type: INPLACE_UPDATE_READY, status: 'False', reason: 'StartInPlaceUpdate' });
+  }
+  if (state === LifecycleState.PreparingUpdate) {
+    // decisions.md fix 4: leaving PreparingUpdate clears the preUpdateHook not-ready key.
+    const c = kruisePodReadyChange(pod, { remove: PRE_UPDATE_HOOK_KEY });
+    if (c) conditions.push(c);
+  }
+  if (conditions.length > 0) actions.push(setPodConditions(pod, conditions, ctx.nowMs));
+
+  const grace = ctx.cs.spec.updateStrategy?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0;
+  const deferred = grace > 0 && Object.keys(diff.images).length > 0;
+  const updateState = newUpdateState(target, ctx.nowMs, pod, deferred ? {} : diff.images, deferred);
+  const annotations: Record<string, string | null> = {
+    ...diff.annotations,
+    [LIFECYCLE_TIMESTAMP_ANNOTATION]: rfc3339(ctx.nowMs),
+    [INPLACE_UPDATE_STATE_ANNOTATION]: stateJson(updateState),
+  };
+  if (deferred) {
+    annotations[INPLACE_UPDATE_GRACE_ANNOTATION] = JSON.stringify({ revision: target, containerImages: diff.images, graceSeconds: grace });
+  }
+  actions.push({
+    kind: 'inPlaceUpdate',
+    name,
+    revision: target,
+    labels: { ...diff.labels, ...revisionLabels(target, ctx.gates), [LIFECYCLE_STATE_LABEL]: LifecycleState.Updating },
+    annotations,
+    images: deferred ? {} : diff.images,
+    gracePeriodSeconds: grace,
+  });
+  return actions;
+}
+
+/**
+ * Finish (decisions.md): a controlled pod whose granted `update` operation is done, at the
+ * update revision with no in-place update running or deferred. Pods refresh writes this pass wait.
+ */
+export function planFinishes(ctx: PlanContext, busy: ReadonlySet<string>): PlanAction[] {
+  return ctx.pods
+    .filter(
+      (p) =>
+        isControlled(p) &&
+        isGranted(p, POL_OPERATION_TYPES.update) &&
+        !busy.has(podName(p)) &&
+        isUpdatedPod(ctx, p) &&
+        lifecycleState(p) !== LifecycleState.Updating &&
+        graceAnnotationKey(p) === undefined,
+    )
+    .map((p) => ({ kind: 'finishOperation', name: podName(p), type: POL_OPERATION_TYPES.update }));
+}
+
+/** Why Update stopped before its diff numbers: a refresh label write ends the pass (§8.2); OnDelete and paused roll nothing. */
+export type UpdateStop = 'refresh' | 'onDelete' | 'paused';
+
+/** The diff numbers Update decided from (§5), or why it stopped before computing them. */
+export type UpdateDiffs = { diffs: Diffs } | { stoppedBy: UpdateStop };
+
+export type UpdatePlan = Plan & UpdateDiffs;
+
+export function planUpdate(ctx: PlanContext): UpdatePlan {
+  // One budget for the pass's pod writes: refresh first, then the updates it leaves room for.
+  const budget = passBudget();
+  const refresh = planRefresh(ctx, budget);
+  const refreshed = new Set(refresh.actions.map((a) => ('name' in a ? a.name : '')));
+  const plan: Plan = { ...emptyPlan(), actions: [...refresh.actions, ...planFinishes(ctx, refreshed)] };
+  if (refresh.requeueAfterMs !== undefined) plan.requeueAfterMs = refresh.requeueAfterMs;
+  const done = (decided: UpdateDiffs): UpdatePlan => ({ ...plan, ...decided, modified: plan.actions.length > 0 });
+  if (refresh.stop) return done({ stoppedBy: 'refresh' });
+  plan.chosen = new Set();
+  if (ctx.updateType === 'OnDelete') return done({ stoppedBy: 'onDelete' });
+  if (ctx.cs.spec.updateStrategy?.paused) return done({ stoppedBy: 'paused' });
+
+  const d = updateDiffs(ctx);
+  if (d.updateNum === 0) return done({ diffs: d });
+  const target = d.updateNum > 0 ? ctx.updateRevision : ctx.currentRevision;
+  const targetName = revisionNameOf(target);
+  // Pods already in the CloneSet's update operation go first, so a choice is kept (§3).
+  const ordered = inOperationFirst(
+    sortForUpdate(updateCandidates(ctx, d.updateNum), ctx.cs.spec.updateStrategy, ctx.pods),
+    POL_OPERATION_TYPES.update,
+  ).slice(0, Math.abs(d.updateNum));
+  const chosen = limitByMaxUnavailable(ctx, ordered, targetName, d.updateMaxUnavailable);
+  plan.chosen = new Set(chosen.map(podName));
+
+  const inPlaceType = ctx.updateType === 'InPlaceIfPossible' || ctx.updateType === 'InPlaceOnly';
+  for (const pod of chosen) {
+    // Chosen either way (its operation is kept); written when the pass has room.
+    if (!budget.take()) {
+      plan.requeueAfterMs = minRequeue(plan.requeueAfterMs, PASS_LIMIT_REQUEUE_MS);
+      break;
+    }
+    const from = findRevision(ctx, podRevision(pod));
+    const diff =
+      inPlaceType && from
+        ? revisionInPlaceDiff(from, target, {
+            vctGate: !!ctx.gates.RecreatePodWhenChangeVCTInCloneSetGate,
+            inPlaceOnly: ctx.updateType === 'InPlaceOnly',
+          })
+        : undefined;
+    if (diff) {
+      plan.actions.push(...throughLifecycle(pod, 'updateInPlace', inPlaceUpdate(ctx, pod, targetName, diff)));
+      const grace = ctx.cs.spec.updateStrategy?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0;
+      if (grace > 0) plan.requeueAfterMs = minRequeue(plan.requeueAfterMs, grace * 1000);
+    } else if (ctx.updateType === 'InPlaceOnly') {
+      const message = `pod ${podName(pod)}: update strategy is InPlaceOnly but can not update in-place`;
+      plan.errors.push({ condition: 'FailedUpdate', message });
+      // Users see the refusal where they look first: `kubectl describe clone` (§10.3).
+      plan.actions.push({ kind: 'event', type: 'Warning', reason: 'FailedUpdatePodInPlace', message: `failed to update ${message}` });
+    } else if (!Object.hasOwn(podLabels(pod), SPECIFIED_DELETE_LABEL)) {
+      // Recreate (§8.8): mark now; the Scale step deletes it as a specified delete (this pass's
+      // second look, recreate-deletes.ts, or the next pass's).
+      const what = `pod ${podName(pod)} specified-delete for update(revision ${targetName})`;
+      plan.actions.push(...throughLifecycle(pod, 'recreate', [{
+        kind: 'patchPod',
+        name: podName(pod),
+        reason: 'RecreateUpdate',
+        labels: { [SPECIFIED_DELETE_LABEL]: 'true' },
+        outcome: {
+          success: { type: 'Normal', reason: 'SuccessfulUpdatePodReCreate', message: `successfully patch ${what}` },
+          failure: { type: 'Warning', reason: 'FailedUpdatePodReCreate', message: `failed to patch ${what}` },
+        },
+      }]));
+    }
+  }
+  return done({ diffs: d });
+}
