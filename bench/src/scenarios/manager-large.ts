@@ -12,6 +12,7 @@ import { fillCloneSet } from '../cloned-pods.ts';
 import { ControllerProcess, SHIPPED_DEFAULTS, SHIPPED_LEASE_TIMINGS, UNTHROTTLED } from '../controller-process.ts';
 import { diffSnapshots, type ChildStartup, type EventLoopDelay, type MemoryReading, type WriteSnapshot } from '../controller-protocol.ts';
 import { benchClient, cloneSetResource, inNamespace, now, sleep } from '../kube.ts';
+import { BENCH_LEASE_NAME } from '../leader-session.ts';
 import { LeaseObserver } from '../lease-observer.ts';
 import { leasesLost, summarizeRenewals, type RenewalSummary } from '../lease-renewals.ts';
 import { memorySize, type MemoryReport, type MemorySize } from '../memory-report.ts';
@@ -26,7 +27,6 @@ import { measureCache } from './memory.ts';
 
 type Log = (line: string) => void;
 
-const LEASE_NAME = 'bench-cloneset-controller';
 const ACQUIRE_TIMEOUT_MS = 60_000;
 const GONE_TIMEOUT_MS = 30 * 60_000;
 const GATE = KRUISE_READINESS_GATES.inPlaceUpdateReady;
@@ -118,14 +118,14 @@ async function templateChanges(ns: string, count: number, run: number): Promise<
 /** Starts a controller child on the namespace, waits until it settled every CloneSet, times the template changes. */
 async function measureManager(ns: string, pods: number, sizes: LargeSizes, run: number, log: Log): Promise<ManagerRun> {
   const identity = `bench-manager-${process.pid}-${run}`;
-  const lease = await LeaseObserver.start(ns, LEASE_NAME);
+  const lease = await LeaseObserver.start(ns, BENCH_LEASE_NAME);
   const t0 = now();
   const controller = await ControllerProcess.start({
     namespace: ns,
     ...SHIPPED_DEFAULTS,
     // The controller-manager's default workers: 50 CloneSets are 50 keys.
     maxConcurrentReconciles: DEFAULT_MAX_CONCURRENT_RECONCILES,
-    leaderElection: { name: LEASE_NAME, identity, ...SHIPPED_LEASE_TIMINGS },
+    leaderElection: { name: BENCH_LEASE_NAME, identity, ...SHIPPED_LEASE_TIMINGS },
   });
   const startedMs = now() - t0;
   try {

@@ -11,7 +11,7 @@ import { SHIPPED_DEFAULTS, SHIPPED_LEASE_TIMINGS, UNTHROTTLED } from '../control
 import type { MemoryReading } from '../controller-protocol.ts';
 import { benchClient, cloneSetResource, inNamespace } from '../kube.ts';
 import { phaseFigures, runPhase, type HeldLease, type PhaseFigures, type PhaseRun, type PhaseSpec } from '../large-phase.ts';
-import { LeaseObserver } from '../lease-observer.ts';
+import { withLeaderSession } from '../leader-session.ts';
 import { timePlanning, PLAN_CASES, type PlanTiming } from '../plan-timing.ts';
 import { allCreated, allReadyOn, allScheduled } from '../pod-goal.ts';
 import { PROCESS_CPU_HEADERS, processCpuCaption, processCpuRow } from '../process-cpu-table.ts';
@@ -24,8 +24,6 @@ import { createWorkload, formatByKind, setImage, withSession } from '../workload
 type Log = (line: string) => void;
 type Limits = { qps: number; burst: number };
 
-const LEASE_NAME = 'bench-cloneset-controller';
-const ACQUIRE_TIMEOUT_MS = 30_000;
 /** 10,000 pods leave with their namespace in a few minutes; the next variant should not compete with that. */
 const GONE_TIMEOUT_MS = 20 * 60_000;
 
@@ -88,44 +86,31 @@ async function cloneSetRun(sizes: LargeSizes, limits: Limits, log: Log): Promise
   const what = `CloneSet of ${n}, qps ${limits.qps}`;
   return inNamespace(
     'bench-large-cloneset',
-    async (ns) => {
-      const observer = await LeaseObserver.start(ns, LEASE_NAME);
-      const lease: HeldLease = { observer, identity, renewDeadlineMs: SHIPPED_LEASE_TIMINGS.renewDeadlineMs };
-      try {
-        return await withSession(
-          'CloneSet',
-          ns,
-          async (s) => {
-            const controller = s.controller!;
-            await observer.waitForHolder(identity, ACQUIRE_TIMEOUT_MS);
-            const memoryEmpty = await controller.memory();
-            const result: VariantRun = { workload: 'CloneSet', limits, phases: [], memoryEmpty };
-            const manifest = cloneSet({ name: 'app', replicas: n, image: IMAGE_V1, maxUnavailable: sizes.maxUnavailable, updateType: 'ReCreate' });
-            const inPlace = (): Promise<KubeObject> =>
-              patchCloneSet(ns, [
-                { op: 'replace', path: '/spec/updateStrategy/type', value: 'InPlaceIfPossible' },
-                { op: 'replace', path: '/spec/template/spec/containers/0/image', value: IMAGE_V3 },
-              ]);
-            const specs = [
-              phaseSpec('scale-out', n, () => createWorkload('CloneSet', ns, manifest), allReadyOn(n), true),
-              phaseSpec('ReCreate rollout', n, () => setImage('CloneSet', ns, 'app', IMAGE_V2), allReadyOn(n, IMAGE_V2)),
-              phaseSpec('in-place rollout', n, inPlace, allReadyOn(n, IMAGE_V3)),
-            ];
-            result.phases = await runPhases((spec) => runPhase(s, spec, lease), specs, log, what, async (phase) => {
-              if (phase.name !== 'scale-out') return;
-              result.memoryAtN = await controller.memory();
-              log(`scale-large: ${what}: timing the planning of ${n} pods in a fresh process`);
-              const planning = await timePlanning(ns, 'app').catch(() => undefined);
-              if (planning) result.planning = planning;
-            });
-            return result;
-          },
-          { ...limits, leaderElection: { name: LEASE_NAME, identity, ...SHIPPED_LEASE_TIMINGS } },
-        );
-      } finally {
-        observer.stop();
-      }
-    },
+    (ns) =>
+      withLeaderSession(ns, limits, identity, async (s) => {
+        const lease: HeldLease = { observer: s.lease, identity, renewDeadlineMs: SHIPPED_LEASE_TIMINGS.renewDeadlineMs };
+        const memoryEmpty = await s.controller.memory();
+        const result: VariantRun = { workload: 'CloneSet', limits, phases: [], memoryEmpty };
+        const manifest = cloneSet({ name: 'app', replicas: n, image: IMAGE_V1, maxUnavailable: sizes.maxUnavailable, updateType: 'ReCreate' });
+        const inPlace = (): Promise<KubeObject> =>
+          patchCloneSet(ns, [
+            { op: 'replace', path: '/spec/updateStrategy/type', value: 'InPlaceIfPossible' },
+            { op: 'replace', path: '/spec/template/spec/containers/0/image', value: IMAGE_V3 },
+          ]);
+        const specs = [
+          phaseSpec('scale-out', n, () => createWorkload('CloneSet', ns, manifest), allReadyOn(n), true),
+          phaseSpec('ReCreate rollout', n, () => setImage('CloneSet', ns, 'app', IMAGE_V2), allReadyOn(n, IMAGE_V2)),
+          phaseSpec('in-place rollout', n, inPlace, allReadyOn(n, IMAGE_V3)),
+        ];
+        result.phases = await runPhases((spec) => runPhase(s, spec, lease), specs, log, what, async (phase) => {
+          if (phase.name !== 'scale-out') return;
+          result.memoryAtN = await s.controller.memory();
+          log(`scale-large: ${what}: timing the planning of ${n} pods in a fresh process`);
+          const planning = await timePlanning(ns, 'app').catch(() => undefined);
+          if (planning) result.planning = planning;
+        });
+        return result;
+      }),
     { goneTimeoutMs: GONE_TIMEOUT_MS },
   );
 }
