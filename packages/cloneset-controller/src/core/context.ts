@@ -2,7 +2,7 @@
 // the Scale and Update planners (spec §3 steps 4-9).
 import type { V1ControllerRevision, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import { calculateDiffs, type Diffs } from './diff.ts';
-import { revisionInPlaceDiff } from './inplace.ts';
+import { revisionInPlaceDiff, revisionsRestart } from './inplace.ts';
 import { EXCLUDE_PREPARING_DELETE_LABEL, LifecycleState, type FeatureGates } from './keys.ts';
 import { resolveKnobs, type Knobs } from './knobs.ts';
 import { isAvailable, isPodAtRevision, isSpecifiedDelete, lifecycleState, podRevision, revisionMatches } from './pod-state.ts';
@@ -82,15 +82,18 @@ export function isNewForScale(ctx: PlanContext, pod: V1Pod): boolean {
 
 /**
  * Whether moving this pod to its target revision recreates it (decisions.md fix 1):
- * always for ReCreate, never for InPlaceOnly/OnDelete, for InPlaceIfPossible only
- * when the revision pair is not in-place-able (or the pod's revision is unknown).
+ * always for ReCreate, never for OnDelete, for InPlaceOnly only for a restart (restart.ts),
+ * for InPlaceIfPossible when the revision pair is not in-place-able (or the pod's revision is
+ * unknown).
  */
 export function needsRecreate(ctx: PlanContext, pod: V1Pod): boolean {
-  if (ctx.updateType === 'InPlaceOnly' || ctx.updateType === 'OnDelete') return false;
-  if (ctx.updateType !== 'InPlaceIfPossible') return true;
+  if (ctx.updateType === 'OnDelete') return false;
+  const inPlaceOnly = ctx.updateType === 'InPlaceOnly';
+  if (!inPlaceOnly && ctx.updateType !== 'InPlaceIfPossible') return true;
   const from = findRevision(ctx, podRevision(pod));
-  if (!from) return true;
+  if (!from) return !inPlaceOnly;
   const to = isUpdatedPod(ctx, pod) ? ctx.currentRevision : ctx.updateRevision;
+  if (inPlaceOnly) return revisionsRestart(from, to);
   return (
     revisionInPlaceDiff(from, to, { vctGate: !!ctx.gates.RecreatePodWhenChangeVCTInCloneSetGate, inPlaceOnly: false }) ===
     undefined

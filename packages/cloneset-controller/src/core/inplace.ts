@@ -1,9 +1,10 @@
 // What can be updated in place (spec §8.6): container images and template
-// metadata only; anything else means recreate.
+// metadata only, but never a restart (restart.ts); anything else means recreate.
 import type { V1ControllerRevision, V1PodTemplateSpec } from '@kubernetes/client-node';
 import { semanticallyEqual } from './canonical.ts';
 import { goPodTemplate } from './go-template-encoder.ts';
 import { VCT_HASH_ANNOTATION } from './keys.ts';
+import { restartsPods } from './restart.ts';
 import { templateOfRevision } from './revisions.ts';
 
 export interface InPlaceDiff {
@@ -23,6 +24,7 @@ function mapPatch(from: Record<string, string> = {}, to: Record<string, string> 
 
 /** The in-place diff from one template to another, or undefined when it needs a recreate. */
 export function inPlaceDiff(from: V1PodTemplateSpec, to: V1PodTemplateSpec): InPlaceDiff | undefined {
+  if (restartsPods(from, to)) return undefined;
   const fromContainers = from.spec?.containers ?? [];
   const toContainers = to.spec?.containers ?? [];
   if (fromContainers.length !== toContainers.length) return undefined;
@@ -56,6 +58,11 @@ export function revisionInPlaceDiff(
     if (a !== undefined && b !== undefined && a !== b) return undefined;
   }
   return inPlaceDiff(goTemplateOf(from), goTemplateOf(to));
+}
+
+/** Whether moving a pod between the two revisions is a restart (restart.ts): it re-creates the pod. */
+export function revisionsRestart(from: V1ControllerRevision, to: V1ControllerRevision): boolean {
+  return restartsPods(goTemplateOf(from), goTemplateOf(to));
 }
 
 // Asked once per pod and pass for the same few revisions: encode each revision object once.

@@ -5,7 +5,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { POL_OPERATION_TYPES } from '@cloneset-suite/api-types';
 import { findRevision, isUpdatedPod, revisionNameOf, updateDiffs, type PlanContext } from './context.ts';
 import type { Diffs } from './diff.ts';
-import { revisionInPlaceDiff } from './inplace.ts';
+import { revisionInPlaceDiff, revisionsRestart } from './inplace.ts';
 import { graceAnnotationKey, newUpdateState, stateJson } from './inplace-state.ts';
 import {
   INPLACE_UPDATE_GRACE_ANNOTATION,
@@ -210,14 +210,15 @@ export function planUpdate(ctx: PlanContext): UpdatePlan {
       plan.actions.push(...throughLifecycle(pod, 'updateInPlace', inPlaceUpdate(ctx, pod, targetName, diff)));
       const grace = ctx.cs.spec.updateStrategy?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0;
       if (grace > 0) plan.requeueAfterMs = minRequeue(plan.requeueAfterMs, grace * 1000);
-    } else if (ctx.updateType === 'InPlaceOnly') {
+    } else if (ctx.updateType === 'InPlaceOnly' && !(from && revisionsRestart(from, target))) {
       const message = `pod ${podName(pod)}: update strategy is InPlaceOnly but can not update in-place`;
       plan.errors.push({ condition: 'FailedUpdate', message });
       // Users see the refusal where they look first: `kubectl describe clone` (§10.3).
       plan.actions.push({ kind: 'event', type: 'Warning', reason: 'FailedUpdatePodInPlace', message: `failed to update ${message}` });
     } else if (!Object.hasOwn(podLabels(pod), SPECIFIED_DELETE_LABEL)) {
-      // Recreate (§8.8): mark now; the Scale step deletes it as a specified delete (this pass's
-      // second look, recreate-deletes.ts, or the next pass's).
+      // Recreate (§8.8), a restart under any strategy included (restart.ts): mark now; the Scale
+      // step deletes it as a specified delete (this pass's second look, recreate-deletes.ts, or
+      // the next pass's).
       const what = `pod ${podName(pod)} specified-delete for update(revision ${targetName})`;
       plan.actions.push(...throughLifecycle(pod, 'recreate', [{
         kind: 'patchPod',
