@@ -6,6 +6,7 @@
 import type { V1OwnerReference, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import type { PreDownloadAction } from './image-predownload.ts';
 import type { ConditionWrite } from './pod-conditions.ts';
+import type { ContainerResources } from './resize.ts';
 import type { RevisionAction } from './revisions.ts';
 
 export interface CreatePodAction {
@@ -117,6 +118,16 @@ export interface InPlaceUpdateAction {
   gracePeriodSeconds: number;
 }
 
+/**
+ * An in-place resize through the pods/resize subresource (InPlaceWorkloadVerticalScaling): each
+ * container's cpu/memory requests and limits, merged into the pod's spec.
+ */
+export interface ResizePodAction {
+  kind: 'resizePod';
+  name: string;
+  containers: Record<string, ContainerResources>;
+}
+
 export interface ReleasePodAction {
   kind: 'releasePod';
   name: string;
@@ -175,6 +186,7 @@ export type PlanAction =
   | PatchPodAction
   | SetPodConditionsAction
   | InPlaceUpdateAction
+  | ResizePodAction
   | ReleasePodAction
   | AdoptPodAction
   | UpdatePodsToDeleteAction

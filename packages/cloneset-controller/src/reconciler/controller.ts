@@ -24,7 +24,7 @@ import { observeCachedCreates } from './cached-creates.ts';
 import { claimExpectation } from './claim-expectation.ts';
 import { executePlan } from './executor.ts';
 import { ImagePullJobSupport } from './image-pull-jobs.ts';
-import { nodeCacheScope, pvcCacheScope } from './cache-scopes.ts';
+import { cachedAllocatable, nodeCacheScope, pvcCacheScope } from './cache-scopes.ts';
 import { passError } from './pass-error.ts';
 import { writeCloneSetStatus } from './status-write.ts';
 import { cloneSetResource, nodeResource, podResource, pvcResource, revisionResource } from './resources.ts';
@@ -41,6 +41,8 @@ export interface CloneSetControllerOptions {
   /** Identity for Events' reportingInstance. */
   instance?: string;
   random?: () => number;
+  /** How long a Deferred in-place resize may wait before its pod is re-created (default 5 min). */
+  resizeDeferredTimeoutMs?: number;
 }
 
 type CloneSetObject = CloneSetLike & KubeObject;
@@ -63,6 +65,8 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
   const gates = options.featureGates ?? {};
   // Looked up in the cache only when scale-in ranks by topology; cached labels are frozen, read only.
   const nodeLabels = (name: string): Readonly<Record<string, string>> | undefined => nodes.getByKey(name)?.metadata?.labels;
+  // Read only for an in-place resize, which must fit the node's allocatable cpu and memory.
+  const nodeAllocatable = (name: string): Readonly<Record<string, string>> | undefined => cachedAllocatable(nodes.getByKey(name));
   const random = options.random ?? Math.random;
 
   const recorder = manager.eventRecorder('cloneset-controller', options.instance ?? 'cloneset-suite');
@@ -169,6 +173,8 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
       nowMs,
       random,
       nodeLabels,
+      nodeAllocatable,
+      ...(options.resizeDeferredTimeoutMs !== undefined ? { resizeDeferredTimeoutMs: options.resizeDeferredTimeoutMs } : {}),
       podNamed,
       imagePullJobCrdPresent,
     });

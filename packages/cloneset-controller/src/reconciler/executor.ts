@@ -69,6 +69,7 @@ function podOf(action: PlanAction): string | undefined {
     case 'patchPod':
     case 'setPodConditions':
     case 'inPlaceUpdate':
+    case 'resizePod':
     case 'releasePod':
     case 'adoptPod':
     case 'podEvent':
@@ -340,6 +341,18 @@ async function executeOne(action: PlannedOther, ctx: ExecutionContext, state: Pl
         throw err;
       }
       ctx.recorder.event(ctx.cs, 'Normal', 'SuccessfulUpdatePodInPlace', 'Update', `successfully update pod ${action.name} in-place(revision ${action.revision})`);
+      return;
+    }
+    case 'resizePod': {
+      // The resources of each container by name (a strategic merge keyed by name): the resize
+      // subresource takes nothing else, and the apiserver refuses what the node cannot hold.
+      const containers = Object.entries(action.containers).map(([name, resources]) => ({ name, resources }));
+      try {
+        podWrite(ctx, state, action.name, await pods.patchSubresource(ns, action.name, 'resize', strategicMergePatch({ spec: { containers } }), write));
+      } catch (err) {
+        ctx.recorder.event(ctx.cs, 'Warning', 'FailedUpdatePodInPlace', 'Update', `failed to resize pod ${action.name} in-place: ${errorMessage(err)}`);
+        throw err;
+      }
       return;
     }
     case 'beginOperation':
