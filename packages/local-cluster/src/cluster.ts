@@ -76,17 +76,26 @@ options:
   enablePodsOnNodeSyncListPager: true
   enablePodsOnNodeSyncStreamWatch: false`;
 
-async function kwokConfigFile(): Promise<string> {
+/** kwok's configuration and the simulated kubelet's stages, as a cluster created now gets them. */
+async function kwokConfigText(): Promise<string> {
   const files = (await readdir(stagesDir)).filter((f) => f.endsWith('.yaml')).sort();
   const docs = await Promise.all(files.map((f) => readFile(path.join(stagesDir, f), 'utf8')));
-  const file = path.join(clusterDir, 'kwok-config.yaml');
-  await writeFile(file, [kwokConfiguration, ...docs].map((d) => d.trim()).join('\n---\n') + '\n');
-  return file;
+  return [kwokConfiguration, ...docs].map((d) => d.trim()).join('\n---\n') + '\n';
+}
+
+/** The configuration the cluster was created with: kwok reads it only then. */
+const createdConfigFile = path.join(clusterDir, 'kwok-config.yaml');
+
+/** Whether the existing cluster was created with other stages than the checkout's (or unknown ones). */
+async function configChanged(): Promise<boolean> {
+  const created = await readFile(createdConfigFile, 'utf8').catch(() => undefined);
+  return created !== (await kwokConfigText());
 }
 
 async function createCluster(env: NodeJS.ProcessEnv, binDir: string, log: (l: string) => void): Promise<void> {
   const bin = (name: string): string => path.join(binDir, name);
-  const config = await kwokConfigFile();
+  const config = createdConfigFile;
+  await writeFile(config, await kwokConfigText());
   log(`creating cluster "${clusterName}" (kwokctl, binary runtime)...`);
   await run(
     'kwokctl',
@@ -162,6 +171,13 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
   await mkdir(clusterDir, { recursive: true });
   const { env, binDir } = await kwokEnv();
   let started = false;
+  // kwok reads its stages only when the cluster is created: a cluster made before the checkout's
+  // stages changed would simulate the old kubelet, so it is made again.
+  if ((await clusterExists(env)) && (await configChanged())) {
+    log(`the simulated kubelet's stages changed since cluster "${clusterName}" was created: recreating it...`);
+    await run('kwokctl', ['delete', 'cluster', '--name', clusterName], { env, timeoutMs: 5 * 60_000 });
+    await rm(kubeconfigPath, { force: true });
+  }
   if (!(await isClusterReady(kubeconfigPath))) {
     started = true;
     if (await clusterExists(env)) {
