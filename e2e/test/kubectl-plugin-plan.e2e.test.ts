@@ -55,10 +55,10 @@ describe('kubectl cloneset plan', () => {
     return run.stdout;
   };
   const plan = async (name: string): Promise<Plan> => JSON.parse(await plugin('plan', `clone/${name}`, '-o', 'json')) as Plan;
-  const cloneSet = async (name: string): Promise<CloneSet> => (await getJson<CloneSet>(['clone', name, '-n', ns.name]))!;
+  const cloneSet = async (name: string): Promise<CloneSet> => (await getJson<CloneSet>(['clonesets.v1alpha1.apps.kruise.io', name, '-n', ns.name]))!;
   const pods = async (app: string): Promise<Pod[]> => ((await getJson<{ items: Pod[] }>(['pods', '-n', ns.name, '-l', `app=${app}`]))?.items ?? []).filter((p) => !p.metadata.deletionTimestamp);
   const podsAt = async (app: string, revision: string): Promise<string[]> => sorted((await pods(app)).filter((p) => p.metadata.labels?.[REVISION] === revision).map((p) => p.metadata.name));
-  const patch = (name: string, spec: object): Promise<string> => kubectl(['patch', 'clone', name, '-n', ns.name, '--type=merge', '-p', JSON.stringify({ spec })]);
+  const patch = (name: string, spec: object): Promise<string> => kubectl(['patch', 'clonesets.v1alpha1.apps.kruise.io', name, '-n', ns.name, '--type=merge', '-p', JSON.stringify({ spec })]);
   /** The controller has finished a pass on the latest spec. */
   const observed = (name: string): Promise<CloneSet> =>
     eventually(`clone/${name} observed`, async () => {

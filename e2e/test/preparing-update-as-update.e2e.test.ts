@@ -23,7 +23,7 @@ const isPreparingUpdate = (p: Pod): boolean => p.metadata.labels['lifecycle.apps
 describe('a pod held in PreparingUpdate counts as updated when scaling (default gates)', () => {
   let manager: E2EManager;
   let ns: { name: string; remove: () => Promise<void> };
-  const cloneSet = async (): Promise<CloneSet> => (await getJson<CloneSet>(['clone', NAME, '-n', ns.name]))!;
+  const cloneSet = async (): Promise<CloneSet> => (await getJson<CloneSet>(['clonesets.v1alpha1.apps.kruise.io', NAME, '-n', ns.name]))!;
   const pods = async (): Promise<Pod[]> =>
     ((await getJson<{ items: Pod[] }>(['pods', '-n', ns.name, '-l', `app=${NAME}`]))?.items ?? []).filter((p) => !p.metadata.deletionTimestamp);
   /** The spec's groupPodsByRevision: updated, current, and how many wait in PreparingUpdate. */
@@ -37,7 +37,7 @@ describe('a pod held in PreparingUpdate counts as updated when scaling (default 
       const g = await groups();
       return g.updated === want.updated && g.current === want.current && g.preparing === want.preparing ? g : undefined;
     }, { timeoutMs: 60_000 });
-  const patchCloneSet = (patch: unknown) => kubectl(['patch', 'clone', NAME, '-n', ns.name, '--type=merge', '-p', JSON.stringify(patch)]);
+  const patchCloneSet = (patch: unknown) => kubectl(['patch', 'clonesets.v1alpha1.apps.kruise.io', NAME, '-n', ns.name, '--type=merge', '-p', JSON.stringify(patch)]);
 
   beforeAll(async () => {
     ns = await createTestNamespace('e2e-prepare');

@@ -10,4 +10,4 @@ export { FEATURE_GATE_DEFAULTS, FEATURE_GATE_NAMES, type FeatureGateName } from 
 export { planReconcile, describePlan, type ReconcileInput, type ReconcilePlan } from './core/reconcile-plan.ts';
 // How a ControllerRevision's template is read, compared and ordered: shared with
 // kubectl-cloneset (rollout history and undo), so both agree on revision identity.
-export { sortRevisions, templateOfRevision, templatesEqual } from './core/revisions.ts';
+export { sortRevisions, templateOfRevision, templatesEqual } from './core/revisions/revisions.ts';

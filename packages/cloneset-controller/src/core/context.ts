@@ -1,13 +1,13 @@
 // Everything one reconcile pass derives once from the observed objects, shared by
 // the Scale and Update planners (spec §3 steps 4-9).
 import type { V1ControllerRevision, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
-import { calculateDiffs, type Diffs } from './diff.ts';
+import { calculateDiffs, type Diffs } from './update/diff.ts';
 import { EXCLUDE_PREPARING_DELETE_LABEL, LifecycleState, type FeatureGates } from './keys.ts';
 import { resolveKnobs, type Knobs } from './knobs.ts';
-import { isAvailable, isPodAtRevision, isSpecifiedDelete, lifecycleState, podRevision, revisionMatches } from './pod-state.ts';
-import type { NodeLabels } from './scale-in-order.ts';
+import { isAvailable, isPodAtRevision, isSpecifiedDelete, lifecycleState, podRevision, revisionMatches } from './pods/pod-state.ts';
+import type { NodeLabels } from './scale/scale-in-order.ts';
 import type { CloneSetLike } from './types.ts';
-import { updateMode } from './update-mode.ts';
+import { updateMode } from './update/update-mode.ts';
 
 /** What a pass observed, as the reconciler hands it to the planners. */
 export interface ContextInput {

@@ -4,10 +4,9 @@
 // carries events that are decisions (ScaleUpLimited, WaitingForPodDeletion) and, on a
 // pod patch, the outcome Events the planner chose the words of (SuccessfulUpdatePodReCreate).
 import type { V1OwnerReference, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
-import type { PreDownloadAction } from './image-predownload.ts';
-import type { ConditionWrite } from './pod-conditions.ts';
-import type { ContainerResources } from './resize.ts';
-import type { RevisionAction } from './revisions.ts';
+import type { PreDownloadAction } from './predownload/image-predownload.ts';
+import type { ContainerResources } from './update/resize.ts';
+import type { RevisionAction } from './revisions/revisions.ts';
 
 export interface CreatePodAction {
   kind: 'createPod';
@@ -83,6 +82,15 @@ export interface PatchPodAction {
   addFinalizers?: string[];
   lifecycle?: { from: string; to: string };
   outcome?: { success: OutcomeEvent; failure: OutcomeEvent };
+}
+
+/** One condition exactly as the strategic merge patch writes it (null deletes a field). */
+export interface ConditionWrite {
+  type: string;
+  status: 'True' | 'False';
+  reason: string | null;
+  message: string | null;
+  lastTransitionTime: string;
 }
 
 export interface PodConditionPatch {

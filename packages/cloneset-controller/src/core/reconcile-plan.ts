@@ -2,22 +2,22 @@
 // The shell executes `actions` in order, then calls computeStatus through statusInputFor.
 import type { V1ControllerRevision, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import { buildContext, revisionNameOf, type NodeAllocatable, type PlanContext } from './context.ts';
-import { PODS_HELD_CONDITION, holdEvents } from './held-condition.ts';
-import { hookWaits } from './hook-waits.ts';
-import { planImagePreDownload } from './image-predownload.ts';
+import { PODS_HELD_CONDITION, holdEvents } from './status/held-condition.ts';
+import { hookWaits } from './lifecycle/hook-waits.ts';
+import { planImagePreDownload } from './predownload/image-predownload.ts';
 import type { FeatureGates } from './keys.ts';
-import type { Diffs } from './diff.ts';
+import type { Diffs } from './update/diff.ts';
 import { failureCondition, inStep, minRequeue, type PlannedAction, type PlanError, type PlanStep, type PlanWait, type PodHold } from './plan.ts';
-import { alteredOperationWaits, planAlteredOperations, planUndos, type CloneSetOperationType, type WantedPods } from './ops-lifecycle.ts';
-import { classifyPods, podName } from './pod-state.ts';
-import { computeRevisions, planHistoryTruncation, type RevisionsResult } from './revisions.ts';
-import { transitionRuleWaits } from './rule-waits.ts';
-import { planPodsToDeleteCleanup, planPvcCleanup, planScale } from './scale-plan.ts';
-import { deletesAfterRecreateMarks } from './recreate-deletes.ts';
-import type { NodeLabels } from './scale-in-order.ts';
+import { alteredOperationWaits, planAlteredOperations, planUndos, type CloneSetOperationType, type WantedPods } from './lifecycle/ops-lifecycle.ts';
+import { classifyPods, podName } from './pods/pod-state.ts';
+import { computeRevisions, planHistoryTruncation, type RevisionsResult } from './revisions/revisions.ts';
+import { transitionRuleWaits } from './lifecycle/rule-waits.ts';
+import { planPodsToDeleteCleanup, planPvcCleanup, planScale } from './scale/scale-plan.ts';
+import { deletesAfterRecreateMarks } from './scale/recreate-deletes.ts';
+import type { NodeLabels } from './scale/scale-in-order.ts';
 import type { CloneSetLike } from './types.ts';
-import { planUpdate, type UpdateDiffs } from './update-plan.ts';
-import type { StatusInput } from './status.ts';
+import { planUpdate, type UpdateDiffs } from './update/update-plan.ts';
+import type { StatusInput } from './status/status.ts';
 
 export interface ReconcileInput {
   cs: CloneSetLike;

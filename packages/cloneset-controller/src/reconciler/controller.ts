@@ -15,10 +15,10 @@ import {
 } from '@cloneset-suite/kube-runtime';
 import type { FeatureGates } from '../core/keys.ts';
 import { CLONESET_GVK } from '@cloneset-suite/api-types';
-import { failedPodEvent } from '../core/failed-pod.ts';
+import { failedPodEvent } from '../core/pods/failed-pod.ts';
 import { describePlan, planReconcile, statusInputFor } from '../core/reconcile-plan.ts';
 import { selectorMatches } from '../core/selector.ts';
-import { computeStatus, statusEquals } from '../core/status.ts';
+import { computeStatus, statusEquals } from '../core/status/status.ts';
 import type { CloneSetLike } from '../core/types.ts';
 import { observeCachedCreates } from './cached-creates.ts';
 import { claimExpectation } from './claim-expectation.ts';

@@ -4,7 +4,7 @@
 // exact form (name from FNV-1 of Go's bytes), again touching no pod of the old revision.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, firstByteDifference, kubectl, revisionDataBytes } from '@cloneset-suite/local-cluster';
-import { revisionDataText, revisionHash } from '../../src/core/revision-bytes.ts';
+import { revisionDataText, revisionHash } from '../../src/core/revisions/revision-bytes.ts';
 import { installCrds, isPodWrite, startController, withNamespace, type RunningController } from './harness.ts';
 import { REVISION_LABEL, apply, cloneSet, getCloneSet, listPods, listRevisions, podWriteKey, readyPods, sleep, type Pod } from './support.ts';
 

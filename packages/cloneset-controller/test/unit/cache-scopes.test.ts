@@ -1,6 +1,6 @@
 import { matchesLabels, parseLabelSelector } from '@cloneset-suite/kube-runtime';
 import { describe, expect, it } from 'vitest';
-import { buildPod } from '../../src/core/new-pod.ts';
+import { buildPod } from '../../src/core/scale/new-pod.ts';
 import { cachedAllocatable, nodeCacheScope, pvcCacheScope } from '../../src/reconciler/cache-scopes.ts';
 import { cloneSet } from './fixtures.ts';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
-import { calculateDiffs, type Diffs } from '../../src/core/diff.ts';
+import { calculateDiffs, type Diffs } from '../../src/core/update/diff.ts';
 import { resolveKnobs } from '../../src/core/knobs.ts';
-import { isAvailable, isPodAtRevision, isSpecifiedDelete } from '../../src/core/pod-state.ts';
+import { isAvailable, isPodAtRevision, isSpecifiedDelete } from '../../src/core/pods/pod-state.ts';
 import { NOW, cloneSet, pod, type PodOpts } from './fixtures.ts';
 
 type K = number | string;

@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
 import { ControllerStoppedError, type EventRecorder, type KubeClient, type Logger, type ScaleExpectations } from '@cloneset-suite/kube-runtime';
-import { statePatch } from '../../src/core/lifecycle.ts';
+import { statePatch } from '../../src/core/lifecycle/lifecycle.ts';
 import { failureCondition, type PlannedAction } from '../../src/core/plan.ts';
-import { setPodConditions } from '../../src/core/pod-conditions.ts';
+import { setPodConditions } from '../../src/core/pods/pod-conditions.ts';
 import { executePlan, type ExecutionContext } from '../../src/reconciler/executor.ts';
 import { NOW, cloneSet, pod } from './fixtures.ts';
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, ConflictError, FakeClock, ScaleExpectations, retryAfterMs, type KubeObject } from '@cloneset-suite/kube-runtime';
 import type { PlannedAction } from '../../src/core/plan.ts';
-import { planPvcCleanup } from '../../src/core/scale-plan.ts';
+import { planPvcCleanup } from '../../src/core/scale/scale-plan.ts';
 import { executePlan } from '../../src/reconciler/executor.ts';
 import { passError } from '../../src/reconciler/pass-error.ts';
 import { executionContext, fakeApi } from './fake-api.ts';

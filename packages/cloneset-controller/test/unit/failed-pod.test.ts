@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
-import { failedPodEvent } from '../../src/core/failed-pod.ts';
+import { failedPodEvent } from '../../src/core/pods/failed-pod.ts';
 import { pod } from './fixtures.ts';
 
 const withStatus = (p: V1Pod, status: Partial<NonNullable<V1Pod['status']>>): V1Pod => ({ ...p, status: { ...p.status, ...status } });

@@ -110,7 +110,7 @@ export function seededRandom(seed: number): () => number {
 import type { V1ControllerRevision, V1PersistentVolumeClaim } from '@kubernetes/client-node';
 import { buildContext, type PlanContext } from '../../src/core/context.ts';
 import { planReconcile, type ReconcilePlan } from '../../src/core/reconcile-plan.ts';
-import { revisionData } from '../../src/core/revisions.ts';
+import { revisionData } from '../../src/core/revisions/revisions.ts';
 import type { FeatureGates } from '../../src/core/keys.ts';
 
 export function templateWithImage(image: string, extra: Record<string, unknown> = {}) {

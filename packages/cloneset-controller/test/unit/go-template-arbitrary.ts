@@ -3,7 +3,7 @@
 // (an omitempty 0 or false, an absent non-pointer field) are left out, so a template and its
 // Go round trip are semantically equal.
 import fc from 'fast-check';
-import { POD_TEMPLATE_GO_TYPES } from '../../src/core/pod-template-go-types.ts';
+import { POD_TEMPLATE_GO_TYPES } from '../../src/core/revisions/pod-template-go-types.ts';
 
 const text = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 8 }),

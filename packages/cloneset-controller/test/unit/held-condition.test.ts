@@ -3,9 +3,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
-import { heldCondition, holdEvents } from '../../src/core/held-condition.ts';
+import { heldCondition, holdEvents } from '../../src/core/status/held-condition.ts';
 import type { PodHold } from '../../src/core/plan.ts';
-import { computeStatus, statusEquals, type StatusInput } from '../../src/core/status.ts';
+import { computeStatus, statusEquals, type StatusInput } from '../../src/core/status/status.ts';
 import type { StatusCondition } from '../../src/core/types.ts';
 import { NOW, cloneSet, pod } from './fixtures.ts';
 

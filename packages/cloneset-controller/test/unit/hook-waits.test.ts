@@ -1,8 +1,8 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { hookWaits } from '../../src/core/hook-waits.ts';
+import { hookWaits } from '../../src/core/lifecycle/hook-waits.ts';
 import { planReconcile, statusInputFor } from '../../src/core/reconcile-plan.ts';
-import { computeStatus } from '../../src/core/status.ts';
+import { computeStatus } from '../../src/core/status/status.ts';
 import type { CloneSetLifecycle } from '../../src/core/types.ts';
 import { NOW, cloneSet, ctxFor, pod, seededRandom } from './fixtures.ts';
 

@@ -9,7 +9,7 @@ import {
   planImagePreDownload,
   type CreateImagePullJobAction,
   type PreDownloadAction,
-} from '../../src/core/image-predownload.ts';
+} from '../../src/core/predownload/image-predownload.ts';
 import { planReconcile } from '../../src/core/reconcile-plan.ts';
 import type { FeatureGates } from '../../src/core/keys.ts';
 import type { CloneSetLike, CloneSetSpecLike, CloneSetStatusLike } from '../../src/core/types.ts';

@@ -3,8 +3,8 @@
 // forever and blocking the event loop (and with it the webhooks).
 import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
-import { ID_SPACE, allocateInstanceIds } from '../../src/core/instance-ids.ts';
-import { planScale } from '../../src/core/scale-plan.ts';
+import { ID_SPACE, allocateInstanceIds } from '../../src/core/scale/instance-ids.ts';
+import { planScale } from '../../src/core/scale/scale-plan.ts';
 import { cloneSet, ctxFor, pod, seededRandom } from './fixtures.ts';
 
 /** A random source that gives up (throws) long after a bounded allocation would have. */

@@ -1,7 +1,7 @@
 // The label changes the shell writes for the plan's PodOpsLifecycle actions (the SDK's planners
 // with the CloneSet's adapters), and the record of what a begin began.
 import { describe, expect, it } from 'vitest';
-import { CLONESET_OPERATION_ANNOTATION, cloneSetLifecycle } from '../../src/core/begun-operation.ts';
+import { CLONESET_OPERATION_ANNOTATION, cloneSetLifecycle } from '../../src/core/lifecycle/begun-operation.ts';
 import type { OperationAction } from '../../src/core/plan.ts';
 import { operationPatchOps, planOperationWrite, type OperationWrite } from '../../src/reconciler/operation-writes.ts';
 import { pod } from './fixtures.ts';

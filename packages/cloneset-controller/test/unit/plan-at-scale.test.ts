@@ -58,7 +58,7 @@ describe('a pass at 130,000 replicas', () => {
 
 describe('PVC clean-up (disablePVCReuse) at scale', () => {
   it(`re-owns or deletes at most ${MAX_POD_WRITES_PER_PASS} claims in a pass`, async () => {
-    const { planPvcCleanup } = await import('../../src/core/scale-plan.ts');
+    const { planPvcCleanup } = await import('../../src/core/scale/scale-plan.ts');
     const { pvc } = await import('./fixtures.ts');
     const claims = Array.from({ length: 20_000 }, (_, i) => pvc(`data-${i}`, `x${i}`));
     const r = planPvcCleanup({ cs: cloneSet({ scaleStrategy: { disablePVCReuse: true } }), allPods: [], pvcs: claims });

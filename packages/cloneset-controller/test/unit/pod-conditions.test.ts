@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
-import { conditionWrites, podReadiness } from '../../src/core/pod-conditions.ts';
+import { conditionWrites, podReadiness } from '../../src/core/pods/pod-conditions.ts';
 
 const THEN = '2026-01-01T00:00:00Z';
 const NOW_MS = Date.parse('2026-01-01T00:00:10Z');

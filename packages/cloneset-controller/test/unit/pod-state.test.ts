@@ -8,7 +8,7 @@ import {
   isUpdateReady,
   revisionMatches,
   instanceIdOf,
-} from '../../src/core/pod-state.ts';
+} from '../../src/core/pods/pod-state.ts';
 import { CS_UID, NOW, cloneSet, pod } from './fixtures.ts';
 
 describe('active (§2)', () => {

@@ -3,7 +3,7 @@
 // says so with a Warning that names the pod and the annotation, and never throws.
 import { describe, expect, it } from 'vitest';
 import { planReconcile } from '../../src/core/reconcile-plan.ts';
-import { planRefresh, refreshPod } from '../../src/core/refresh.ts';
+import { planRefresh, refreshPod } from '../../src/core/update/refresh.ts';
 import { NOW, cloneSet, ctxFor, pod, seededRandom } from './fixtures.ts';
 
 const GRACE = 'apps.kruise.io/inplace-update-grace';

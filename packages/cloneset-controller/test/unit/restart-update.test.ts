@@ -6,11 +6,11 @@ import { describe, expect, it } from 'vitest';
 import type { V1Pod, V1PodTemplateSpec } from '@kubernetes/client-node';
 import { KUBECTL_RESTARTED_AT_ANNOTATION, KUSION_CONTROL_LABEL, POL_LABELS } from '@cloneset-suite/api-types';
 import { needsRecreate, scaleDiffs } from '../../src/core/context.ts';
-import { inPlaceDiff } from '../../src/core/inplace.ts';
+import { inPlaceDiff } from '../../src/core/update/inplace.ts';
 import type { OperationAction, PatchPodAction, PlanAction } from '../../src/core/plan.ts';
-import { planScale } from '../../src/core/scale-plan.ts';
+import { planScale } from '../../src/core/scale/scale-plan.ts';
 import type { CloneSetSpecLike } from '../../src/core/types.ts';
-import { planUpdate } from '../../src/core/update-plan.ts';
+import { planUpdate } from '../../src/core/update/update-plan.ts';
 import { cloneSet, ctxFor, pod, type PodOpts } from './fixtures.ts';
 
 const T1 = '2026-01-01T00:00:00Z';

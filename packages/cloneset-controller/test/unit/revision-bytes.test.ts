@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultCloneSet, type CloneSet } from '@cloneset-suite/api-types';
-import { semanticallyEqual } from '../../src/core/canonical.ts';
-import { goMarshal, goNumber, goQuote } from '../../src/core/go-json.ts';
-import { goQuantity } from '../../src/core/go-quantity.ts';
-import { goPodTemplate } from '../../src/core/go-template-encoder.ts';
-import { SAFE_ALPHABET, fnv1x32, revisionDataText, revisionHash, safeEncode } from '../../src/core/revision-bytes.ts';
-import { revisionName } from '../../src/core/revisions.ts';
+import { semanticallyEqual } from '../../src/core/revisions/canonical.ts';
+import { goMarshal, goNumber, goQuote } from '../../src/core/revisions/go-json.ts';
+import { goQuantity } from '../../src/core/revisions/go-quantity.ts';
+import { goPodTemplate } from '../../src/core/revisions/go-template-encoder.ts';
+import { SAFE_ALPHABET, fnv1x32, revisionDataText, revisionHash, safeEncode } from '../../src/core/revisions/revision-bytes.ts';
+import { revisionName } from '../../src/core/revisions/revisions.ts';
 import { firstByteDifference, loadKruiseRevisions } from '@cloneset-suite/local-cluster';
-import { POD_TEMPLATE_GO_TYPES } from '../../src/core/pod-template-go-types.ts';
+import { POD_TEMPLATE_GO_TYPES } from '../../src/core/revisions/pod-template-go-types.ts';
 import { anyStructInTemplateArbitrary, podTemplateArbitrary, reachableStructCount } from './go-template-arbitrary.ts';
 
 const entries = loadKruiseRevisions<CloneSet>();

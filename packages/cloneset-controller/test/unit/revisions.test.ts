@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { V1ControllerRevision } from '@kubernetes/client-node';
-import { canonicalQuantity, semanticallyEqual } from '../../src/core/canonical.ts';
-import { SAFE_ALPHABET, revisionDataText, revisionHash } from '../../src/core/revision-bytes.ts';
+import { canonicalQuantity, semanticallyEqual } from '../../src/core/revisions/canonical.ts';
+import { SAFE_ALPHABET, revisionDataText, revisionHash } from '../../src/core/revisions/revision-bytes.ts';
 import {
   computeRevisions,
   planHistoryTruncation,
@@ -11,7 +11,7 @@ import {
   revisionName,
   templateOfRevision,
   templatesEqual,
-} from '../../src/core/revisions.ts';
+} from '../../src/core/revisions/revisions.ts';
 import { cloneSet, pod, templateWithImage, CS_UID } from './fixtures.ts';
 
 function rev(name: string, revision: number, template: unknown, owner = CS_UID): V1ControllerRevision {

@@ -3,8 +3,8 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { planReconcile, statusInputFor } from '../../src/core/reconcile-plan.ts';
-import { preCheckRejections, transitionRuleWaits } from '../../src/core/rule-waits.ts';
-import { computeStatus } from '../../src/core/status.ts';
+import { preCheckRejections, transitionRuleWaits } from '../../src/core/lifecycle/rule-waits.ts';
+import { computeStatus } from '../../src/core/status/status.ts';
 import { NOW, cloneSet, pod, seededRandom } from './fixtures.ts';
 
 const TS = '1767225600000000000';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
-import { deletionCost, sameNodeRanks, sortForScaleIn, spreadRanks } from '../../src/core/scale-in-order.ts';
+import { deletionCost, sameNodeRanks, sortForScaleIn, spreadRanks } from '../../src/core/scale/scale-in-order.ts';
 import { NOW, pod, type PodOpts } from './fixtures.ts';
 
 const order = (pods: V1Pod[], extra: Partial<Parameters<typeof sortForScaleIn>[1]> = {}) =>

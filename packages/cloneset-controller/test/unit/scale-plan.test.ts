@@ -2,10 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
 import { scaleDiffs } from '../../src/core/context.ts';
-import { ID_ALPHABET, allocateInstanceIds, slowStartBatches } from '../../src/core/instance-ids.ts';
-import { planPodsToDeleteCleanup, planPvcCleanup, planScale } from '../../src/core/scale-plan.ts';
+import { ID_ALPHABET, allocateInstanceIds, slowStartBatches } from '../../src/core/scale/instance-ids.ts';
+import { planPodsToDeleteCleanup, planPvcCleanup, planScale } from '../../src/core/scale/scale-plan.ts';
 import type { CreatePodAction, DeletePodAction, PatchPodAction, PlanAction } from '../../src/core/plan.ts';
-import { isPreparingDelete, isReady, isSpecifiedDelete, instanceIdOf } from '../../src/core/pod-state.ts';
+import { isPreparingDelete, isReady, isSpecifiedDelete, instanceIdOf } from '../../src/core/pods/pod-state.ts';
 import { CS_UID, NOW, cloneSet, ctxFor, pod, pvc, seededRandom, type PodOpts } from './fixtures.ts';
 
 const creates = (a: PlanAction[]) => a.filter((x): x is CreatePodAction => x.kind === 'createPod');

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PlanAction } from '../../src/core/plan.ts';
 import { planReconcile } from '../../src/core/reconcile-plan.ts';
-import { planScale } from '../../src/core/scale-plan.ts';
+import { planScale } from '../../src/core/scale/scale-plan.ts';
 import type { Selector } from '../../src/core/types.ts';
 import { NOW, cloneSet, ctxFor, seededRandom } from './fixtures.ts';
 

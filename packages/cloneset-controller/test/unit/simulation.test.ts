@@ -4,10 +4,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { V1ControllerRevision, V1Pod, V1PodCondition } from '@kubernetes/client-node';
 import { planReconcile, statusInputFor } from '../../src/core/reconcile-plan.ts';
-import { podReadiness, type ConditionWrite } from '../../src/core/pod-conditions.ts';
-import { computeStatus, statusEquals } from '../../src/core/status.ts';
-import { isAvailable, isPodAtRevision, isPreparingDelete } from '../../src/core/pod-state.ts';
-import type { PlanAction } from '../../src/core/plan.ts';
+import { podReadiness } from '../../src/core/pods/pod-conditions.ts';
+import { computeStatus, statusEquals } from '../../src/core/status/status.ts';
+import { isAvailable, isPodAtRevision, isPreparingDelete } from '../../src/core/pods/pod-state.ts';
+import type { ConditionWrite, PlanAction } from '../../src/core/plan.ts';
 import type { CloneSetLike } from '../../src/core/types.ts';
 import { CS_UID, NOW, cloneSet, seededRandom } from './fixtures.ts';
 

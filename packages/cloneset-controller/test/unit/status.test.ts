@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
-import type { Diffs } from '../../src/core/diff.ts';
+import type { Diffs } from '../../src/core/update/diff.ts';
 import type { SyncStep } from '../../src/core/reconcile-plan.ts';
-import { computeStatus, statusEquals, type StatusInput } from '../../src/core/status.ts';
+import { computeStatus, statusEquals, type StatusInput } from '../../src/core/status/status.ts';
 import type { CloneSetSpecLike, StatusCondition } from '../../src/core/types.ts';
 import { NOW, cloneSet, pod } from './fixtures.ts';
 

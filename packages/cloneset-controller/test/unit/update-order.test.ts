@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
-import { applyPriority, applyScatter, defaultUpdateOrder, orderSuffix, sortForUpdate } from '../../src/core/update-order.ts';
+import { applyPriority, applyScatter, defaultUpdateOrder, orderSuffix, sortForUpdate } from '../../src/core/update/update-order.ts';
 import { pod } from './fixtures.ts';
 
 const names = (ps: V1Pod[]) => ps.map((p) => p.metadata!.name);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { InPlaceUpdateAction, PatchPodAction, PlanAction, SetPodConditionsAction } from '../../src/core/plan.ts';
-import { planUpdate } from '../../src/core/update-plan.ts';
-import { nextLifecycleState, refreshPod } from '../../src/core/refresh.ts';
-import { inPlaceDiff } from '../../src/core/inplace.ts';
-import { isInPlaceUpdateComplete, normaliseImage } from '../../src/core/inplace-state.ts';
+import { planUpdate } from '../../src/core/update/update-plan.ts';
+import { nextLifecycleState, refreshPod } from '../../src/core/update/refresh.ts';
+import { inPlaceDiff } from '../../src/core/update/inplace.ts';
+import { isInPlaceUpdateComplete, normaliseImage } from '../../src/core/update/inplace-state.ts';
 import { NOW, cloneSet, ctxFor, pod, revision, seededRandom, templateWithImage, type PodOpts } from './fixtures.ts';
 import { buildContext } from '../../src/core/context.ts';
 import type { CloneSetSpecLike } from '../../src/core/types.ts';

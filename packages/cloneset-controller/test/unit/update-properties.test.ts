@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
 import { updateDiffs } from '../../src/core/context.ts';
-import { planUpdate } from '../../src/core/update-plan.ts';
-import { isAvailable, isPodAtRevision, isPreparingDelete } from '../../src/core/pod-state.ts';
+import { planUpdate } from '../../src/core/update/update-plan.ts';
+import { isAvailable, isPodAtRevision, isPreparingDelete } from '../../src/core/pods/pod-state.ts';
 import { cloneSet, ctxFor, pod, NOW } from './fixtures.ts';
 
 const podArb = fc.record({

@@ -1,7 +1,7 @@
 // Step 1 of Update (spec §8.2): refresh every claimed pod, even when paused: grace
 // period handling, InPlaceUpdateReady, lifecycle transitions of §9, hash back-fill.
 import type { V1ControllerRevision, V1Pod } from '@kubernetes/client-node';
-import { findRevision, isUpdatedPod, revisionNameOf, type PlanContext } from './context.ts';
+import { findRevision, isUpdatedPod, revisionNameOf, type PlanContext } from '../context.ts';
 import { revisionDiff } from './update-mode.ts';
 import {
   INPLACE_UPDATE_READY,
@@ -10,13 +10,13 @@ import {
   LifecycleState,
   POD_TEMPLATE_HASH_LABEL,
   PRE_UPDATE_HOOK_KEY,
-} from './keys.ts';
-import { isAllHooked, hasReadinessGate, kruisePodReadyChange, statePatch } from './lifecycle.ts';
-import { PASS_LIMIT_REQUEUE_MS, passBudget, type PassBudget } from './pass-limits.ts';
-import { setPodConditions } from './pod-conditions.ts';
-import { emptyPlan, minRequeue, type InPlaceUpdateAction, type Plan, type PlanAction, type PodConditionPatch } from './plan.ts';
-import { getCondition, isPodAtRevision, lifecycleState, podLabels, podName, podRevision, revisionMatches, shortHashOf } from './pod-state.ts';
-import { revisionLabels } from './revisions.ts';
+} from '../keys.ts';
+import { isAllHooked, hasReadinessGate, kruisePodReadyChange, statePatch } from '../lifecycle/lifecycle.ts';
+import { PASS_LIMIT_REQUEUE_MS, passBudget, type PassBudget } from '../pass-limits.ts';
+import { setPodConditions } from '../pods/pod-conditions.ts';
+import { emptyPlan, minRequeue, type InPlaceUpdateAction, type Plan, type PlanAction, type PodConditionPatch } from '../plan.ts';
+import { getCondition, isPodAtRevision, lifecycleState, podLabels, podName, podRevision, revisionMatches, shortHashOf } from '../pods/pod-state.ts';
+import { revisionLabels } from '../revisions/revisions.ts';
 import {
   graceAnnotationKey,
   isInPlaceUpdateComplete,
@@ -28,7 +28,7 @@ import {
   stateJson,
   withBatch,
 } from './inplace-state.ts';
-import { rfc3339, toMillis } from './time.ts';
+import { rfc3339, toMillis } from '../time.ts';
 
 /** Whether the lifecycle block is defined at all (§9 "Updated if the lifecycle is defined"). */
 function lifecycleDefined(ctx: PlanContext): boolean {

@@ -5,11 +5,11 @@
 // so the CloneSet can say which rule holds how many of its pods, and why.
 import type { V1Pod } from '@kubernetes/client-node';
 import { POL_CLONESET_ID, POL_PREFIXES, polKey, ptrDetailsOf } from '@cloneset-suite/api-types';
-import type { PlanContext } from './context.ts';
+import type { PlanContext } from '../context.ts';
 import { describeHeldPods } from './held-pods.ts';
 import { cloneSetOperation } from './ops-lifecycle.ts';
-import type { PodHold } from './plan.ts';
-import { isControlled, podLabels, podName } from './pod-state.ts';
+import type { PodHold } from '../plan.ts';
+import { isControlled, podLabels, podName } from '../pods/pod-state.ts';
 
 const PRE_CHECK = polKey(POL_PREFIXES.preCheck, POL_CLONESET_ID);
 const PRE_CHECKED = polKey(POL_PREFIXES.preChecked, POL_CLONESET_ID);

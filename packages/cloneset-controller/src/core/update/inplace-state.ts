@@ -6,10 +6,10 @@ import {
   INPLACE_UPDATE_GRACE_ANNOTATION_LEGACY,
   INPLACE_UPDATE_STATE_ANNOTATION,
   INPLACE_UPDATE_STATE_ANNOTATION_LEGACY,
-} from './keys.ts';
-import { findIn } from './frozen-lists.ts';
+} from '../keys.ts';
+import { findIn } from '../frozen-lists.ts';
 import { resizeApplied } from './resize.ts';
-import { rfc3339 } from './time.ts';
+import { rfc3339 } from '../time.ts';
 
 /** One batch of containers whose spec was patched, and when (metav1.Time, whole seconds). */
 export interface ContainerBatch {

@@ -9,11 +9,11 @@ import {
   LIFECYCLE_TIMESTAMP_ANNOTATION,
   LifecycleState,
   type FeatureGates,
-} from './keys.ts';
-import { ownerRefTo } from './owner-ref.ts';
-import { revisionLabels } from './revisions.ts';
-import { rfc3339 } from './time.ts';
-import type { CloneSetLike } from './types.ts';
+} from '../keys.ts';
+import { ownerRefTo } from '../owner-ref.ts';
+import { revisionLabels } from '../revisions/revisions.ts';
+import { rfc3339 } from '../time.ts';
+import type { CloneSetLike } from '../types.ts';
 
 export interface NewPod {
   pod: V1Pod;

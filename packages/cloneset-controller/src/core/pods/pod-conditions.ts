@@ -1,19 +1,10 @@
 // Pod status conditions as one /status write (spec §8.2, §8.7 step 2, §9), and Pod Ready++
 // readiness (seed 003), shared by the planners and the unit simulation.
 import type { V1Pod } from '@kubernetes/client-node';
-import { INPLACE_UPDATE_READY, KRUISE_POD_READY } from './keys.ts';
-import type { PodConditionPatch, SetPodConditionsAction } from './plan.ts';
+import { INPLACE_UPDATE_READY, KRUISE_POD_READY } from '../keys.ts';
+import type { ConditionWrite, PodConditionPatch, SetPodConditionsAction } from '../plan.ts';
 import { getCondition, podName } from './pod-state.ts';
-import { rfc3339, toMillis } from './time.ts';
-
-/** One condition exactly as the strategic merge patch writes it (null deletes a field). */
-export interface ConditionWrite {
-  type: string;
-  status: 'True' | 'False';
-  reason: string | null;
-  message: string | null;
-  lastTransitionTime: string;
-}
+import { rfc3339, toMillis } from '../time.ts';
 
 /** Readiness-gate condition types whose condition is not True in `conditions`. */
 export function closedGates(pod: V1Pod, conditions = pod.status?.conditions ?? []): string[] {

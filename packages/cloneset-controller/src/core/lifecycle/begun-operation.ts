@@ -8,7 +8,7 @@
 // The record is on the pod, so a restarted manager reads what it began.
 import type { V1Pod } from '@kubernetes/client-node';
 import { POL_CLONESET_ID, POL_LABELS, POL_OPERATION_TYPES, POL_PREFIXES, polKey } from '@cloneset-suite/api-types';
-import { podLabels } from './pod-state.ts';
+import { podLabels } from '../pods/pod-state.ts';
 
 /** The suite's own annotation (not a KusionStack key, hence its domain). */
 export const CLONESET_OPERATION_ANNOTATION = 'podopslifecycle.cloneset-suite.io/cloneset-operation';

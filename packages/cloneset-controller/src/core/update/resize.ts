@@ -2,8 +2,8 @@
 // README, "In-place resize"): which container resource changes the pods/resize subresource can
 // make, whether the pod's node can take them, and whether the pod's status shows them applied.
 import type { V1Container, V1PodSpec, V1Pod } from '@kubernetes/client-node';
-import { canonicalQuantity, semanticallyEqual } from './canonical.ts';
-import { findIn } from './frozen-lists.ts';
+import { canonicalQuantity, semanticallyEqual } from '../revisions/canonical.ts';
+import { findIn } from '../frozen-lists.ts';
 
 /** The resources pods/resize changes; any other resource change needs a new pod. */
 export const RESIZABLE = ['cpu', 'memory'] as const;

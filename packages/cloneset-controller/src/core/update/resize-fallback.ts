@@ -6,15 +6,15 @@
 // under InPlaceOnly, OnDelete, or while paused it is held. Either way the FailedUpdate condition
 // says so while it lasts, and a Warning Event when it begins.
 import type { V1Pod } from '@kubernetes/client-node';
-import type { PlanContext } from './context.ts';
+import type { PlanContext } from '../context.ts';
 import { readUpdateState } from './inplace-state.ts';
-import { LifecycleState } from './keys.ts';
-import { PASS_LIMIT_REQUEUE_MS, type PassBudget } from './pass-limits.ts';
-import type { PlanAction, PlanWait } from './plan.ts';
-import { getCondition, lifecycleState, podName, podRevision } from './pod-state.ts';
+import { LifecycleState } from '../keys.ts';
+import { PASS_LIMIT_REQUEUE_MS, type PassBudget } from '../pass-limits.ts';
+import type { PlanAction, PlanWait } from '../plan.ts';
+import { getCondition, lifecycleState, podName, podRevision } from '../pods/pod-state.ts';
 import { recreateMark } from './recreate-mark.ts';
 import { resizeApplied } from './resize.ts';
-import { toMillis } from './time.ts';
+import { toMillis } from '../time.ts';
 
 /** How long a Deferred resize may wait before the pod is re-created (`--inplace-resize-deferred-timeout`). */
 export const DEFAULT_RESIZE_DEFERRED_TIMEOUT_MS = 5 * 60_000;

@@ -6,10 +6,10 @@
 // for a hook or for PodOpsLifecycle, delete another pod), nothing is planned now and the next
 // pass decides as before.
 import type { V1Pod } from '@kubernetes/client-node';
-import type { PlanContext } from './context.ts';
-import { SPECIFIED_DELETE_LABEL } from './keys.ts';
-import type { DeletePodAction, PlanAction } from './plan.ts';
-import { podName } from './pod-state.ts';
+import type { PlanContext } from '../context.ts';
+import { SPECIFIED_DELETE_LABEL } from '../keys.ts';
+import type { DeletePodAction, PlanAction } from '../plan.ts';
+import { podName } from '../pods/pod-state.ts';
 import { planScale } from './scale-plan.ts';
 
 /** Pods this pass's actions mark specified-delete for a recreate. */

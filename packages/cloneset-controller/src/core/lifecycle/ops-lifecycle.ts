@@ -6,8 +6,8 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { POL_OPERATION_TYPES, POL_PROTECTION_FINALIZER_PREFIX } from '@cloneset-suite/api-types';
 import { OPERATING_LABEL, OPERATION_TYPE_LABEL, cloneSetLifecycle, type CloneSetOperation, type CloneSetOperationType } from './begun-operation.ts';
 import { describeHeldPods } from './held-pods.ts';
-import type { OperationAction, PlanAction, PodEventAction, PodHold } from './plan.ts';
-import { isControlled, podLabels, podName } from './pod-state.ts';
+import type { OperationAction, PlanAction, PodEventAction, PodHold } from '../plan.ts';
+import { isControlled, podLabels, podName } from '../pods/pod-state.ts';
 
 export type { CloneSetOperationType } from './begun-operation.ts';
 

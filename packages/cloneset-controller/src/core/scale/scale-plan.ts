@@ -2,19 +2,19 @@
 // specified deletes, scale-in; the first path that writes ends the step.
 import type { V1Pod } from '@kubernetes/client-node';
 import { POL_OPERATION_TYPES } from '@cloneset-suite/api-types';
-import { isNewForScale, revisionNameOf, scaleDiffs, type PlanContext } from './context.ts';
-import type { Diffs } from './diff.ts';
+import { isNewForScale, revisionNameOf, scaleDiffs, type PlanContext } from '../context.ts';
+import type { Diffs } from '../update/diff.ts';
 import { ID_LENGTH, ID_SPACE, allocateInstanceIds, pvcNameFor, slowStartBatches } from './instance-ids.ts';
-import { LifecycleState, PRE_DELETE_HOOK_KEY } from './keys.ts';
-import { isHooked, kruisePodReadyChange, statePatch } from './lifecycle.ts';
+import { LifecycleState, PRE_DELETE_HOOK_KEY } from '../keys.ts';
+import { isHooked, kruisePodReadyChange, statePatch } from '../lifecycle/lifecycle.ts';
 import { buildPod } from './new-pod.ts';
-import { POD_TYPE, ownerRefTo } from './owner-ref.ts';
-import { initialGateConditions, setPodConditions } from './pod-conditions.ts';
-import { MAX_POD_WRITES_PER_PASS, PASS_LIMIT_REQUEUE_MS, passBudget, type PassBudget } from './pass-limits.ts';
-import { emptyPlan, minRequeue, type CreatePodAction, type DeleteReason, type Plan, type PlanAction } from './plan.ts';
-import { inOperationFirst, isGranted, throughLifecycle } from './ops-lifecycle.ts';
-import { instanceIdOf, isControlled, isPreparingDelete, isReady, isSpecifiedDelete, podName } from './pod-state.ts';
-import { templateOfRevision } from './revisions.ts';
+import { POD_TYPE, ownerRefTo } from '../owner-ref.ts';
+import { initialGateConditions, setPodConditions } from '../pods/pod-conditions.ts';
+import { MAX_POD_WRITES_PER_PASS, PASS_LIMIT_REQUEUE_MS, passBudget, type PassBudget } from '../pass-limits.ts';
+import { emptyPlan, minRequeue, type CreatePodAction, type DeleteReason, type Plan, type PlanAction } from '../plan.ts';
+import { inOperationFirst, isGranted, throughLifecycle } from '../lifecycle/ops-lifecycle.ts';
+import { instanceIdOf, isControlled, isPreparingDelete, isReady, isSpecifiedDelete, podName } from '../pods/pod-state.ts';
+import { templateOfRevision } from '../revisions/revisions.ts';
 import { SELECTOR_EXCLUDES_REASON, selfReleaseRefusal } from './selector-guard.ts';
 import { sortForScaleIn } from './scale-in-order.ts';
 

@@ -3,13 +3,13 @@
 // controller has nothing to do meanwhile, so without this the CloneSet would show no reason why
 // it is short of pods or not updating. Waiting for a hook is the hook working, not a failure:
 // the hold goes on the PodsHeld condition (held-condition.ts), naming the hook and the pods.
-import { LifecycleState } from './keys.ts';
+import { LifecycleState } from '../keys.ts';
 import { isHooked } from './lifecycle.ts';
-import type { PlanContext } from './context.ts';
+import type { PlanContext } from '../context.ts';
 import { describeHeldPods } from './held-pods.ts';
-import type { PodHold } from './plan.ts';
-import { lifecycleState, podName } from './pod-state.ts';
-import type { Hook } from './types.ts';
+import type { PodHold } from '../plan.ts';
+import { lifecycleState, podName } from '../pods/pod-state.ts';
+import type { Hook } from '../types.ts';
 
 const HOOKS = [
   { name: 'preDelete', state: LifecycleState.PreparingDelete },

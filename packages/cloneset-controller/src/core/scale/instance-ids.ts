@@ -2,7 +2,7 @@
 // while no pod object of that name exists; the controller waits only for a pod of its own
 // that is terminating, never for one that is not ours or will not go away.
 import type { V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
-import { instanceIdOf, isActive, podName } from './pod-state.ts';
+import { instanceIdOf, isActive, podName } from '../pods/pod-state.ts';
 
 export const ID_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 export const ID_LENGTH = 5;

@@ -2,12 +2,12 @@
 // the next successful pass) and the v1.9 Progressing condition.
 import type { V1Pod } from '@kubernetes/client-node';
 import { PODS_HELD_CONDITION, heldCondition } from './held-condition.ts';
-import { MAX_INT32 } from './keys.ts';
-import type { PodHold } from './plan.ts';
-import { isAvailable, isPodAtRevision, isUpdateReady, readySinceMs } from './pod-state.ts';
-import { selectorToString } from './selector.ts';
-import { rfc3339, toMillis } from './time.ts';
-import type { CloneSetLike, CloneSetStatusLike, StatusCondition } from './types.ts';
+import { MAX_INT32 } from '../keys.ts';
+import type { PodHold } from '../plan.ts';
+import { isAvailable, isPodAtRevision, isUpdateReady, readySinceMs } from '../pods/pod-state.ts';
+import { selectorToString } from '../selector.ts';
+import { rfc3339, toMillis } from '../time.ts';
+import type { CloneSetLike, CloneSetStatusLike, StatusCondition } from '../types.ts';
 
 export interface StatusInput {
   cs: CloneSetLike;

@@ -2,12 +2,12 @@
 // the InPlaceWorkloadVerticalScaling gate container cpu/memory (resize.ts), but never a restart
 // (restart.ts); anything else means recreate.
 import type { V1ControllerRevision, V1PodTemplateSpec } from '@kubernetes/client-node';
-import { semanticallyEqual } from './canonical.ts';
-import { goPodTemplate } from './go-template-encoder.ts';
-import { VCT_HASH_ANNOTATION } from './keys.ts';
+import { semanticallyEqual } from '../revisions/canonical.ts';
+import { goPodTemplate } from '../revisions/go-template-encoder.ts';
+import { VCT_HASH_ANNOTATION } from '../keys.ts';
 import { containerResize, qosClass, type ContainerResources } from './resize.ts';
 import { restartsPods } from './restart.ts';
-import { templateOfRevision } from './revisions.ts';
+import { templateOfRevision } from '../revisions/revisions.ts';
 
 export interface InPlaceDiff {
   /** container name -> new image */

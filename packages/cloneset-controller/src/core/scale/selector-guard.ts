@@ -4,9 +4,9 @@
 // orphaned. Admission refuses such a spec; this catches one that got past it (created before
 // the webhook, or with the webhook bypassed) before a single pod is created.
 import type { V1Pod } from '@kubernetes/client-node';
-import { podLabels, podName } from './pod-state.ts';
-import { selectorMatches, selectorToString } from './selector.ts';
-import type { CloneSetLike } from './types.ts';
+import { podLabels, podName } from '../pods/pod-state.ts';
+import { selectorMatches, selectorToString } from '../selector.ts';
+import type { CloneSetLike } from '../types.ts';
 
 export const SELECTOR_EXCLUDES_REASON = 'SelectorExcludesCreatedPods';
 

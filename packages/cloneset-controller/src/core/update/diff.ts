@@ -2,7 +2,7 @@
 // active claimed pods and the resolved knobs (§4); the callers supply the
 // predicates, because Scale and Update disagree on what "new" means (§5).
 import type { V1Pod } from '@kubernetes/client-node';
-import { isPreparingDelete } from './pod-state.ts';
+import { isPreparingDelete } from '../pods/pod-state.ts';
 
 export interface DiffInput {
   /** R */

@@ -2,9 +2,9 @@
 // InPlaceWorkloadVerticalScaling a resize its node can take), re-created, or, under InPlaceOnly,
 // not at all. One decision for the Update step and for the surge the Scale step counts.
 import type { V1ControllerRevision, V1Pod } from '@kubernetes/client-node';
-import type { PlanContext } from './context.ts';
+import type { PlanContext } from '../context.ts';
 import { revisionInPlaceDiff, revisionsRestart, type InPlaceDiff } from './inplace.ts';
-import { podName } from './pod-state.ts';
+import { podName } from '../pods/pod-state.ts';
 import { resizeFitsNode } from './resize.ts';
 
 export type UpdateMode =

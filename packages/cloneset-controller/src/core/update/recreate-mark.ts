@@ -3,10 +3,10 @@
 // recreate-deletes.ts, or the next pass's) and creates its replacement at the update revision.
 // Controlled pods get it only once PodOpsLifecycle granted an update announced as deleting them.
 import type { V1Pod } from '@kubernetes/client-node';
-import { SPECIFIED_DELETE_LABEL } from './keys.ts';
-import { throughLifecycle } from './ops-lifecycle.ts';
-import type { OutcomeEvent, PlanAction } from './plan.ts';
-import { podLabels, podName } from './pod-state.ts';
+import { SPECIFIED_DELETE_LABEL } from '../keys.ts';
+import { throughLifecycle } from '../lifecycle/ops-lifecycle.ts';
+import type { OutcomeEvent, PlanAction } from '../plan.ts';
+import { podLabels, podName } from '../pods/pod-state.ts';
 
 /**
  * The actions that re-create `pod` at `revision`, or none when it is marked already. `why`: a

@@ -12,12 +12,12 @@ import {
   REVISION_LABEL,
   VCT_HASH_ANNOTATION,
   type FeatureGates,
-} from './keys.ts';
-import { ownerRefTo } from './owner-ref.ts';
-import { podRevision, revisionMatches, shortHashOf } from './pod-state.ts';
+} from '../keys.ts';
+import { ownerRefTo } from '../owner-ref.ts';
+import { podRevision, revisionMatches, shortHashOf } from '../pods/pod-state.ts';
 import { revisionDataText, revisionHash } from './revision-bytes.ts';
-import { toMillis } from './time.ts';
-import type { CloneSetLike } from './types.ts';
+import { toMillis } from '../time.ts';
+import type { CloneSetLike } from '../types.ts';
 
 /** `<cs-name truncated to 223>-<hash>` (§7). */
 export function revisionName(csName: string, hash: string): string {

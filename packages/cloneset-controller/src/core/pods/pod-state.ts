@@ -10,11 +10,11 @@ import {
   LifecycleState,
   REVISION_LABEL,
   SPECIFIED_DELETE_LABEL,
-} from './keys.ts';
-import { findIn, someIn } from './frozen-lists.ts';
-import { selectorMatcher } from './selector.ts';
-import { toMillis } from './time.ts';
-import type { CloneSetLike } from './types.ts';
+} from '../keys.ts';
+import { findIn, someIn } from '../frozen-lists.ts';
+import { selectorMatcher } from '../selector.ts';
+import { toMillis } from '../time.ts';
+import type { CloneSetLike } from '../types.ts';
 
 export function podName(pod: V1Pod): string {
   return pod.metadata?.name ?? '';

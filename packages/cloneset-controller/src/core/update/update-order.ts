@@ -1,11 +1,11 @@
 // Update order (spec §8.4): default order, then priority, then scatter, then
 // PreparingUpdate pods to the front. First element = updated first.
 import type { V1Pod } from '@kubernetes/client-node';
-import { LifecycleState } from './keys.ts';
-import { isPodReadyCondition, lifecycleState, maxRestartCount, podLabels, readySinceMs } from './pod-state.ts';
-import { selectorMatches } from './selector.ts';
-import { toMillis } from './time.ts';
-import type { CloneSetUpdateStrategy } from './types.ts';
+import { LifecycleState } from '../keys.ts';
+import { isPodReadyCondition, lifecycleState, maxRestartCount, podLabels, readySinceMs } from '../pods/pod-state.ts';
+import { selectorMatches } from '../selector.ts';
+import { toMillis } from '../time.ts';
+import type { CloneSetUpdateStrategy } from '../types.ts';
 
 const PHASE_ORDER: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
 const INF = Number.POSITIVE_INFINITY;

@@ -3,8 +3,8 @@
 // API call fails and says nothing while a hook holds a pod, so an alert on Failed* must not fire
 // because a hook takes its time; a wait that goes on too long is what progressDeadlineSeconds (the
 // Progressing condition) reports. This condition says who holds which pods meanwhile.
-import type { EventAction, HoldKind, PodHold } from './plan.ts';
-import type { StatusCondition } from './types.ts';
+import type { EventAction, HoldKind, PodHold } from '../plan.ts';
+import type { StatusCondition } from '../types.ts';
 
 export const PODS_HELD_CONDITION = 'PodsHeld';
 

@@ -1,11 +1,11 @@
 // Lifecycle hook predicates and KruisePodReady bookkeeping (spec §1.5, §9).
 import type { V1Pod } from '@kubernetes/client-node';
-import { KRUISE_POD_READY, LIFECYCLE_STATE_LABEL, LIFECYCLE_TIMESTAMP_ANNOTATION } from './keys.ts';
-import { someIn } from './frozen-lists.ts';
-import type { PatchPodAction, PodConditionPatch } from './plan.ts';
-import { getCondition, lifecycleState, podLabels, podName } from './pod-state.ts';
-import { rfc3339 } from './time.ts';
-import type { Hook } from './types.ts';
+import { KRUISE_POD_READY, LIFECYCLE_STATE_LABEL, LIFECYCLE_TIMESTAMP_ANNOTATION } from '../keys.ts';
+import { someIn } from '../frozen-lists.ts';
+import type { PatchPodAction, PodConditionPatch } from '../plan.ts';
+import { getCondition, lifecycleState, podLabels, podName } from '../pods/pod-state.ts';
+import { rfc3339 } from '../time.ts';
+import type { Hook } from '../types.ts';
 
 function hookEntries(hook: Hook) {
   return { labels: Object.entries(hook.labelsHandler ?? {}), finalizers: hook.finalizersHandler ?? [] };

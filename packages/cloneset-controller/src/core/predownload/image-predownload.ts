@@ -4,12 +4,12 @@
 // finds out whether the ImagePullJob CRD is served and does the writes.
 import { IMAGE_PREDOWNLOAD_DEFAULTS, KRUISE_ANNOTATIONS, KRUISE_LABELS, tryParseIntOrPercent, scalePercent } from '@cloneset-suite/api-types';
 import type { LabelSelector } from '@cloneset-suite/api-types';
-import { revisionNameOf, type PlanContext } from './context.ts';
-import { revisionDiff } from './update-mode.ts';
-import { REVISION_HASH_LABEL, REVISION_LABEL } from './keys.ts';
-import { ownerRefTo } from './owner-ref.ts';
-import { shortHashOf } from './pod-state.ts';
-import { templateOfRevision } from './revisions.ts';
+import { revisionNameOf, type PlanContext } from '../context.ts';
+import { revisionDiff } from '../update/update-mode.ts';
+import { REVISION_HASH_LABEL, REVISION_LABEL } from '../keys.ts';
+import { ownerRefTo } from '../owner-ref.ts';
+import { shortHashOf } from '../pods/pod-state.ts';
+import { templateOfRevision } from '../revisions/revisions.ts';
 
 export const IMAGE_PREDOWNLOAD_CREATED_LABEL = KRUISE_LABELS.imagePreDownloadCreated;
 export const IMAGE_PREDOWNLOAD_IGNORED_LABEL = KRUISE_LABELS.imagePreDownloadIgnored;

@@ -3,7 +3,7 @@
 // or a recreate mark.
 import type { V1Pod } from '@kubernetes/client-node';
 import { POL_OPERATION_TYPES } from '@cloneset-suite/api-types';
-import { findRevision, isUpdatedPod, revisionNameOf, updateDiffs, type PlanContext } from './context.ts';
+import { findRevision, isUpdatedPod, revisionNameOf, updateDiffs, type PlanContext } from '../context.ts';
 import type { Diffs } from './diff.ts';
 import type { InPlaceDiff } from './inplace.ts';
 import { graceAnnotationKey, newUpdateState, stateJson } from './inplace-state.ts';
@@ -15,16 +15,16 @@ import {
   LIFECYCLE_TIMESTAMP_ANNOTATION,
   LifecycleState,
   PRE_UPDATE_HOOK_KEY,
-} from './keys.ts';
-import { hasReadinessGate, isHooked, kruisePodReadyChange, statePatch } from './lifecycle.ts';
-import { setPodConditions } from './pod-conditions.ts';
-import { PASS_LIMIT_REQUEUE_MS, passBudget } from './pass-limits.ts';
-import { emptyPlan, minRequeue, type Plan, type PlanAction, type PodConditionPatch } from './plan.ts';
-import { isAvailable, isControlled, isPodAtRevision, isPreparingDelete, lifecycleState, podName, podRevision } from './pod-state.ts';
-import { inOperationFirst, isBegun, isGranted, throughLifecycle } from './ops-lifecycle.ts';
+} from '../keys.ts';
+import { hasReadinessGate, isHooked, kruisePodReadyChange, statePatch } from '../lifecycle/lifecycle.ts';
+import { setPodConditions } from '../pods/pod-conditions.ts';
+import { PASS_LIMIT_REQUEUE_MS, passBudget } from '../pass-limits.ts';
+import { emptyPlan, minRequeue, type Plan, type PlanAction, type PodConditionPatch } from '../plan.ts';
+import { isAvailable, isControlled, isPodAtRevision, isPreparingDelete, lifecycleState, podName, podRevision } from '../pods/pod-state.ts';
+import { inOperationFirst, isBegun, isGranted, throughLifecycle } from '../lifecycle/ops-lifecycle.ts';
 import { planRefresh } from './refresh.ts';
-import { revisionLabels } from './revisions.ts';
-import { rfc3339 } from './time.ts';
+import { revisionLabels } from '../revisions/revisions.ts';
+import { rfc3339 } from '../time.ts';
 import { sortForUpdate } from './update-order.ts';
 import { updateMode } from './update-mode.ts';
 import { recreateMark } from './recreate-mark.ts';
