@@ -1,7 +1,7 @@
 // Public face of the CloneSet controller: the controller the manager wires, the feature gates
 // it reads, its planner, and revision reading for kubectl-cloneset. Tests inside this package
 // import the core from its own modules.
-export { createCloneSetController, CLONESET_CONTROLLER_NAME, type CloneSetControllerOptions } from './reconciler/controller.ts';
+export { createCloneSetController, CLONESET_CONTROLLER_NAME } from './reconciler/controller.ts';
 export type { FeatureGates } from './core/keys.ts';
 // The --feature-gates table (names and defaults), read by the manager and by kubectl-cloneset plan.
 export { FEATURE_GATE_DEFAULTS, FEATURE_GATE_NAMES, type FeatureGateName } from './core/feature-gate-defaults.ts';

@@ -1,112 +1,42 @@
-// Public face of @cloneset-suite/kube-runtime: re-exports only.
+// Public face of @cloneset-suite/kube-runtime: what other packages use, re-exported.
+
+// The client: typed errors, patches, what a failed write means.
 export { KubeClient } from './client/client.ts';
-export type { KubeClientOptions } from './client/client.ts';
-export {
-  ApiError,
-  AlreadyExistsError,
-  ConflictError,
-  ForbiddenError,
-  GoneError,
-  InvalidError,
-  NotFoundError,
-  TooManyRequestsError,
-  UnauthorizedError,
-  errorFromStatus,
-  isAlreadyExists,
-  isConflict,
-  isGone,
-  isInvalid,
-  isNotFound,
-  isTooManyRequests,
-} from './client/errors.ts';
-export type { Status, StatusCause, StatusDetails } from './client/errors.ts';
-export { Resources, apiVersionOf, isBuiltIn, resourcePath } from './client/gvr.ts';
-export type { GroupVersionResource } from './client/gvr.ts';
-export { applyPatch, jsonPatch, jsonPointerEscape, mergePatch, strategicMergePatch, PatchContentTypes } from './client/patch.ts';
-export type { Patch } from './client/patch.ts';
+export { ApiError, AlreadyExistsError, ConflictError, ForbiddenError, NotFoundError, isAlreadyExists, isConflict, isGone, isInvalid, isNotFound } from './client/errors.ts';
+export { Resources, type GroupVersionResource } from './client/gvr.ts';
+export { jsonPatch, jsonPointerEscape, mergePatch, strategicMergePatch, type Patch } from './client/patch.ts';
 export { RawJson } from './client/raw-json.ts';
 export { ResourceClient } from './client/resource-client.ts';
-export type { DeleteOptions, ListOptions, PatchOptions, WatchOptions, WriteOptions } from './client/resource-client.ts';
 export { RestClient } from './client/rest-client.ts';
 export { retryOnConflict } from './client/retry.ts';
 export { retryAfterMs } from './client/retry-after.ts';
-export type { RetryOptions } from './client/retry.ts';
-export type { RestClientOptions } from './client/rest-client.ts';
-export { KubeConfigTransport, loadKubeConfig } from './client/transport.ts';
-export type { HttpMethod, HttpRequest, HttpResponse, QueryParams, Transport } from './client/transport.ts';
-export type {
-  JsonPatchOperation,
-  KubeObject,
-  ListMeta,
-  ObjectList,
-  ObjectMeta,
-  OwnerReference,
-  Scale,
-  WatchEvent,
-  WatchEventType,
-} from './client/types.ts';
-export { Controller, ControllerStoppedError, TerminalError, abortedByStop, DEFAULT_MAX_CONCURRENT_RECONCILES, DEFAULT_RECONCILE_TIMEOUT_MS } from './controller.ts';
-export { DEFAULT_CACHE_STALE_AFTER_MS } from './informer/staleness.ts';
-export type { StaleCache } from './informer/staleness.ts';
-export type { ControllerOptions, MapObjectToKeys, ReconcileContext, ReconcileResult, Reconciler } from './controller.ts';
-export { EventRecorder, DEFAULT_EVENT_SERIES_FLUSH_MS, referenceOf } from './events.ts';
-export type { EventRecorderOptions, EventType, EventsV1Event, ObjectReference } from './events.ts';
-export { ScaleExpectations, ResourceVersionExpectations, compareResourceVersions } from './expectations.ts';
-export type { ExpectationAction, ExpectationsOptions } from './expectations.ts';
-export { controllerRef, enqueueControllerOwner, enqueueObject, groupOf } from './handlers.ts';
-export { Backoff } from './informer/backoff.ts';
-export type { BackoffOptions } from './informer/backoff.ts';
-export { InformerFactory } from './informer/factory.ts';
-export type { InformerFactoryOptions, InformerScope } from './informer/factory.ts';
-export {
-  Indexer,
-  NamespaceIndex,
-  OwnerUIDIndex,
-  labelIndexFunc,
-  labelIndexName,
-  namespaceIndexFunc,
-  ownerUIDIndexFunc,
-  planIndexLookup,
-} from './informer/indexer.ts';
-export type { IndexFunc, ListQuery } from './informer/indexer.ts';
-export { Reflector } from './informer/reflector.ts';
-export type { ReflectorOptions, ReflectorStore, ReplaceSession } from './informer/reflector.ts';
-export { SharedIndexInformer } from './informer/shared-informer.ts';
-export type { InformerOptions } from './informer/shared-informer.ts';
-export { keepIdentityAndLabels, stripManagedFields } from './informer/transform.ts';
-export type { ObjectTransform } from './informer/transform.ts';
-export { StringPool } from './informer/string-pool.ts';
-export type { SharedString, StringPoolOptions } from './informer/string-pool.ts';
-export { SubtreePool } from './informer/subtree-pool.ts';
-export type { SharedSubtree, SubtreePoolOptions } from './informer/subtree-pool.ts';
-export type { CachePools } from './informer/share-equal-values.ts';
+export { writeOutcome } from './client/write-outcome.ts';
+export { KubeConfigTransport, loadKubeConfig, type HttpRequest, type HttpResponse, type Transport } from './client/transport.ts';
+export type { JsonPatchOperation, KubeObject, ObjectMeta } from './client/types.ts';
+
+// Controllers: declared with manager.controller(name) (the builder); what a reconcile returns and throws.
+export { Controller, DEFAULT_MAX_CONCURRENT_RECONCILES, type ReconcileContext } from './controller/controller.ts';
+export type { ReconcilerParts } from './controller/builder.ts';
+export { done, requeueAfter, type ReconcileAction } from './controller/action.ts';
+export { ControllerStoppedError, LostRaceError, ReconcileError, abortedByStop } from './controller/errors.ts';
+export { controllerOwnerKey, keyOf } from './controller/handlers.ts';
+export { ScaleExpectations, ResourceVersionExpectations } from './expectations.ts';
+export { EventRecorder, DEFAULT_EVENT_SERIES_FLUSH_MS } from './events.ts';
+
+// Caches: the read side controllers see (CachedSource), the informer that writes it, their factory.
+export type { CachedSource } from './informer/store.ts';
 export type { EventSource, ResourceEventHandler } from './informer/types.ts';
-export { objectKey, namespacedKey, splitKey } from './keys.ts';
-export type { ObjectMetaLike } from './keys.ts';
-export { LeaderElector } from './leader-election.ts';
-export type { LeaderElectionOptions, Lease } from './leader-election.ts';
-export { createLogger, silentLogger } from './logger.ts';
-export type { Logger, LoggerOptions, LogLevel } from './logger.ts';
-export { LEADER_ELECTION_CLIENT_LIMITS, Manager } from './manager.ts';
-export type { LeaderElectionConfig, ManagerOptions, StopReason } from './manager.ts';
-export { whenAborted } from './runnable.ts';
-export type { Runnable } from './runnable.ts';
-export { createMetrics, initControllerSeries, initQueueSeries, RECONCILE_RESULTS } from './metrics.ts';
+export { SharedIndexInformer } from './informer/shared-informer.ts';
+export { InformerFactory, type InformerScope } from './informer/factory.ts';
+export { NamespaceIndex, OwnerUIDIndex } from './informer/indexer.ts';
+export { keepIdentityAndLabels, stripManagedFields } from './informer/transform.ts';
+export { namespacedKey, splitKey } from './keys.ts';
 export { matchesLabels, parseLabelSelector } from './selectors.ts';
-export type { Operator, Requirement } from './selectors.ts';
-export type { RuntimeMetrics } from './metrics.ts';
-export {
-  BucketRateLimiter,
-  ItemExponentialFailureRateLimiter,
-  MaxOfRateLimiter,
-  defaultControllerRateLimiter,
-} from './queue/rate-limiter.ts';
-export type { RateLimiter } from './queue/rate-limiter.ts';
-export { WorkQueue } from './queue/work-queue.ts';
-export type { WorkQueueOptions } from './queue/work-queue.ts';
-export { FakeClock, realClock, sleep } from './util/clock.ts';
-export type { Clock, TimerHandle } from './util/clock.ts';
-export { deepFreeze } from './util/deep-readonly.ts';
-export type { DeepReadonly } from './util/deep-readonly.ts';
-export { microTime } from './util/micro-time.ts';
-export { TokenBucket } from './util/token-bucket.ts';
+
+// The manager and what runs beside controllers.
+export { LEADER_ELECTION_CLIENT_LIMITS, Manager } from './manager.ts';
+export { whenAborted, type Runnable } from './runnable.ts';
+export { createMetrics } from './metrics.ts';
+export { createLogger, silentLogger, type Logger } from './logger.ts';
+export { FakeClock, realClock, type Clock, type TimerHandle } from './util/clock.ts';
+export { deepFreeze, type DeepReadonly } from './util/deep-readonly.ts';

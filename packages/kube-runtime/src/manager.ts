@@ -7,11 +7,12 @@
 //    lease, stop the every-replica runnables, stop the informers; the result says why it stopped.
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
-import { KubeClient, type KubeClientOptions } from './client/client.ts';
+import { KubeClient } from './client/client.ts';
 import type { Transport } from './client/transport.ts';
-import { Controller, type ControllerOptions } from './controller.ts';
+import { ControllerBuilder, type ControllerBuilderOptions, type ControllerHost } from './controller/builder.ts';
+import type { ControllerOptions } from './controller/controller.ts';
 import { EventRecorder } from './events.ts';
-import { ScaleExpectations } from './expectations.ts';
+import type { ScaleExpectations } from './expectations.ts';
 import { InformerFactory } from './informer/factory.ts';
 import { DEFAULT_CACHE_STALE_AFTER_MS, recordCacheSilence, staleCaches, type StaleCache } from './informer/staleness.ts';
 import { LeaderElector, type LeaderElectionOptions } from './leader-election.ts';
@@ -66,7 +67,7 @@ const INFORMERS_STOP_MS = 2_000;
 /** How often the cache-silence gauge is brought up to date between scrapes. */
 const SILENCE_GAUGE_REFRESH_MS = 5_000;
 
-export class Manager {
+export class Manager implements ControllerHost {
   readonly client: KubeClient;
   readonly informers: InformerFactory;
   readonly metrics: RuntimeMetrics;
@@ -93,7 +94,7 @@ export class Manager {
       clock: this.clock,
       logger: this.logger,
       metrics: this.metrics,
-      ...(options.defaultResyncMs !== undefined ? { defaultResyncMs: options.defaultResyncMs } : {}),
+      defaultResyncMs: options.defaultResyncMs,
     });
   }
 
@@ -103,19 +104,15 @@ export class Manager {
     this.runnables.push(runnable);
   }
 
-  /** A controller sharing the manager's clock, logger and metrics, run while leading. */
-  addController(options: Omit<ControllerOptions, 'clock' | 'logger' | 'metrics'>): Controller {
-    const deadline = this.options.reconcileTimeoutMs;
-    const c = new Controller({
-      ...(deadline !== undefined ? { reconcileTimeoutMs: deadline } : {}),
-      cacheStaleAfterMs: this.cacheStaleAfterMs(),
-      ...options,
-      clock: this.clock,
-      logger: this.logger,
-      metrics: this.metrics,
-    });
-    this.add({ name: c.name, needLeaderElection: true, start: (signal) => c.start(signal) });
-    return c;
+  /** Declares a controller (ControllerBuilder); complete() registers it to run while this replica leads. */
+  controller(name: string, options: ControllerBuilderOptions = {}): ControllerBuilder {
+    if (this.started) throw new Error(`cannot add controller ${name}: the manager has started`);
+    return new ControllerBuilder(this, name, options);
+  }
+
+  /** What every controller of this manager shares: its deadline, staleness threshold, clock, logger and metrics. */
+  controllerDefaults(): Pick<ControllerOptions, 'reconcileTimeoutMs' | 'cacheStaleAfterMs' | 'clock' | 'logger' | 'metrics'> {
+    return { reconcileTimeoutMs: this.options.reconcileTimeoutMs, cacheStaleAfterMs: this.cacheStaleAfterMs(), clock: this.clock, logger: this.logger, metrics: this.metrics };
   }
 
   /** A recorder the shutdown flushes, so buffered repeats reach the API before exit. */
@@ -132,17 +129,9 @@ export class Manager {
     return r;
   }
 
-  /** Expectations whose expiry requeues the owner on `controller`; cleared at shutdown. */
-  scaleExpectations(controller: Controller, timeoutMs?: number): ScaleExpectations {
-    const e = new ScaleExpectations({
-      controller: controller.name,
-      clock: this.clock,
-      metrics: this.metrics,
-      onExpired: (key) => controller.enqueue(key),
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-    });
-    this.expectations.push(e);
-    return e;
+  /** Expectations of this term, cleared at shutdown. */
+  clearsAtShutdown(expectations: ScaleExpectations): void {
+    this.expectations.push(expectations);
   }
 
   /** Whether every informer created before start() has synced (a readiness check). */
@@ -316,19 +305,9 @@ export class Manager {
     this.logger.info({ reason: this.stopReason }, 'manager stopped');
   }
 
-  private newClient(o: { qps?: number | undefined; burst?: number | undefined; requestTimeoutMs?: number | undefined; userAgentSuffix?: string }): KubeClient {
+  private newClient(o: { qps?: number; burst?: number; requestTimeoutMs?: number; userAgentSuffix?: string }): KubeClient {
     const { kubeConfig, transport, userAgent } = this.options;
     const agent = userAgent && o.userAgentSuffix ? `${userAgent}/${o.userAgentSuffix}` : userAgent;
-    const options: KubeClientOptions = {
-      ...(kubeConfig ? { kubeConfig } : {}),
-      ...(transport ? { transport } : {}),
-      ...(o.qps !== undefined ? { qps: o.qps } : {}),
-      ...(o.burst !== undefined ? { burst: o.burst } : {}),
-      ...(o.requestTimeoutMs !== undefined ? { requestTimeoutMs: o.requestTimeoutMs } : {}),
-      ...(agent ? { userAgent: agent } : {}),
-      clock: this.clock,
-      metrics: this.metrics,
-    };
-    return new KubeClient(options);
+    return new KubeClient({ kubeConfig, transport, qps: o.qps, burst: o.burst, requestTimeoutMs: o.requestTimeoutMs, userAgent: agent || undefined, clock: this.clock, metrics: this.metrics });
   }
 }

@@ -1,17 +1,15 @@
-// Public face of @cloneset-suite/podopslifecycle.
+// Public face of @cloneset-suite/podopslifecycle: what other packages use, and the operation SDK.
 // Label protocol and pod-level predicates.
-export { readLifecycle, typeOf, phaseOf, podPhase, lacksOperationType, type LifecycleView, type IdLabels, type IdPhase, type PodPhase, type Labels } from './core/protocol.ts';
-export { expectedFinalizers, expectedFinalizersSatisfied, isReadyToOperate, hasServiceReadyGate, type Pod } from './core/pod-state.ts';
-export { effectiveChanges, applyChanges, labelPatchOps, type LabelChanges } from './core/label-patch.ts';
+export { readLifecycle, typeOf, phaseOf, lacksOperationType, type PodPhase } from './core/protocol.ts';
+export type { Pod } from './core/pod-state.ts';
+export { labelPatchOps, type LabelChanges } from './core/label-patch.ts';
 // The admission functions (served by the controller-manager at /mutate-pod and /validate-pod).
-export { mutatePod, type AdmissionOperation } from './core/mutate.ts';
-export { validatePod, requestViolations, violationMessage, VALIDATION_MESSAGE_PREFIX, type LifecycleViolation } from './core/validate.ts';
-// The lifecycle controller: its planner, the StageGate port and the shell.
-export { planLifecycle, type LifecyclePlan, type LifecycleWrite, type PlannedEvent } from './core/lifecycle-plan.ts';
-export { observePod, phaseChangeEvents, type PodObservation } from './core/phase-events.ts';
-export { passAllStageGate, type StageGate, type StageDecision, type LifecycleStage } from './core/stage-gate.ts';
-export { createPodOpsLifecycleController, PODOPSLIFECYCLE_CONTROLLER_NAME, type PodOpsLifecycleControllerOptions } from './reconciler/controller.ts';
-// The operation SDK for operating controllers.
+export { mutatePod } from './core/mutate.ts';
+export { validatePod, requestViolations, violationMessage, type LifecycleViolation } from './core/validate.ts';
+// The lifecycle controller and its default StageGate.
+export { passAllStageGate } from './core/stage-gate.ts';
+export { createPodOpsLifecycleController, PODOPSLIFECYCLE_CONTROLLER_NAME } from './reconciler/controller.ts';
+// The operation SDK for operating controllers, in this repository and outside it (README).
 export {
   isDuringOps,
   allowOps,
@@ -26,6 +24,6 @@ export {
 } from './core/sdk.ts';
 export { OpsLifecycleClient, OpsLifecycleError, type OpsLifecycleClientOptions } from './reconciler/ops-client.ts';
 // The built-in traffic cooperation: EndpointSlices of the Services selecting a controlled pod.
-export { planTraffic, selectingServices, syncedAvailableConditions, type TrafficPlan, type TrafficService, type PodEndpoint } from './core/traffic-plan.ts';
-export { createTrafficCooperationController, TRAFFIC_COOPERATION_CONTROLLER_NAME, type TrafficCooperationControllerOptions } from './reconciler/traffic-controller.ts';
+export type { TrafficService } from './core/traffic-plan.ts';
+export { createTrafficCooperationController, TRAFFIC_COOPERATION_CONTROLLER_NAME } from './reconciler/traffic-controller.ts';
 export { trafficServicesIn, type ServiceObject } from './reconciler/traffic-sources.ts';

@@ -5,7 +5,7 @@ import { watch } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '@cloneset-suite/kube-runtime';
-import type { ServingCertificate } from '../server/webhook-server.ts';
+import type { ServingCertificate } from './serving-certificate.ts';
 import { abortableSleep } from './sleep.ts';
 
 export interface CertDirOptions {

@@ -2,7 +2,7 @@
 // certificate for our names (creating or renewing them), serve that certificate, and keep the
 // webhook configurations' caBundle current. Runs on every replica; the Secret is the one truth.
 import type { KubeClient, Logger } from '@cloneset-suite/kube-runtime';
-import type { ServingCertificate } from '../server/webhook-server.ts';
+import type { ServingCertificate } from './serving-certificate.ts';
 import { nextRenewal, planBundle } from './bundle.ts';
 import { injectCaBundle } from './ca-injector.ts';
 import { ensureCrdConversions, type ConversionTarget } from './crd-conversion.ts';

@@ -1,9 +1,9 @@
 // The CloneSet controller and exactly the API calls it makes (deploy/ grants these).
-import { createCloneSetController, type FeatureGates as CloneSetGates } from '@cloneset-suite/cloneset-controller';
-import type { ControllerRegistration } from './registry.ts';
+import { CLONESET_CONTROLLER_NAME, createCloneSetController, type FeatureGates as CloneSetGates } from '@cloneset-suite/cloneset-controller';
+import type { ControllerRegistration } from './registration.ts';
 
 export const cloneSetRegistration: ControllerRegistration = {
-  name: 'cloneset',
+  name: CLONESET_CONTROLLER_NAME,
   enabledByDefault: true,
   permissions: [
     // Its informers, and the podsToDelete clean-up (a JSON patch of the spec).

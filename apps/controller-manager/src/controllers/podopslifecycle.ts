@@ -1,11 +1,10 @@
 // The PodOpsLifecycle controller (spec §1.6) and exactly the API calls it makes (deploy/ grants these).
-import { createPodOpsLifecycleController, passAllStageGate } from '@cloneset-suite/podopslifecycle';
-import { createTransitionRuleStageGate } from '@cloneset-suite/transition-rule';
-import type { ControllerRegistration } from './registry.ts';
-import { transitionRuleRegistration } from './transitionrule.ts';
+import { PODOPSLIFECYCLE_CONTROLLER_NAME, createPodOpsLifecycleController, passAllStageGate } from '@cloneset-suite/podopslifecycle';
+import { TRANSITION_RULE_CONTROLLER_NAME, createTransitionRuleStageGate } from '@cloneset-suite/transition-rule';
+import type { ControllerRegistration } from './registration.ts';
 
 export const podOpsLifecycleRegistration: ControllerRegistration = {
-  name: 'podopslifecycle',
+  name: PODOPSLIFECYCLE_CONTROLLER_NAME,
   enabledByDefault: true,
   permissions: [
     // Its pod informer; lifecycle labels and the available-conditions annotation (JSON patches guarded by resourceVersion).
@@ -26,7 +25,7 @@ export const podOpsLifecycleRegistration: ControllerRegistration = {
       // PreCheck/PostCheck pass when every PodTransitionRule selecting the pod passes (spec §2.7);
       // with the rule controller turned off nothing would keep their decisions current, so every
       // pod passes instead of waiting on stale ones.
-      stageGate: d.enabledControllers.includes(transitionRuleRegistration.name)
+      stageGate: d.enabledControllers.includes(TRANSITION_RULE_CONTROLLER_NAME)
         ? createTransitionRuleStageGate(d.manager, d.namespace ? { namespace: d.namespace } : {})
         : passAllStageGate,
       instance: d.identity,

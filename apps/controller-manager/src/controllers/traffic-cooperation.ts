@@ -3,7 +3,7 @@
 // lifecycle operation starts before traffic is off and none completes before it is back on.
 import { Histogram } from 'prom-client';
 import { createTrafficCooperationController, TRAFFIC_COOPERATION_CONTROLLER_NAME } from '@cloneset-suite/podopslifecycle';
-import type { ControllerRegistration } from './registry.ts';
+import type { ControllerRegistration } from './registration.ts';
 
 export const trafficCooperationRegistration: ControllerRegistration = {
   name: TRAFFIC_COOPERATION_CONTROLLER_NAME,

@@ -1,10 +1,10 @@
 // The PodTransitionRule controller and exactly the API calls it makes (deploy/ grants these).
-import { WebhookClient, createTransitionRuleController } from '@cloneset-suite/transition-rule';
+import { TRANSITION_RULE_CONTROLLER_NAME, WebhookClient, createTransitionRuleController } from '@cloneset-suite/transition-rule';
 import { timedWebhookCaller, webhookCallHistogram } from '../metrics/webhook-calls.ts';
-import type { ControllerRegistration } from './registry.ts';
+import type { ControllerRegistration } from './registration.ts';
 
 export const transitionRuleRegistration: ControllerRegistration = {
-  name: 'podtransitionrule',
+  name: TRANSITION_RULE_CONTROLLER_NAME,
   enabledByDefault: true,
   permissions: [
     // Its informer; the protection finalizer is added and removed with a JSON patch.

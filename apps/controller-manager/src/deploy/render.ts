@@ -8,7 +8,8 @@ import { renderCrdFiles, webhookConversion, type GeneratedFile } from '@cloneset
 import { NO_POD_CACHE } from '../webhooks/pod-cache.ts';
 import { CLONESET_CONVERSION_PATH } from '../webhooks/cloneset-conversion.ts';
 import { defaultConfig } from '../config/flags.ts';
-import { CONTROLLERS, type ControllerRegistration } from '../controllers/registry.ts';
+import type { ControllerRegistration } from '../controllers/registration.ts';
+import { CONTROLLERS } from '../controllers/registry.ts';
 import { prometheusRule } from '../observability/alerts.ts';
 import { grafanaDashboard } from '../observability/dashboard.ts';
 import { managerPermissions, type PermissionNames, type PolicyRule } from '../rbac.ts';

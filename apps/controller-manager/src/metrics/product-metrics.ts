@@ -6,7 +6,7 @@
 // (or no PodTransitionRule) exists, their series are exported at 0 without the object labels, so
 // the dashboard's panels and the alerts read 0 from the manager's start rather than nothing.
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import { Resources, type KubeObject, type Manager, type SharedIndexInformer } from '@cloneset-suite/kube-runtime';
+import { Resources, type KubeObject, type Manager, type CachedSource } from '@cloneset-suite/kube-runtime';
 import type { CloneSet, PodTransitionRuleStatus } from '@cloneset-suite/api-types';
 import { REPLICA_STATES, progressDeadlineExceeded, replicasByState } from './cloneset-series.ts';
 import { LIFECYCLE_PHASES, PhaseClock } from './phase-clock.ts';
@@ -45,7 +45,7 @@ export function registerProductMetrics(o: ProductMetricsOptions): void {
   if (o.transitionRules) registerRuleMetrics(o.manager.informers.informerFor<RuleObject>(ptrResource, scope), registers);
 }
 
-function registerCloneSetMetrics(cloneSets: SharedIndexInformer<CloneSetObject>, pods: SharedIndexInformer<KubeObject>, registers: Registry[]): void {
+function registerCloneSetMetrics(cloneSets: CachedSource<CloneSetObject>, pods: CachedSource<KubeObject>, registers: Registry[]): void {
   const none = (): boolean => cloneSets.list().length === 0;
   const created = new Counter({
     name: 'cloneset_suite_cloneset_pods_created_total',
@@ -114,7 +114,7 @@ function registerCloneSetMetrics(cloneSets: SharedIndexInformer<CloneSetObject>,
   });
 }
 
-function registerLifecycleMetrics(pods: SharedIndexInformer<KubeObject>, registers: Registry[], now: () => number): void {
+function registerLifecycleMetrics(pods: CachedSource<KubeObject>, registers: Registry[], now: () => number): void {
   const clock = new PhaseClock();
   const duration = new Histogram({
     name: 'cloneset_suite_podopslifecycle_phase_duration_seconds',
@@ -153,7 +153,7 @@ function registerLifecycleMetrics(pods: SharedIndexInformer<KubeObject>, registe
   });
 }
 
-function registerRuleMetrics(rules: SharedIndexInformer<RuleObject>, registers: Registry[]): void {
+function registerRuleMetrics(rules: CachedSource<RuleObject>, registers: Registry[]): void {
   const none = (): boolean => rules.list().length === 0;
   const byDecision = RULE_DECISIONS.map((decision) => ({ decision }));
   const decisions = new Counter({

@@ -10,6 +10,7 @@ import type { AdmissionWebhook, ConversionWebhook } from '../webhooks/types.ts';
 import { parseJsonLossless } from './lossless-json.ts';
 import { RequestContext } from './admission-context.ts';
 import type { WebhookMetrics } from './webhook-metrics.ts';
+import type { ServingCertificate } from '../certs/serving-certificate.ts';
 
 export interface WebhookServerOptions {
   host: string;
@@ -22,11 +23,6 @@ export interface WebhookServerOptions {
   conversionMaxBodyBytes?: number;
   logger: Logger;
   metrics?: WebhookMetrics;
-}
-
-export interface ServingCertificate {
-  cert: string;
-  key: string;
 }
 
 class TimeoutError extends Error {}

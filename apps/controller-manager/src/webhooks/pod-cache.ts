@@ -1,12 +1,12 @@
 // The PodCache the CloneSet validating webhook reads: the manager's shared pod informer (started
 // on every replica, standbys included), so a podsToDelete entry costs a map lookup, not a GET.
 import type { PodLookup } from '@cloneset-suite/api-types';
-import type { KubeObject, SharedIndexInformer } from '@cloneset-suite/kube-runtime';
+import type { KubeObject, CachedSource } from '@cloneset-suite/kube-runtime';
 import type { PodCache } from './types.ts';
 
 type CachedPod = KubeObject & { metadata?: KubeObject['metadata'] & { deletionTimestamp?: string } };
 
-export function podCacheFromInformer(informer: SharedIndexInformer<CachedPod>): PodCache {
+export function podCacheFromInformer(informer: CachedSource<CachedPod>): PodCache {
   return {
     hasSynced: () => informer.hasSynced(),
     get(namespace, name): PodLookup | undefined {

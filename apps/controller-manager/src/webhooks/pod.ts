@@ -2,8 +2,7 @@
 // @cloneset-suite/podopslifecycle behind /mutate-pod and /validate-pod. They sit on every write
 // of a controlled pod, status writes included, so they make no API call.
 import { KUSION_CONTROL_LABEL, KUSION_CONTROL_VALUE, isKusionControlled, nanoTimestamp } from '@cloneset-suite/api-types';
-import { POL_ANNOTATIONS } from '@cloneset-suite/api-types';
-import { mutatePod, requestViolations, selectingServices, syncedAvailableConditions, validatePod, violationMessage, type LifecycleViolation, type Pod } from '@cloneset-suite/podopslifecycle';
+import { mutatePod, requestViolations, validatePod, violationMessage, type LifecycleViolation, type Pod } from '@cloneset-suite/podopslifecycle';
 import { allowed, objectName, type AdmissionRequest, type AdmissionResponse } from './admission-review.ts';
 import { createJsonPatch } from './json-patch.ts';
 import type { AdmissionWebhook, LabelSelectorSpec, RuleWithOperations, WebhookDeps } from './types.ts';
@@ -25,17 +24,6 @@ function podsOf(request: AdmissionRequest): { pod: Pod; old: Pod | undefined; op
   if (!isKusionControlled(pod.metadata?.labels)) return undefined;
   const old = request.operation === 'UPDATE' && isObject(request.oldObject) ? (request.oldObject as Pod) : undefined;
   return { pod, old, operation: request.operation };
-}
-
-/**
- * On CREATE, an expected-finalizer entry per Service selecting the pod (as ResourceConsist's own
- * webhook does), so the pod cannot become service-available before its traffic is on.
- */
-function withTrafficEntries(pod: Pod, namespace: string, services: WebhookDeps['trafficServices']): Pod {
-  if (!services) return pod;
-  const value = syncedAvailableConditions(pod, namespace, selectingServices(pod, services(namespace)));
-  if (value === undefined) return pod;
-  return { ...pod, metadata: { ...pod.metadata, annotations: { ...pod.metadata?.annotations, [POL_ANNOTATIONS.availableConditions]: value } } };
 }
 
 /**
@@ -74,9 +62,10 @@ export function podOpsLifecycleMutator(deps: WebhookDeps): AdmissionWebhook {
       // What the write asks for, before the labels move on (an undo is consumed in this write).
       const asked = requestViolations(target.pod);
       if (asked.length > 0) return Promise.resolve(refused(request, target.pod, asked));
-      const lifecycle = mutatePod(target.old, target.pod, target.operation, nanoTimestamp());
-      const mutated = target.operation === 'CREATE' ? withTrafficEntries(lifecycle, request.namespace ?? target.pod.metadata?.namespace ?? '', deps.trafficServices) : lifecycle;
-      return Promise.resolve(allowed(createJsonPatch(target.pod, mutated)));
+      const namespace = request.namespace ?? target.pod.metadata?.namespace ?? '';
+      // The Services are read only for a create: the one write that takes the traffic entries.
+      const traffic = target.operation === 'CREATE' && deps.trafficServices ? { namespace, services: deps.trafficServices(namespace) } : undefined;
+      return Promise.resolve(allowed(createJsonPatch(target.pod, mutatePod(target.old, target.pod, target.operation, nanoTimestamp(), traffic))));
     },
   };
 }

@@ -1,7 +1,7 @@
 // CloneSet as apps.kruise.io/v1beta1 serves it (OpenKruise's next API version): the same object
 // with the update knobs under updateStrategy.rollingUpdate, PVC reuse as an opt-in
 // (enablePVCReuse, default false), excludePreparingDelete and the image pre-download knobs as
-// fields. Served beside v1alpha1, which stays the storage version; conversion.ts maps the two.
+// fields. Served beside v1alpha1, which stays the storage version; conversion/ maps the two.
 import type { Static } from 'typebox';
 import { resourceSchema, type GroupVersionKind } from '../meta.ts';
 import { Type, bool, int32, intOrString, stringEnum } from '../schema-kit.ts';

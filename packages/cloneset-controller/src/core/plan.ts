@@ -1,5 +1,5 @@
-// The plan: typed actions the reconciler shell executes in order (ARCHITECTURE.md:
-// planners return data, the shell does the I/O). Outcome events (SuccessfulCreate,
+// The plan: typed actions the reconciler shell executes in order (planners return data, the
+// shell does the I/O: README, Architecture). Outcome events (SuccessfulCreate,
 // FailedDelete, ...) are emitted by the shell from each action's result, §10.3; the plan
 // carries events that are decisions (ScaleUpLimited, WaitingForPodDeletion) and, on a
 // pod patch, the outcome Events the planner chose the words of (SuccessfulUpdatePodReCreate).
@@ -222,9 +222,6 @@ export function inStep(step: PlanStep, actions: readonly PlanAction[]): PlannedA
   return actions.map((a) => ({ ...a, step }));
 }
 
-/** Something a step waits for: reported on its condition (and by an Event), not retried as an error. */
-export type PlanWait = PlanError;
-
 /**
  * Who holds pods outside the controller's reach; the reason of the PodsHeld condition.
  * OperationTypeMismatch: someone changed `operation-type/cloneset` after `operate` was granted.
@@ -250,7 +247,8 @@ export interface Plan {
   /** Smallest positive delay to requeue after, in milliseconds (§3 step 15). */
   requeueAfterMs?: number;
   errors: PlanError[];
-  waits: PlanWait[];
+  /** What the step waits for, on the same conditions: reported (and by an Event), not retried as an error. */
+  waits: PlanError[];
   /**
    * Pods the step chose for its PodOpsLifecycle operation type (scale-in or update), whether it
    * begins, waits or acts on them; absent when the step did not get as far as choosing.

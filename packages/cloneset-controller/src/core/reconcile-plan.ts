@@ -7,7 +7,7 @@ import { hookWaits } from './lifecycle/hook-waits.ts';
 import { planImagePreDownload } from './predownload/image-predownload.ts';
 import type { FeatureGates } from './keys.ts';
 import type { Diffs } from './update/diff.ts';
-import { failureCondition, inStep, minRequeue, type PlannedAction, type PlanError, type PlanStep, type PlanWait, type PodHold } from './plan.ts';
+import { failureCondition, inStep, minRequeue, type PlannedAction, type PlanError, type PlanStep, type PodHold } from './plan.ts';
 import { alteredOperationWaits, planAlteredOperations, planUndos, type CloneSetOperationType, type WantedPods } from './lifecycle/ops-lifecycle.ts';
 import { classifyPods, podName } from './pods/pod-state.ts';
 import { computeRevisions, planHistoryTruncation, type RevisionsResult } from './revisions/revisions.ts';
@@ -64,7 +64,7 @@ export interface ReconcilePlan {
   sync: SyncStep;
   errors: PlanError[];
   /** What the pass waits for (e.g. a terminating pod's name): on the condition, not an error. */
-  waits: PlanWait[];
+  waits: PlanError[];
   /** Pods a lifecycle hook or a PodTransitionRule holds: the PodsHeld condition, not a failure. */
   holds: PodHold[];
   requeueAfterMs?: number;

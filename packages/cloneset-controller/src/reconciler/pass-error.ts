@@ -1,19 +1,13 @@
-// What a pass throws when it failed: one message for the log (planner errors, then each failed
-// action with the condition it fails), and the errors themselves, so the queue's backoff still
-// sees a Retry-After the apiserver sent with any of them.
+// What a pass throws when it did not finish clean: its failures as one ReconcileError (planner
+// errors, then each failed action with the condition it fails; the errors themselves go with it,
+// so the queue's backoff sees a Retry-After the apiserver sent with any of them), or, when only
+// writes lost races, a LostRaceError: replanned with backoff, no Event, no failed condition.
+import { LostRaceError, ReconcileError } from '@cloneset-suite/kube-runtime';
 import { failureCondition, type PlanError } from '../core/plan.ts';
-import type { ActionFailure } from '../core/reconcile-plan.ts';
+import type { ExecutedFailure } from './actions/outcome.ts';
 
-/** A failed action with the error the apiserver (or the client) gave. */
-export interface ExecutedFailure extends ActionFailure {
-  error?: unknown;
-}
-
-export function passError(planErrors: readonly PlanError[], failures: readonly ExecutedFailure[]): AggregateError | undefined {
+export function passError(planErrors: readonly PlanError[], failures: readonly ExecutedFailure[], conflicts: readonly string[] = []): Error | undefined {
   const messages = [...planErrors.map((e) => e.message), ...failures.map((f) => `${failureCondition(f.step)}: ${f.message}`)];
-  if (messages.length === 0) return undefined;
-  return new AggregateError(
-    failures.flatMap((f) => (f.error === undefined ? [] : [f.error])),
-    messages.join('; '),
-  );
+  if (messages.length > 0) return new ReconcileError(messages.join('; '), { causes: failures.flatMap((f) => (f.error === undefined ? [] : [f.error])) });
+  return conflicts.length > 0 ? new LostRaceError(conflicts.join('; ')) : undefined;
 }

@@ -1,7 +1,7 @@
 import { matchesLabels, parseLabelSelector } from '@cloneset-suite/kube-runtime';
 import { describe, expect, it } from 'vitest';
 import { buildPod } from '../../src/core/scale/new-pod.ts';
-import { cachedAllocatable, nodeCacheScope, pvcCacheScope } from '../../src/reconciler/cache-scopes.ts';
+import { cachedAllocatable, nodeCacheScope, pvcCacheScope } from '../../src/reconciler/caches.ts';
 import { cloneSet } from './fixtures.ts';
 
 describe('the CloneSet controller cache scopes', () => {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, FakeClock, NotFoundError, ScaleExpectations } from '@cloneset-suite/kube-runtime';
 import type { PlannedAction } from '../../src/core/plan.ts';
-import { claimExpectation } from '../../src/reconciler/claim-expectation.ts';
+import { claimExpectation } from '../../src/reconciler/actions/claim-expectation.ts';
 import { executePlan } from '../../src/reconciler/executor.ts';
 import { executionContext, fakeApi } from './fake-api.ts';
 import { NOW } from './fixtures.ts';

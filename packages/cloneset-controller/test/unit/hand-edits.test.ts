@@ -10,7 +10,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { KUSION_CONTROL_LABEL, POL_CLONESET_ID, POL_LABELS, POL_PER_ID_PREFIXES, polKey } from '@cloneset-suite/api-types';
 import type { PlanAction } from '../../src/core/plan.ts';
 import { podName } from '../../src/core/pods/pod-state.ts';
-import { planOperationWrite } from '../../src/reconciler/operation-writes.ts';
+import { planOperationWrite } from '../../src/reconciler/actions/operation-writes.ts';
 import { cloneSet, pod, reconcileWith, templateWithImage } from './fixtures.ts';
 
 const TS = '1767225600000000000';

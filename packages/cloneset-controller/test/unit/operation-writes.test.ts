@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { CLONESET_OPERATION_ANNOTATION, cloneSetLifecycle } from '../../src/core/lifecycle/begun-operation.ts';
 import type { OperationAction } from '../../src/core/plan.ts';
-import { operationPatchOps, planOperationWrite, type OperationWrite } from '../../src/reconciler/operation-writes.ts';
+import { operationPatchOps, planOperationWrite, type OperationWrite } from '../../src/reconciler/actions/operation-writes.ts';
 import { pod } from './fixtures.ts';
 
 const NOW = '1767225600000000000';

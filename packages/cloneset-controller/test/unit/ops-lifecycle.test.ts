@@ -13,7 +13,7 @@ import { planScale } from '../../src/core/scale/scale-plan.ts';
 import { computeStatus } from '../../src/core/status/status.ts';
 import type { CloneSetSpecLike } from '../../src/core/types.ts';
 import { planUpdate } from '../../src/core/update/update-plan.ts';
-import { planOperationWrite } from '../../src/reconciler/operation-writes.ts';
+import { planOperationWrite } from '../../src/reconciler/actions/operation-writes.ts';
 import { NOW, cloneSet, ctxFor, pod, reconcileWith, templateWithImage, type PodOpts } from './fixtures.ts';
 
 const TS = '1767225600000000000';

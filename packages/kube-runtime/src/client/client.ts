@@ -38,14 +38,7 @@ export class KubeClient {
       (options.kubeConfig ? new KubeConfigTransport(options.kubeConfig, options.userAgent) : undefined);
     if (!transport) throw new Error('KubeClient needs a kubeConfig or a transport');
     this.maxConcurrentRequests = transport.maxConcurrentRequests ?? Number.POSITIVE_INFINITY;
-    this.rest = new RestClient({
-      transport,
-      ...(options.qps !== undefined ? { qps: options.qps } : {}),
-      ...(options.burst !== undefined ? { burst: options.burst } : {}),
-      ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
-      ...(options.clock ? { clock: options.clock } : {}),
-      ...(options.metrics ? { metrics: options.metrics } : {}),
-    });
+    this.rest = new RestClient({ transport, qps: options.qps, burst: options.burst, requestTimeoutMs: options.requestTimeoutMs, clock: options.clock, metrics: options.metrics });
   }
 
   /** The typed client for a GVR; the type parameter is the caller's promise about its shape. */

@@ -15,7 +15,8 @@ import { shareEqualValues, type CachePools } from './share-equal-values.ts';
 import { StringPool } from './string-pool.ts';
 import { SubtreePool } from './subtree-pool.ts';
 import { stripManagedFields, type ObjectTransform } from './transform.ts';
-import type { EventSource, ResourceEventHandler } from './types.ts';
+import type { CachedSource } from './store.ts';
+import type { ResourceEventHandler } from './types.ts';
 
 export interface InformerOptions<T extends KubeObject> {
   client: ResourceClient<T>;
@@ -37,7 +38,7 @@ export interface InformerOptions<T extends KubeObject> {
   pools?: CachePools;
 }
 
-export class SharedIndexInformer<T extends KubeObject> implements EventSource<T>, ReflectorStore<T> {
+export class SharedIndexInformer<T extends KubeObject> implements CachedSource<T>, ReflectorStore<T> {
   readonly indexer: Indexer<T>;
   /** Plural resource name, for metrics and reports. */
   readonly resource: string;

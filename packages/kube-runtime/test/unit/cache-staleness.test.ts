@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { Resources } from '../../src/client/gvr.ts';
 import type { HttpRequest } from '../../src/client/transport.ts';
 import type { KubeObject } from '../../src/client/types.ts';
-import { Controller } from '../../src/controller.ts';
+import { done } from '../../src/controller/action.ts';
+import { Controller } from '../../src/controller/controller.ts';
 import { EXPECTATION_TIMEOUT_MS } from '../../src/expectations.ts';
 import { DEFAULT_CACHE_STALE_AFTER_MS } from '../../src/informer/staleness.ts';
 import { objectKey } from '../../src/keys.ts';
@@ -114,7 +115,7 @@ describe('cache staleness', () => {
       cacheStaleAfterMs: 120_000,
       reconcile: (key) => {
         seen.push(key);
-        return Promise.resolve();
+        return Promise.resolve(done());
       },
     });
     controller.watches(source, (o) => objectKey(o));

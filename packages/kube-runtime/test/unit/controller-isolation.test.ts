@@ -1,7 +1,9 @@
 // Issue #15 item 7: one slow key must not stall the others. Several workers by default, and a
 // deadline on each reconcile (its signal aborts; the key is retried with backoff).
 import { describe, expect, it } from 'vitest';
-import { Controller, DEFAULT_MAX_CONCURRENT_RECONCILES, abortedByStop, type ReconcileContext } from '../../src/controller.ts';
+import { done, type ReconcileAction } from '../../src/controller/action.ts';
+import { Controller, DEFAULT_MAX_CONCURRENT_RECONCILES, type ReconcileContext } from '../../src/controller/controller.ts';
+import { abortedByStop } from '../../src/controller/errors.ts';
 import { createMetrics } from '../../src/metrics.ts';
 import { FakeClock, flushMicrotasks, sleep } from '../../src/util/clock.ts';
 import { FakeSource } from '../support/fake-source.ts';
@@ -26,10 +28,11 @@ function setup(options: { maxConcurrentReconciles?: number; reconcileTimeoutMs?:
   /** Per aborted key: whether its signal said the controller is stopping (not its deadline). */
   const byStop = new Map<string, boolean>();
   const source = new FakeSource<Obj>();
-  const reconcile = async (key: string, ctx: ReconcileContext): Promise<void> => {
+  const reconcile = async (key: string, ctx: ReconcileContext): Promise<ReconcileAction> => {
     try {
       await sleep(clock, key === 'ns/slow' ? 300_000 : 10, ctx.signal);
       finished.set(key, clock.now());
+      return done();
     } catch (err) {
       aborted.push(key);
       byStop.set(key, abortedByStop(ctx.signal));

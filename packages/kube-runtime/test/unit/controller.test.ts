@@ -1,6 +1,8 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { Controller, TerminalError, type ReconcileContext, type ReconcileResult } from '../../src/controller.ts';
+import { done as settled, requeueAfter, type ReconcileAction } from '../../src/controller/action.ts';
+import { Controller, type ReconcileContext } from '../../src/controller/controller.ts';
+import { LostRaceError, TerminalError } from '../../src/controller/errors.ts';
 import { ApiError, TooManyRequestsError } from '../../src/client/errors.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createMetrics } from '../../src/metrics.ts';
@@ -26,7 +28,7 @@ async function settle(clock: FakeClock, ms = 0): Promise<void> {
 }
 
 function setup(
-  reconcile: (key: string, ctx: ReconcileContext) => Promise<ReconcileResult | void>,
+  reconcile: (key: string, ctx: ReconcileContext) => Promise<ReconcileAction>,
   maxConcurrentReconciles = 1,
 ) {
   const clock = new FakeClock();
@@ -57,7 +59,7 @@ describe('Controller', () => {
     const seen: string[] = [];
     const { clock, source, controller } = setup((key) => {
       seen.push(key);
-      return Promise.resolve();
+      return Promise.resolve(settled());
     });
     source.add(obj('p1', 'cs1'));
     source.add(obj('p2', 'cs1'));
@@ -70,7 +72,7 @@ describe('Controller', () => {
   });
 
   it('is running from start() until stop(), not before (a standby never starts it)', async () => {
-    const { clock, controller } = setup(() => Promise.resolve());
+    const { clock, controller } = setup(() => Promise.resolve(settled()));
     expect(controller.running).toBe(false);
     const done = controller.start();
     await settle(clock);
@@ -85,7 +87,7 @@ describe('Controller', () => {
     const seen: string[] = [];
     const { clock, source, controller } = setup((key) => {
       seen.push(key);
-      return Promise.resolve();
+      return Promise.resolve(settled());
     });
     source.synced = false;
     source.add(obj('a'));
@@ -112,6 +114,7 @@ describe('Controller', () => {
       await new Promise<void>((r) => releases.push(r));
       running--;
       runningKeys.delete(key);
+      return settled();
     }, 3);
     for (let i = 0; i < 10; i++) source.add(obj(`o${i}`));
     const done = controller.start();
@@ -138,7 +141,7 @@ describe('Controller', () => {
   });
 
   it('creates its error, retry and result series at 0 when built, before any reconcile', async () => {
-    const { metrics } = setup(() => Promise.resolve());
+    const { metrics } = setup(() => Promise.resolve(settled()));
     const text = await metrics.registry.metrics();
     for (const line of [
       'controller_runtime_reconcile_errors_total{controller="demo"} 0',
@@ -162,7 +165,7 @@ describe('Controller', () => {
     const times: number[] = [];
     const { clock, source, controller, metrics, lines } = setup((_key, ctx) => {
       times.push(clock.now());
-      return times.length < 4 ? Promise.reject(new Error(`boom ${ctx.retries}`)) : Promise.resolve();
+      return times.length < 4 ? Promise.reject(new Error(`boom ${ctx.retries}`)) : Promise.resolve(settled());
     });
     source.add(obj('a'));
     const done = controller.start();
@@ -180,13 +183,32 @@ describe('Controller', () => {
     await done;
   });
 
+  it('a write that lost a race is retried with backoff as a requeue: not counted or logged as an error', async () => {
+    const times: number[] = [];
+    const { clock, source, controller, metrics, lines } = setup(() => {
+      times.push(clock.now());
+      return times.length < 3 ? Promise.reject(new LostRaceError('status: the CloneSet changed since the cache read')) : Promise.resolve(settled());
+    });
+    source.add(obj('a'));
+    const done = controller.start();
+    for (let i = 0; i < 50; i++) await settle(clock, 1);
+    expect(times).toEqual([0, 5, 15]);
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('controller_runtime_reconcile_errors_total{controller="demo"} 0');
+    expect(text).toContain('controller_runtime_reconcile_total{controller="demo",result="requeue"} 2');
+    expect(lines.filter((l) => l.level === 'error')).toEqual([]);
+    expect(lines.filter((l) => l.msg === 'a write lost a race; replanning from a fresher cache')).toHaveLength(2);
+    controller.stop();
+    await done;
+  });
+
   it('does not retry terminal errors and survives non-Error throws', async () => {
     let calls = 0;
     const { clock, source, controller, metrics } = setup((key) => {
       calls++;
       if (key === 'ns/t') return Promise.reject(new TerminalError('bad spec'));
       // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
-      return calls < 4 ? Promise.reject('a string') : Promise.resolve();
+      return calls < 4 ? Promise.reject('a string') : Promise.resolve(settled());
     });
     source.add(obj('t'));
     const done = controller.start();
@@ -206,7 +228,7 @@ describe('Controller', () => {
       times.push(clock.now());
       return times.length === 1
         ? Promise.reject(new TooManyRequestsError(429, 'TooManyRequests', 'slow down', { retryAfterSeconds: 3 }, 'GET x'))
-        : Promise.resolve();
+        : Promise.resolve(settled());
     });
     source.add(obj('a'));
     const done = controller.start();
@@ -223,7 +245,7 @@ describe('Controller', () => {
     const times: number[] = [];
     const { clock, source, controller } = setup(() => {
       times.push(clock.now());
-      if (times.length > 1) return Promise.resolve();
+      if (times.length > 1) return Promise.resolve(settled());
       const unavailable = new ApiError(503, 'ServiceUnavailable', 'try later', { retryAfterSeconds: 4 }, 'PATCH pods/a');
       const throttled = new TooManyRequestsError(429, 'TooManyRequests', 'slow down', { retryAfterSeconds: 2 }, 'DELETE pods/b');
       return Promise.reject(new AggregateError([new Error('plain'), throttled, new Error('wrapped', { cause: unavailable })], 'pass failed'));
@@ -243,7 +265,7 @@ describe('Controller', () => {
     const times: number[] = [];
     const { clock, source, controller } = setup(() => {
       times.push(clock.now());
-      return Promise.resolve(times.length < 3 ? { requeueAfter: 30_000 } : undefined);
+      return Promise.resolve(times.length < 3 ? requeueAfter(30_000) : settled());
     });
     source.add(obj('a'));
     const done = controller.start();
@@ -266,7 +288,7 @@ describe('Controller', () => {
     const { source, controller } = setup((key) => {
       passes++;
       if (!timerFired && passes < CAP) controller.enqueue(key);
-      return Promise.resolve();
+      return Promise.resolve(settled());
     });
     source.add(obj('a'));
     const done = controller.start();
@@ -289,6 +311,7 @@ describe('Controller', () => {
       started.push(key);
       await new Promise<void>((r) => ctx.signal.addEventListener('abort', () => r(), { once: true }));
       sawAbort = ctx.signal.aborted;
+      return settled();
     });
     source.add(obj('a'));
     source.add(obj('b'));

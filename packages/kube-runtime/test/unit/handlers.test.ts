@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject, OwnerReference } from '../../src/client/types.ts';
-import { controllerRef, enqueueControllerOwner, enqueueObject, groupOf } from '../../src/handlers.ts';
+import { controllerRef, enqueueControllerOwner, groupOf, keyOf } from '../../src/controller/handlers.ts';
 import { splitKey } from '../../src/keys.ts';
 
 const pod = (owners: OwnerReference[] | undefined): KubeObject => ({
@@ -20,9 +20,9 @@ describe('event handlers', () => {
     expect(controllerRef(pod([cs, { ...cs, name: 'x', controller: true }]))?.name).toBe('x');
   });
 
-  it('enqueueObject and keys round-trip; groups parse', () => {
-    expect(enqueueObject()(pod(undefined))).toBe('ns/p');
-    expect(enqueueObject()({ metadata: { name: 'node-1' } })).toBe('node-1');
+  it('keyOf and keys round-trip; groups parse', () => {
+    expect(keyOf(pod(undefined))).toBe('ns/p');
+    expect(keyOf({ metadata: { name: 'node-1' } })).toBe('node-1');
     expect(splitKey('ns/p')).toEqual({ namespace: 'ns', name: 'p' });
     expect(splitKey('node-1')).toEqual({ namespace: undefined, name: 'node-1' });
     expect(() => splitKey('a/b/c')).toThrow();

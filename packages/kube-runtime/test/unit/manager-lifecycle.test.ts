@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { Resources } from '../../src/client/gvr.ts';
 import type { HttpRequest } from '../../src/client/transport.ts';
 import type { KubeObject } from '../../src/client/types.ts';
+import { done as reconciled } from '../../src/controller/action.ts';
+import type { ScaleExpectations } from '../../src/expectations.ts';
 import type { Lease } from '../../src/leader-election.ts';
 import { Manager, type ManagerOptions, type StopReason } from '../../src/manager.ts';
 import { whenAborted, type Runnable } from '../../src/runnable.ts';
@@ -115,8 +117,16 @@ describe('Manager lifecycle', () => {
   it('shuts down in order: unready, drain, flush Events, clear expectations, release the lease, stop the rest', async () => {
     const f = fixture();
     const recorder = f.manager.eventRecorder('test-controller', 'me');
-    const controller = f.manager.addController({ name: 'ctl', reconcile: () => Promise.resolve() });
-    const expectations = f.manager.scaleExpectations(controller);
+    const configMaps = f.manager.informers.informerFor<KubeObject>(Resources.configMaps);
+    let expectations: ScaleExpectations | undefined;
+    f.manager
+      .controller('ctl')
+      .for(configMaps, { groupKind: { group: '', kind: 'ConfigMap' } })
+      .owns(configMaps, { expectations: (o) => o.metadata?.name })
+      .complete((c) => {
+        expectations = c.expectations;
+        return () => Promise.resolve(reconciled());
+      });
     f.manager.add({
       name: 'reconciles',
       needLeaderElection: true,
@@ -132,13 +142,13 @@ describe('Manager lifecycle', () => {
     recorder.event(pod, 'Warning', 'FailedCreate', 'Create', 'quota exceeded');
     await tick(f.clock, 100);
     recorder.event(pod, 'Warning', 'FailedCreate', 'Create', 'quota exceeded'); // buffered: flushed in 30 s
-    expectations.expect('ns/cs', 'create', 'p-1');
+    expectations!.expect('ns/cs', 'create', 'p-1');
     expect(f.log).toEqual(['webhooks started', 'event POST']);
     f.manager.stop();
     await tick(f.clock, 1_000);
     await expect(done).resolves.toBe('signal');
     expect(f.log).toEqual(['webhooks started', 'event POST', 'drained (unready: true)', 'event PATCH', 'lease released', 'webhooks stopped']);
-    expect(expectations.satisfied('ns/cs')).toBe(true);
+    expect(expectations!.satisfied('ns/cs')).toBe(true);
   });
 
   it('bounds the drain by the graceful-shutdown timeout, then still releases the lease', async () => {

@@ -2,7 +2,7 @@ import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { Resources } from '../../src/client/gvr.ts';
 import type { KubeObject } from '../../src/client/types.ts';
-import { objectKey } from '../../src/keys.ts';
+import { done as settled } from '../../src/controller/action.ts';
 import { Manager } from '../../src/manager.ts';
 import { FakeClock, flushMicrotasks } from '../../src/util/clock.ts';
 import { FakeTransport, LiveStream } from '../support/fake-transport.ts';
@@ -30,15 +30,13 @@ describe('Manager', () => {
     const registry = new Registry();
     const mgr = new Manager({ transport, clock, registry, qps: 0 });
     const seen: string[] = [];
-    const ctl = mgr.addController({
-      name: 'cm',
-      maxConcurrentReconciles: 2,
-      reconcile: (key) => {
+    mgr
+      .controller('cm', { maxConcurrentReconciles: 2 })
+      .for(mgr.informers.informerFor<KubeObject>(Resources.configMaps))
+      .complete(() => (key) => {
         seen.push(key);
-        return Promise.resolve();
-      },
-    });
-    ctl.watches(mgr.informers.informerFor<KubeObject>(Resources.configMaps), (o) => objectKey(o));
+        return Promise.resolve(settled());
+      });
     const done = mgr.start();
     await tick(clock, 200);
     streams[0]!.push({ type: 'ADDED', object: { metadata: { name: 'b', namespace: 'ns', resourceVersion: '6' } } });
@@ -56,17 +54,17 @@ describe('Manager', () => {
     const transport = new FakeTransport((req) => (req.query?.watch ? { stream: new LiveStream(req.signal) } : { body: { metadata: { resourceVersion: '5' }, items: [{ metadata: { name: 'a', namespace: 'ns', resourceVersion: '1' } }] } }));
     const mgr = new Manager({ transport, clock, qps: 0, reconcileTimeoutMs: 5_000 });
     const aborted: number[] = [];
-    const ctl = mgr.addController({
-      name: 'slow',
-      reconcile: (_key, ctx) =>
+    mgr
+      .controller('slow')
+      .for(mgr.informers.informerFor<KubeObject>(Resources.configMaps))
+      .complete(() => (_key, ctx) =>
         new Promise((_, reject) => {
           ctx.signal.addEventListener('abort', () => {
             aborted.push(clock.now());
             reject(new Error('aborted'));
           });
         }),
-    });
-    ctl.watches(mgr.informers.informerFor<KubeObject>(Resources.configMaps), (o) => objectKey(o));
+      );
     const done = mgr.start();
     await tick(clock, 200);
     const started = clock.now();

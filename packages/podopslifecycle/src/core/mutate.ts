@@ -1,8 +1,9 @@
 // The lifecycle mutating webhook (LW) as a pure function (spec §1.5, §1.9, §1.10): applied to
 // every CREATE/UPDATE of a controlled pod, status writes included. Never calls anything.
-import { POL_LABELS, POL_PHASE_LABEL, POL_PREFIXES, POL_SERVICE_READY_GATE } from '@cloneset-suite/api-types';
+import { POL_ANNOTATIONS, POL_LABELS, POL_PHASE_LABEL, POL_PREFIXES, POL_SERVICE_READY_GATE } from '@cloneset-suite/api-types';
 import { expectedFinalizersSatisfied, isReadyToOperate, type Pod } from './pod-state.ts';
 import { isNanoTimestamp, keyOf, podPhase, readLifecycle, typeOf, type IdLabels, type LifecycleView } from './protocol.ts';
+import { selectingServices, syncedAvailableConditions, type TrafficService } from './traffic-plan.ts';
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE';
 
@@ -30,19 +31,33 @@ const CLEANUP_REMOVES = ['operate', 'operated', 'doneOperationType', 'postCheck'
  */
 const EARLIER_RUN = ['preCheck', 'preChecked', 'preparing', 'operate', 'operated', 'doneOperationType', 'postCheck', 'postChecked', 'completing'] as const;
 
+/** The Services of a new pod's namespace, when the built-in traffic cooperation runs. */
+export interface CreateTraffic {
+  namespace: string;
+  services: readonly TrafficService[];
+}
+
 /**
  * Returns the pod as LW admits it: a copy of `pod` with the readiness gate (CREATE), the
  * lifecycle labels moved on and the phase label brought up to date. `now` is the
- * Unix-nanosecond timestamp written into new labels.
+ * Unix-nanosecond timestamp written into new labels. On CREATE with `traffic`, an
+ * expected-finalizer entry per Service selecting the pod (as ResourceConsist's own webhook does),
+ * so the pod cannot become service-available before its traffic is on.
  */
-export function mutatePod(oldPod: Pod | undefined, pod: Pod, operation: AdmissionOperation, now: string): Pod {
+export function mutatePod(oldPod: Pod | undefined, pod: Pod, operation: AdmissionOperation, now: string, traffic?: CreateTraffic): Pod {
   const out: Pod = { ...pod, metadata: { ...pod.metadata } };
   if (operation === 'CREATE') ensureGate(out);
   const labels: Record<string, string> = { ...(pod.metadata?.labels ?? {}) };
   advance(labels, oldPod?.metadata?.labels, pod, now);
   labels[POL_PHASE_LABEL] = podPhase(labels);
   out.metadata!.labels = labels;
+  if (operation === 'CREATE' && traffic) addTrafficEntries(out, traffic);
   return out;
+}
+
+function addTrafficEntries(pod: Pod, traffic: CreateTraffic): void {
+  const value = syncedAvailableConditions(pod, traffic.namespace, selectingServices(pod, traffic.services));
+  if (value !== undefined) pod.metadata = { ...pod.metadata, annotations: { ...pod.metadata?.annotations, [POL_ANNOTATIONS.availableConditions]: value } };
 }
 
 function ensureGate(pod: Pod): void {

@@ -1,4 +1,4 @@
-// The StageGate port (/work/stage-gate-port.md): "may this pod leave PreCheck / PostCheck?".
+// The StageGate port: "may this pod leave PreCheck / PostCheck?".
 // The transition-rule engine implements it; the controller-manager plugs it in. Declared here
 // (not imported) so neither package depends on the other: structural typing makes them agree.
 import type { Pod } from './pod-state.ts';

@@ -4,16 +4,23 @@
 import { POL_ANNOTATIONS, POL_SERVICE_READY_GATE, isKusionControlled, nanoTimestamp } from '@cloneset-suite/api-types';
 import {
   NamespaceIndex,
+  ReconcileError,
   Resources,
-  isConflict,
+  done,
   jsonPatch,
+  keyOf,
   namespacedKey,
   type Controller,
   type DeepReadonly,
   type KubeObject,
   type Manager,
+  type ReconcileAction,
   type ReconcileContext,
-  type ReconcileResult,
+  type ReconcilerParts,
+  type ResourceVersionExpectations,
+  type CachedSource,
+  type EventRecorder,
+  jsonPointerEscape,
 } from '@cloneset-suite/kube-runtime';
 import { labelPatchOps } from '../core/label-patch.ts';
 import { planLifecycle, serviceReadyEvent, serviceReadyPatchOps, type LifecycleWrite, type PlannedEvent } from '../core/lifecycle-plan.ts';
@@ -21,7 +28,6 @@ import { observePod, phaseChangeEvents, type PodObservation } from '../core/phas
 import type { ServiceSelectorLookup } from '../core/dirty-finalizers.ts';
 import type { Pod } from '../core/pod-state.ts';
 import { passAllStageGate, type StageGate } from '../core/stage-gate.ts';
-import { podKey, trackOwnPodWrites } from './own-writes.ts';
 
 export const PODOPSLIFECYCLE_CONTROLLER_NAME = 'podopslifecycle';
 
@@ -51,27 +57,42 @@ function concerned(pod: DeepReadonly<KubeObject>): boolean {
 /** The keys of controlled pods in the Service's namespace whose available-conditions name it. */
 function podsNamingService(pods: readonly DeepReadonly<KubeObject>[], svc: DeepReadonly<ServiceObject>): string[] {
   const ref = `"Service/${svc.metadata?.namespace ?? ''}/${svc.metadata?.name ?? ''}"`;
-  return pods
-    .filter((p) => isKusionControlled(p.metadata?.labels) && (p.metadata?.annotations?.[POL_ANNOTATIONS.availableConditions] ?? '').includes(ref))
-    .map((p) => namespacedKey(p.metadata?.namespace, p.metadata?.name ?? ''));
+  return pods.filter((p) => isKusionControlled(p.metadata?.labels) && (p.metadata?.annotations?.[POL_ANNOTATIONS.availableConditions] ?? '').includes(ref)).map(keyOf);
 }
 
 export function createPodOpsLifecycleController(manager: Manager, options: PodOpsLifecycleControllerOptions = {}): Controller {
-  const scope = options.namespace ? { namespace: options.namespace } : {};
+  const scope = { namespace: options.namespace };
   const pods = manager.informers.informerFor<KubeObject>(Resources.pods, scope);
   // Employers of expected finalizers (§1.6 "dirty" entries).
   const services = manager.informers.informerFor<ServiceObject>(Resources.services, scope);
+  const gate = options.stageGate ?? passAllStageGate;
+  return manager
+    .controller(PODOPSLIFECYCLE_CONTROLLER_NAME, { maxConcurrentReconciles: options.maxConcurrentReconciles })
+    .for(pods, { when: concerned })
+    .watches(services, (svc) => podsNamingService(pods.byIndex(NamespaceIndex, svc.metadata?.namespace ?? ''), svc))
+    .triggeredBy((enqueue) => gate.onDecisionChange((namespace, name) => enqueue(namespacedKey(namespace, name))))
+    .tracksOwnWrites(pods)
+    .recordsEvents('podopslifecycle-controller', options.instance ?? 'cloneset-suite')
+    .complete((c) => lifecycleReconciler({ manager, pods, services, gate, versions: c.ownWrites(pods), recorder: c.recorder }));
+}
+
+interface LifecycleReconcilerDeps {
+  manager: Manager;
+  pods: CachedSource<KubeObject>;
+  services: CachedSource<ServiceObject>;
+  gate: StageGate;
+  versions: ResourceVersionExpectations;
+  recorder: EventRecorder;
+}
+
+function lifecycleReconciler({ manager, pods, services, gate, versions, recorder }: LifecycleReconcilerDeps): ReconcilerParts {
   const serviceSelector: ServiceSelectorLookup = (namespace, name) => {
     const svc = services.getByKey(namespacedKey(namespace, name));
     return svc ? (svc.spec?.selector ?? null) : undefined;
   };
   const client = manager.client.resource<PodObject>(Resources.pods);
-  const recorder = manager.eventRecorder('podopslifecycle-controller', options.instance ?? 'cloneset-suite');
-  const gate = options.stageGate ?? passAllStageGate;
   // The last phases seen per pod, for the phase-change Events.
   const observed = new Map<string, PodObservation>();
-  const versions = trackOwnPodWrites(pods, manager.clock, (key) => observed.delete(key));
-  const keyOf = podKey;
 
   const record = (pod: Pod, events: readonly PlannedEvent[]): void => {
     for (const e of events) recorder.event(pod as KubeObject, e.type, e.reason, e.action, e.note);
@@ -79,7 +100,7 @@ export function createPodOpsLifecycleController(manager: Manager, options: PodOp
 
   const execute = async (pod: PodObject, write: LifecycleWrite, signal: AbortSignal): Promise<PodObject> => {
     const { namespace, name = '', resourceVersion } = pod.metadata ?? {};
-    const guard = resourceVersion ? { resourceVersion } : {};
+    const guard = { resourceVersion };
     switch (write.kind) {
       case 'patchLabels':
         return client.patch(namespace, name, jsonPatch(labelPatchOps(pod.metadata?.labels, write.changes), guard), { signal });
@@ -90,7 +111,7 @@ export function createPodOpsLifecycleController(manager: Manager, options: PodOp
         return updated;
       }
       case 'setAvailableConditions': {
-        const path = `/metadata/annotations/${POL_ANNOTATIONS.availableConditions.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+        const path = `/metadata/annotations/${jsonPointerEscape(POL_ANNOTATIONS.availableConditions)}`;
         return client.patch(namespace, name, jsonPatch([{ op: 'replace', path, value: write.value }], guard), { signal });
       }
       case 'touch':
@@ -98,15 +119,15 @@ export function createPodOpsLifecycleController(manager: Manager, options: PodOp
     }
   };
 
-  const reconcile = async (key: string, ctx: ReconcileContext): Promise<ReconcileResult | void> => {
+  const reconcile = async (key: string, ctx: ReconcileContext): Promise<ReconcileAction> => {
     const cached = pods.getByKey(key);
     if (!cached || !concerned(cached)) {
       observed.delete(key);
-      return;
+      return done();
     }
     if (!versions.satisfied(key, cached.metadata?.resourceVersion)) {
       ctx.logger.debug('waiting for the cache to observe our last write');
-      return;
+      return done();
     }
     // The planners read client-node's shapes; the cache holds the frozen JSON the apiserver sent.
     const pod = cached as unknown as PodObject;
@@ -119,24 +140,16 @@ export function createPodOpsLifecycleController(manager: Manager, options: PodOp
     const plan = planLifecycle({ pod, gate: (stage) => gate.check(pod, stage), now: nanoTimestamp(manager.clock.now()), serviceSelector });
     record(pod, plan.events);
     ctx.logger.debug({ write: plan.write?.kind, why: plan.why }, 'planned');
-    if (!plan.write) return;
+    if (!plan.write) return done();
     try {
       const updated = await execute(pod, plan.write, ctx.signal);
       versions.expect(key, updated.metadata?.resourceVersion);
+      return done();
     } catch (err) {
-      // The next attempt (with backoff) re-plans from a fresher cache; a lost race is routine.
-      if (!isConflict(err) && !ctx.signal.aborted) recorder.event(pod, 'Warning', 'LifecycleWriteFailed', 'Update', `${plan.why}: ${(err as Error).message}`);
-      throw err;
+      // The next attempt (with backoff) re-plans from a fresher cache; a lost race records nothing.
+      throw new ReconcileError(`${plan.why}: ${(err as Error).message}`, { causes: [err], event: { regarding: pod, reason: 'LifecycleWriteFailed', action: 'Update' } });
     }
   };
 
-  const controller = manager.addController({
-    name: PODOPSLIFECYCLE_CONTROLLER_NAME,
-    reconcile,
-    ...(options.maxConcurrentReconciles !== undefined ? { maxConcurrentReconciles: options.maxConcurrentReconciles } : {}),
-  });
-  controller.watches(pods, (pod) => (concerned(pod) ? keyOf(pod) : undefined));
-  controller.watches(services, (svc) => podsNamingService(pods.byIndex(NamespaceIndex, svc.metadata?.namespace ?? ''), svc));
-  gate.onDecisionChange((namespace, name) => controller.enqueue(namespacedKey(namespace, name)));
-  return controller;
+  return { reconcile, forget: (key) => observed.delete(key) };
 }

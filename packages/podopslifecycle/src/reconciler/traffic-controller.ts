@@ -4,21 +4,27 @@
 import { POL_ANNOTATIONS, POL_TRAFFIC_FINALIZER, isKusionControlled } from '@cloneset-suite/api-types';
 import {
   NamespaceIndex,
+  ReconcileError,
   Resources,
-  isConflict,
+  done,
   jsonPatch,
   jsonPointerEscape,
+  keyOf,
   type Controller,
   type DeepReadonly,
+  type EventRecorder,
   type JsonPatchOperation,
   type KubeObject,
   type Manager,
+  type ReconcileAction,
   type ReconcileContext,
+  type ReconcilerParts,
+  type ResourceVersionExpectations,
+  type CachedSource,
 } from '@cloneset-suite/kube-runtime';
 import type { Pod } from '../core/pod-state.ts';
 import { serviceSelects } from '../core/service-selector.ts';
 import { isDraining, planTraffic, type TrafficWrite } from '../core/traffic-plan.ts';
-import { podKey, trackOwnPodWrites } from './own-writes.ts';
 import { SLICE_POD_INDEX, endpointsOfPod, slicePodKeys, trafficServicesIn, type EndpointSliceObject, type ServiceObject } from './traffic-sources.ts';
 
 export const TRAFFIC_COOPERATION_CONTROLLER_NAME = 'endpointslice-cooperation';
@@ -50,28 +56,63 @@ export function trafficPatchOps(pod: Pod, write: TrafficWrite): JsonPatchOperati
   return ops;
 }
 
+const concerned = (pod: DeepReadonly<KubeObject>): boolean => isKusionControlled(pod.metadata?.labels) || holdsFinalizer(pod);
+
 export function createTrafficCooperationController(manager: Manager, options: TrafficCooperationControllerOptions = {}): Controller {
-  const scope = options.namespace ? { namespace: options.namespace } : {};
+  const scope = { namespace: options.namespace };
   const pods = manager.informers.informerFor<KubeObject>(Resources.pods, scope);
   const services = manager.informers.informerFor<ServiceObject>(Resources.services, scope);
   const slices = manager.informers.informerFor<EndpointSliceObject>(Resources.endpointSlices, { ...scope, indexers: { [SLICE_POD_INDEX]: slicePodKeys } });
+  return (
+    manager
+      .controller(TRAFFIC_COOPERATION_CONTROLLER_NAME, { maxConcurrentReconciles: options.maxConcurrentReconciles })
+      .for(pods, { when: concerned })
+      // A slice names its pods; its old and new versions both reach the mapper, so a pod that left it
+      // is seen too. Pods not in the cache yet are reconciled when they arrive.
+      .watches(slices, (slice) =>
+        slicePodKeys(slice).filter((key) => {
+          const pod = pods.getByKey(key);
+          return pod !== undefined && concerned(pod);
+        }),
+      )
+      // A Service change concerns the pods it selects (old and new selector) and those that still name it or hold our finalizer.
+      .watches(services, (svc) => {
+        const entry = `"Service/${svc.metadata?.namespace ?? ''}/${svc.metadata?.name ?? ''}"`;
+        return pods
+          .byIndex(NamespaceIndex, svc.metadata?.namespace ?? '')
+          .filter((p) => concerned(p) && (holdsFinalizer(p) || serviceSelects(svc.spec?.selector, p.metadata?.labels) || (p.metadata?.annotations?.[POL_ANNOTATIONS.availableConditions] ?? '').includes(entry)))
+          .map(keyOf);
+      })
+      .tracksOwnWrites(pods)
+      .recordsEvents('endpointslice-cooperation', options.instance ?? 'cloneset-suite')
+      .complete((c) => trafficReconciler({ manager, pods, services, slices, versions: c.ownWrites(pods), recorder: c.recorder, onDrained: options.onDrained }))
+  );
+}
+
+interface TrafficReconcilerDeps {
+  manager: Manager;
+  pods: CachedSource<KubeObject>;
+  services: CachedSource<ServiceObject>;
+  slices: CachedSource<EndpointSliceObject>;
+  versions: ResourceVersionExpectations;
+  recorder: EventRecorder;
+  onDrained: ((seconds: number) => void) | undefined;
+}
+
+function trafficReconciler({ manager, pods, services, slices, versions, recorder, onDrained }: TrafficReconcilerDeps): ReconcilerParts {
   const client = manager.client.resource<PodObject>(Resources.pods);
-  const recorder = manager.eventRecorder('endpointslice-cooperation', options.instance ?? 'cloneset-suite');
   // When each pod was first seen draining (ms), for "traffic off ... after N ms".
   const drainStarts = new Map<string, number>();
-  const versions = trackOwnPodWrites(pods, manager.clock, (key) => drainStarts.delete(key));
-  const keyOf = podKey;
-  const concerned = (pod: DeepReadonly<KubeObject>): boolean => isKusionControlled(pod.metadata?.labels) || holdsFinalizer(pod);
 
-  const reconcile = async (key: string, ctx: ReconcileContext): Promise<void> => {
+  const reconcile = async (key: string, ctx: ReconcileContext): Promise<ReconcileAction> => {
     const cached = pods.getByKey(key);
     if (!cached || !concerned(cached)) {
       drainStarts.delete(key);
-      return;
+      return done();
     }
     if (!versions.satisfied(key, cached.metadata?.resourceVersion)) {
       ctx.logger.debug('waiting for the cache to observe our last write');
-      return;
+      return done();
     }
     const pod = cached as unknown as PodObject;
     const namespace = pod.metadata?.namespace ?? '';
@@ -79,51 +120,29 @@ export function createTrafficCooperationController(manager: Manager, options: Tr
     if (isDraining(pod)) {
       if (!drainStarts.has(key)) drainStarts.set(key, nowMs);
     } else drainStarts.delete(key);
-    const drainStartedMs = drainStarts.get(key);
     const plan = planTraffic({
       pod,
       services: trafficServicesIn(services, namespace),
       endpoints: endpointsOfPod(slices, namespace, pod.metadata?.name ?? ''),
       nowMs,
-      ...(drainStartedMs !== undefined ? { drainStartedMs } : {}),
+      drainStartedMs: drainStarts.get(key),
     });
     ctx.logger.debug({ finalizer: plan.write?.finalizer, availableConditions: plan.write?.availableConditions, why: plan.why }, 'planned');
-    if (!plan.write) return;
+    if (!plan.write) return done();
     try {
       const updated = await client.patch(namespace, pod.metadata?.name ?? '', jsonPatch(trafficPatchOps(pod, plan.write), { resourceVersion: pod.metadata?.resourceVersion ?? '' }), { signal: ctx.signal });
       versions.expect(key, updated.metadata?.resourceVersion);
     } catch (err) {
-      // A lost race is routine: the next attempt re-plans from a fresher cache.
-      if (!isConflict(err) && !ctx.signal.aborted) recorder.event(pod, 'Warning', 'TrafficCooperationFailed', 'Update', `${plan.why}: ${(err as Error).message}`);
-      throw err;
+      // The next attempt re-plans from a fresher cache; a lost race records nothing.
+      throw new ReconcileError(`${plan.why}: ${(err as Error).message}`, { causes: [err], event: { regarding: pod, reason: 'TrafficCooperationFailed', action: 'Update' } });
     }
     for (const e of plan.events) recorder.event(pod, e.type, e.reason, e.action, e.note);
     if (plan.drainedMs !== undefined) {
-      options.onDrained?.(plan.drainedMs / 1000);
+      onDrained?.(plan.drainedMs / 1000);
       drainStarts.delete(key);
     }
+    return done();
   };
 
-  const controller = manager.addController({
-    name: TRAFFIC_COOPERATION_CONTROLLER_NAME,
-    reconcile,
-    ...(options.maxConcurrentReconciles !== undefined ? { maxConcurrentReconciles: options.maxConcurrentReconciles } : {}),
-  });
-  controller.watches(pods, (pod) => (concerned(pod) ? keyOf(pod) : undefined));
-  // A slice names its pods; its old and new versions both reach the mapper, so a pod that left it
-  // is seen too. Pods not in the cache yet are reconciled when they arrive.
-  controller.watches(slices, (slice) => slicePodKeys(slice).filter((key) => {
-    const pod = pods.getByKey(key);
-    return pod !== undefined && concerned(pod);
-  }));
-  // A Service change concerns the pods it selects (old and new selector) and those that still name it or hold our finalizer.
-  controller.watches(services, (svc) => {
-    const name = svc.metadata?.name ?? '';
-    const entry = `"Service/${svc.metadata?.namespace ?? ''}/${name}"`;
-    return pods
-      .byIndex(NamespaceIndex, svc.metadata?.namespace ?? '')
-      .filter((p) => concerned(p) && (holdsFinalizer(p) || serviceSelects(svc.spec?.selector, p.metadata?.labels) || (p.metadata?.annotations?.[POL_ANNOTATIONS.availableConditions] ?? '').includes(entry)))
-      .map(keyOf);
-  });
-  return controller;
+  return { reconcile, forget: (key) => drainStarts.delete(key) };
 }

@@ -1,6 +1,6 @@
 // What the traffic cooperation reads from the shared caches: the Services of a namespace and the
 // EndpointSlice endpoints naming a pod (an index by target pod, so a reconcile never scans slices).
-import { NamespaceIndex, namespacedKey, type DeepReadonly, type KubeObject, type SharedIndexInformer } from '@cloneset-suite/kube-runtime';
+import { NamespaceIndex, namespacedKey, type DeepReadonly, type KubeObject, type CachedSource } from '@cloneset-suite/kube-runtime';
 import { serviceIgnored, type PodEndpoint, type TrafficService } from '../core/traffic-plan.ts';
 
 export type ServiceObject = KubeObject & {
@@ -23,7 +23,7 @@ export function slicePodKeys(slice: DeepReadonly<EndpointSliceObject>): string[]
   return [...new Set(keys)];
 }
 
-export function trafficServicesIn(services: SharedIndexInformer<ServiceObject>, namespace: string): TrafficService[] {
+export function trafficServicesIn(services: CachedSource<ServiceObject>, namespace: string): TrafficService[] {
   return services.byIndex(NamespaceIndex, namespace).map((svc) => ({
     name: svc.metadata?.name ?? '',
     selector: svc.spec?.selector ?? null,
@@ -31,7 +31,7 @@ export function trafficServicesIn(services: SharedIndexInformer<ServiceObject>, 
   }));
 }
 
-export function endpointsOfPod(slices: SharedIndexInformer<EndpointSliceObject>, namespace: string, name: string): PodEndpoint[] {
+export function endpointsOfPod(slices: CachedSource<EndpointSliceObject>, namespace: string, name: string): PodEndpoint[] {
   const out: PodEndpoint[] = [];
   for (const slice of slices.byIndex(SLICE_POD_INDEX, namespacedKey(namespace, name))) {
     const service = slice.metadata?.labels?.[SERVICE_NAME_LABEL];

@@ -1,7 +1,7 @@
 // Pods for the table tests: labels given with short per-id names (`operating/a`) are expanded
 // to the real keys, so a table row reads like the spec's state table.
 import { POL_LABELS, POL_PHASE_LABEL, POL_PREFIXES, POL_SERVICE_READY_GATE } from '@cloneset-suite/api-types';
-import type { Pod } from '../../src/index.ts';
+import type { Pod } from '../../src/core/pod-state.ts';
 
 const SHORT: Record<string, string> = {
   operating: POL_PREFIXES.operating,

@@ -2,7 +2,8 @@
 // spec's order, and no write at all for a settled pod.
 import { describe, expect, it } from 'vitest';
 import { POL_SERVICE_READY_GATE } from '@cloneset-suite/api-types';
-import { planLifecycle, type LifecycleStage, type LifecycleWrite, type StageDecision } from '../../src/index.ts';
+import { planLifecycle, type LifecycleWrite } from '../../src/core/lifecycle-plan.ts';
+import type { LifecycleStage, StageDecision } from '../../src/core/stage-gate.ts';
 import { serviceReadyEvent, serviceReadyPatchOps } from '../../src/core/lifecycle-plan.ts';
 import { L, NOW, PROT, pod, type PodSpecShort } from './fixtures.ts';
 

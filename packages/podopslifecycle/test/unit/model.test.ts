@@ -6,23 +6,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { POL_LABELS, POL_SERVICE_READY_GATE, lifecycleIds, parsePolKey } from '@cloneset-suite/api-types';
-import {
-  allowOps,
-  applyChanges,
-  mutatePod,
-  passAllStageGate,
-  planBegin,
-  planFinish,
-  planLifecycle,
-  planUndo,
-  requestViolations,
-  validatePod,
-  violationMessage,
-  type LabelChanges,
-  type OperationAdapter,
-  type Pod,
-  type SdkPlan,
-} from '../../src/index.ts';
+import { applyChanges, type LabelChanges } from '../../src/core/label-patch.ts';
+import { planLifecycle } from '../../src/core/lifecycle-plan.ts';
+import { mutatePod } from '../../src/core/mutate.ts';
+import type { Pod } from '../../src/core/pod-state.ts';
+import { allowOps, planBegin, planFinish, planUndo, type OperationAdapter, type SdkPlan } from '../../src/core/sdk.ts';
+import { passAllStageGate } from '../../src/core/stage-gate.ts';
+import { requestViolations, validatePod, violationMessage } from '../../src/core/validate.ts';
 import { PROT } from './fixtures.ts';
 
 type Actor = 'oc1' | 'oc2' | 'cc' | 'lc' | 'kubelet';

@@ -1,7 +1,9 @@
 // Properties of the mutating webhook function over arbitrary label sets of two ids.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mutatePod, readLifecycle, validatePod } from '../../src/index.ts';
+import { mutatePod } from '../../src/core/mutate.ts';
+import { readLifecycle } from '../../src/core/protocol.ts';
+import { validatePod } from '../../src/core/validate.ts';
 import { L, PROT, pod } from './fixtures.ts';
 
 const PER_ID = ['operating', 'operation-type', 'pre-check', 'pre-checked', 'preparing', 'operate', 'operated', 'done-operation-type', 'post-check', 'post-checked', 'completing', 'undo-operation-type'];

@@ -1,8 +1,9 @@
 // Table tests of the mutating webhook function: every row of the §1.4 state machine, the
 // barrier of §1.9, undo (§1.10), gate injection and the step-2 snapshot rule.
 import { describe, expect, it } from 'vitest';
-import { POL_PHASE_LABEL, POL_SERVICE_READY_GATE } from '@cloneset-suite/api-types';
-import { mutatePod } from '../../src/index.ts';
+import { POL_ANNOTATIONS, POL_PHASE_LABEL, POL_SERVICE_READY_GATE, POL_TRAFFIC_FINALIZER } from '@cloneset-suite/api-types';
+import { mutatePod } from '../../src/core/mutate.ts';
+import type { Pod } from '../../src/core/pod-state.ts';
 import { NOW, PROT, pod, short, type PodSpecShort } from './fixtures.ts';
 
 interface Row {
@@ -257,6 +258,23 @@ describe('mutatePod (§1.4-1.5)', () => {
     expect(created.spec?.readinessGates).toEqual([{ conditionType: POL_SERVICE_READY_GATE }]);
     expect(mutatePod(undefined, created, 'CREATE', NOW).spec?.readinessGates).toHaveLength(1);
     expect(mutatePod(bare, bare, 'UPDATE', NOW).spec?.readinessGates).toBeUndefined();
+  });
+
+  it('on CREATE with the traffic cooperation, names every participating Service selecting the pod; never on UPDATE', () => {
+    const web = pod({ gate: false });
+    web.metadata!.labels = { ...web.metadata!.labels, app: 'web' };
+    const traffic = {
+      namespace: 'ns',
+      services: [
+        { name: 'web', selector: { app: 'web' }, ignored: false },
+        { name: 'quiet', selector: { app: 'web' }, ignored: true },
+        { name: 'other', selector: { app: 'other' }, ignored: false },
+      ],
+    };
+    const entries = (p: Pod | undefined): unknown => JSON.parse(p?.metadata?.annotations?.[POL_ANNOTATIONS.availableConditions] ?? 'null');
+    expect(entries(mutatePod(undefined, web, 'CREATE', NOW, traffic))).toEqual({ expectedFinalizers: { 'Service/ns/web': POL_TRAFFIC_FINALIZER } });
+    expect(entries(mutatePod(web, web, 'UPDATE', NOW, traffic))).toBeNull();
+    expect(entries(mutatePod(undefined, web, 'CREATE', NOW))).toBeNull();
   });
 
   it('keeps other readiness gates', () => {

@@ -1,6 +1,6 @@
 // Traceability: one Event per phase change, naming id and type, with the time spent before.
 import { describe, expect, it } from 'vitest';
-import { observePod, phaseChangeEvents } from '../../src/index.ts';
+import { observePod, phaseChangeEvents } from '../../src/core/phase-events.ts';
 import { pod } from './fixtures.ts';
 
 const s = (n: number): string => `${BigInt(n) * 1_000_000_000n}`; // n seconds, in nanoseconds

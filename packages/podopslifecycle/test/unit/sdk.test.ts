@@ -1,7 +1,7 @@
 // The operation SDK's pure planners (§1.12).
 import { describe, expect, it } from 'vitest';
 import { POL_LABELS } from '@cloneset-suite/api-types';
-import { allowOps, isDuringOps, needsCleaningBeforeBegin, planBegin, planFinish, planUndo, preparingToDeleteHook, type OperationAdapter } from '../../src/index.ts';
+import { allowOps, isDuringOps, needsCleaningBeforeBegin, planBegin, planFinish, planUndo, preparingToDeleteHook, type OperationAdapter } from '../../src/core/sdk.ts';
 import { L, NOW, pod } from './fixtures.ts';
 
 const T = '1000';

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { POL_TRAFFIC_FINALIZER as FIN, POL_TRAFFIC_OPT_OUT_ANNOTATION as OPT_OUT } from '@cloneset-suite/api-types';
-import { planTraffic, syncedAvailableConditions, type PodEndpoint, type TrafficService } from '../../src/index.ts';
+import { planTraffic, syncedAvailableConditions, type PodEndpoint, type TrafficService } from '../../src/core/traffic-plan.ts';
 import { isDraining, selectingServices, serviceIgnored } from '../../src/core/traffic-plan.ts';
 import { PROT, pod, type PodSpecShort } from './fixtures.ts';
 

@@ -2,7 +2,7 @@
 // what a write asks for (an undo names the type it cancels), checked before the mutating webhook.
 import { describe, expect, it } from 'vitest';
 import { POL_ANNOTATIONS } from '@cloneset-suite/api-types';
-import { requestViolations, validatePod, violationMessage } from '../../src/index.ts';
+import { requestViolations, validatePod, violationMessage } from '../../src/core/validate.ts';
 import { k, pod, type PodSpecShort } from './fixtures.ts';
 
 const T = '1000';

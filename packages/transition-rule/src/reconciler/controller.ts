@@ -4,19 +4,24 @@
 import { randomUUID } from 'node:crypto';
 import { compileLabelSelector, type LabelSelector, type TransitionRule } from '@cloneset-suite/api-types';
 import {
-  ResourceVersionExpectations,
-  namespacedKey,
-  whenAborted,
+  ReconcileError,
+  done,
+  keyOf,
+  requeueAfter,
   type Controller,
   type DeepReadonly,
+  type EventRecorder,
   type KubeObject,
   type Manager,
+  type ReconcileAction,
   type ReconcileContext,
-  type ReconcileResult,
+  type ReconcilerParts,
+  type ResourceVersionExpectations,
+  type CachedSource,
 } from '@cloneset-suite/kube-runtime';
 import { planRound } from '../core/round.ts';
 import { RULE_ERROR_REASON } from '../core/webhook-rule.ts';
-import type { RuleObject } from '../core/types.ts';
+import type { OwnerLookup, RuleObject } from '../core/types.ts';
 import { ruleKind } from '../core/rules.ts';
 import { cloneSetResource, podResource, podTransitionRuleResource, type CloneSetObject, type PodTransitionRuleObject } from './resources.ts';
 import { WebhookClient, type WebhookCaller, type WebhookClientOptions } from '../http/webhook-client.ts';
@@ -46,47 +51,66 @@ const STALE_CACHE_REQUEUE_MS = 500;
 
 type Ptr = DeepReadonly<PodTransitionRuleObject>;
 
-export interface TransitionRuleController {
-  controller: Controller;
-  /** Stops poll timers and cancels calls in flight (the manager stops the controller itself). */
-  stop: () => void;
-}
-
-export function createTransitionRuleController(manager: Manager, options: TransitionRuleControllerOptions = {}): TransitionRuleController {
-  const scope = options.namespace ? { namespace: options.namespace } : {};
+export function createTransitionRuleController(manager: Manager, options: TransitionRuleControllerOptions = {}): Controller {
+  const scope = { namespace: options.namespace };
   const ptrs = manager.informers.informerFor<PodTransitionRuleObject>(podTransitionRuleResource, scope);
   const pods = manager.informers.informerFor<KubeObject>(podResource, scope);
   const cloneSets = manager.informers.informerFor<CloneSetObject>(cloneSetResource, scope);
-  const owners = ownersFromCloneSets(cloneSets);
-  const recorder = manager.eventRecorder('podtransitionrule-controller', options.instance ?? 'cloneset-suite');
-  const newTraceId = options.newTraceId ?? randomUUID;
-  const caller = options.caller ?? new WebhookClient(options.webhook);
-  const statusVersions = new ResourceVersionExpectations({ clock: manager.clock });
-  const results = new ResultWriter({ client: manager.client, recorder, clock: manager.clock });
-  const controllerRef: { current?: Controller } = {};
-  const store = new WebhookRuntimeStore({
-    caller,
-    clock: manager.clock,
-    logger: manager.logger.child({ controller: TRANSITION_RULE_CONTROLLER_NAME }),
-    changed: (key) => controllerRef.current?.enqueue(key),
-  });
-  ptrs.addEventHandler({
-    onAdd: (p) => statusVersions.observe(keyOf(p), p.metadata?.resourceVersion),
-    onUpdate: (_o, p) => statusVersions.observe(keyOf(p), p.metadata?.resourceVersion),
-    onDelete: (p) => statusVersions.delete(keyOf(p)),
-  });
+  // A pod event reaches every rule of its namespace that selects it or lists it as a target.
+  const podKeys = (pod: DeepReadonly<KubeObject>): string[] => {
+    const name = pod.metadata?.name ?? '';
+    return ptrs
+      .list({ namespace: pod.metadata?.namespace })
+      .filter((p) => (p.status?.targets ?? []).includes(name) || selects(p, pod))
+      .map(keyOf);
+  };
+  // A CloneSet's replicas change the missing replicas availablePolicy rules of its namespace count.
+  const availablePolicyKeys = (cs: DeepReadonly<CloneSetObject>): string[] =>
+    ptrs
+      .list({ namespace: cs.metadata?.namespace ?? '' })
+      .filter((p) => (p.spec.rules ?? []).some((r) => r.availablePolicy))
+      .map(keyOf);
+  return manager
+    .controller(TRANSITION_RULE_CONTROLLER_NAME, { maxConcurrentReconciles: options.maxConcurrentReconciles })
+    .for(specEvents(ptrs))
+    .watches(pods, podKeys)
+    .watches(replicaChanges(cloneSets), availablePolicyKeys)
+    .tracksOwnWrites(ptrs)
+    .recordsEvents('podtransitionrule-controller', options.instance ?? 'cloneset-suite')
+    .complete((c) =>
+      ruleReconciler({
+        manager,
+        ptrs,
+        pods,
+        owners: ownersFromCloneSets(cloneSets),
+        statusVersions: c.ownWrites(ptrs),
+        recorder: c.recorder,
+        store: new WebhookRuntimeStore({ caller: options.caller ?? new WebhookClient(options.webhook), clock: manager.clock, logger: c.logger, changed: c.enqueue }),
+        newTraceId: options.newTraceId ?? randomUUID,
+      }),
+    );
+}
 
-  const reconcile = async (key: string, ctx: ReconcileContext): Promise<ReconcileResult | void> => {
+interface RuleReconcilerDeps {
+  manager: Manager;
+  ptrs: CachedSource<PodTransitionRuleObject>;
+  pods: CachedSource<KubeObject>;
+  owners: OwnerLookup;
+  statusVersions: ResourceVersionExpectations;
+  recorder: EventRecorder;
+  store: WebhookRuntimeStore;
+  newTraceId: () => string;
+}
+
+function ruleReconciler({ manager, ptrs, pods, owners, statusVersions, recorder, store, newTraceId }: RuleReconcilerDeps): ReconcilerParts {
+  const results = new ResultWriter({ client: manager.client, recorder, clock: manager.clock });
+
+  const reconcile = async (key: string, ctx: ReconcileContext): Promise<ReconcileAction> => {
     const ptr = ptrs.getByKey(key);
-    if (!ptr) {
-      store.forget(key);
-      results.forget(key);
-      statusVersions.delete(key);
-      return;
-    }
+    if (!ptr) return done();
     if (!statusVersions.satisfied(key, ptr.metadata?.resourceVersion)) {
       ctx.logger.debug('waiting for the cache to observe our status write');
-      return { requeueAfter: STALE_CACHE_REQUEUE_MS };
+      return requeueAfter(STALE_CACHE_REQUEUE_MS);
     }
     const namespace = ptr.metadata?.namespace ?? '';
     const plan = planRound({
@@ -103,7 +127,7 @@ export function createTransitionRuleController(manager: Manager, options: Transi
       await patchAnnotations(manager.client, namespace, plan.annotations, ctx.signal);
       if (plan.removeFinalizer) await removeFinalizer(manager.client, ptr, ctx.signal);
       store.forget(key);
-      return;
+      return done();
     }
     if (plan.addFinalizer) await addFinalizer(manager.client, ptr, ctx.signal);
     store.retainRules(key, new Set((ptr.spec.rules ?? []).filter((r) => ruleKind(r as TransitionRule) === 'webhook').map((r) => r.name)));
@@ -127,58 +151,19 @@ export function createTransitionRuleController(manager: Manager, options: Transi
       store.apply(key, plan.actions.filter((a) => a.type === 'clearPost'));
       await results.annotations(ptr, key, namespace, plan.annotations, ctx.logger, ctx.signal);
     }
-    if (plan.errors.length > 0) {
-      recorder.event(ptr, 'Warning', RULE_ERROR_REASON, 'EvaluateRule', plan.errors.join('; '));
-      throw new Error(plan.errors.join('; '));
-    }
-    if (plan.requeueAfterMs !== undefined) return { requeueAfter: Math.max(1, plan.requeueAfterMs) };
-    return undefined;
+    if (plan.errors.length > 0) throw new ReconcileError(plan.errors.join('; '), { event: { regarding: ptr, reason: RULE_ERROR_REASON, action: 'EvaluateRule' } });
+    return requeueAfter(plan.requeueAfterMs === undefined ? undefined : Math.max(1, plan.requeueAfterMs));
   };
 
-  const controller = manager.addController({
-    name: TRANSITION_RULE_CONTROLLER_NAME,
+  return {
     reconcile,
-    ...(options.maxConcurrentReconciles !== undefined ? { maxConcurrentReconciles: options.maxConcurrentReconciles } : {}),
-  });
-  controllerRef.current = controller;
-
-  // A pod event reaches every rule of its namespace that selects it or lists it as a target.
-  const podKeys = (pod: DeepReadonly<KubeObject>): string[] => {
-    const ns = pod.metadata?.namespace;
-    const name = pod.metadata?.name ?? '';
-    return ptrs
-      .list({ ...(ns ? { namespace: ns } : {}) })
-      .filter((p) => (p.status?.targets ?? []).includes(name) || selects(p, pod))
-      .map((p) => keyOf(p));
-  };
-  // A CloneSet's replicas change the missing replicas availablePolicy rules of its namespace count.
-  const availablePolicyKeys = (cs: DeepReadonly<CloneSetObject>): string[] =>
-    ptrs
-      .list({ namespace: cs.metadata?.namespace ?? '' })
-      .filter((p) => (p.spec.rules ?? []).some((r) => r.availablePolicy))
-      .map((p) => keyOf(p));
-  controller.watches(specEvents(ptrs), (p) => keyOf(p)).watches(pods, podKeys).watches(replicaChanges(cloneSets), availablePolicyKeys);
-  let stopped = false;
-  const stop = (): void => {
-    if (stopped) return;
-    stopped = true;
-    store.stop();
-    caller.close().catch((err: unknown) => manager.logger.info({ controller: TRANSITION_RULE_CONTROLLER_NAME, err: String(err) }, 'closing the webhook client failed'));
-  };
-  // Poll timers and calls in flight end with the controller (shutdown or lost lease).
-  manager.add({
-    name: `${TRANSITION_RULE_CONTROLLER_NAME}-webhook-calls`,
-    needLeaderElection: true,
-    start: async (signal) => {
-      await whenAborted(signal);
-      stop();
+    forget: (key) => {
+      store.forget(key);
+      results.forget(key);
     },
-  });
-  return { controller, stop };
-}
-
-function keyOf(obj: DeepReadonly<KubeObject>): string {
-  return namespacedKey(obj.metadata?.namespace, obj.metadata?.name ?? '');
+    // Poll timers, calls in flight and the caller's connections end with the controller (shutdown or lost lease).
+    stop: () => store.stop(),
+  };
 }
 
 function selects(ptr: Ptr, pod: DeepReadonly<KubeObject>): boolean {

@@ -1,9 +1,9 @@
 // An informer's events with its updates filtered: adds, deletes and resyncs pass; an update
 // passes only when `relevant(old, new)` says it changes what the controller reads.
-import type { DeepReadonly, EventSource, KubeObject, SharedIndexInformer } from '@cloneset-suite/kube-runtime';
+import type { DeepReadonly, EventSource, KubeObject, CachedSource } from '@cloneset-suite/kube-runtime';
 
 export function filteredUpdates<T extends KubeObject>(
-  source: Pick<SharedIndexInformer<T>, 'addEventHandler' | 'hasSynced'>,
+  source: Pick<CachedSource<T>, 'addEventHandler' | 'hasSynced'>,
   relevant: (before: DeepReadonly<T>, after: DeepReadonly<T>) => boolean,
 ): EventSource<T> {
   return {

@@ -5,12 +5,12 @@
 // availablePolicy rules of its namespace, since no pod event may follow (a scale-in to the pods
 // already there).
 import { CLONESET_GVK } from '@cloneset-suite/api-types';
-import { namespacedKey, type EventSource, type SharedIndexInformer } from '@cloneset-suite/kube-runtime';
+import { namespacedKey, type EventSource, type CachedSource } from '@cloneset-suite/kube-runtime';
 import type { OwnerLookup } from '../core/types.ts';
 import { filteredUpdates } from './filtered-updates.ts';
 import type { CloneSetObject } from './resources.ts';
 
-export function ownersFromCloneSets(cloneSets: Pick<SharedIndexInformer<CloneSetObject>, 'getByKey'>): OwnerLookup {
+export function ownersFromCloneSets(cloneSets: Pick<CachedSource<CloneSetObject>, 'getByKey'>): OwnerLookup {
   return (namespace, ref) => {
     if (ref.kind !== CLONESET_GVK.kind || !ref.apiVersion.startsWith(`${CLONESET_GVK.group}/`)) return undefined;
     const cs = cloneSets.getByKey(namespacedKey(namespace, ref.name));
@@ -21,6 +21,6 @@ export function ownersFromCloneSets(cloneSets: Pick<SharedIndexInformer<CloneSet
 }
 
 /** CloneSet adds, deletes, and updates that change spec.replicas (or the UID). */
-export function replicaChanges(source: Pick<SharedIndexInformer<CloneSetObject>, 'addEventHandler' | 'hasSynced'>): EventSource<CloneSetObject> {
+export function replicaChanges(source: Pick<CachedSource<CloneSetObject>, 'addEventHandler' | 'hasSynced'>): EventSource<CloneSetObject> {
   return filteredUpdates(source, (a, b) => a.spec?.replicas !== b.spec?.replicas || a.metadata?.uid !== b.metadata?.uid);
 }

@@ -1,9 +1,9 @@
-// The StageGate the lifecycle controller asks "may this pod leave PreCheck / PostCheck?"
-// (/work/stage-gate-port.md), answered from the PodTransitionRule cache: synchronous, no I/O.
+// The StageGate the lifecycle controller asks "may this pod leave PreCheck / PostCheck?",
+// answered from the PodTransitionRule cache: synchronous, no I/O.
 // Declared here structurally; the lifecycle package declares the same shape and the manager's
 // wiring compiles only if the two agree.
 import type { V1Pod } from '@kubernetes/client-node';
-import type { KubeObject, Manager, SharedIndexInformer } from '@cloneset-suite/kube-runtime';
+import type { KubeObject, Manager, CachedSource } from '@cloneset-suite/kube-runtime';
 import { checkStage, podsWithChangedDecision, type CheckedRule, type StageDecision } from '../core/checker.ts';
 import type { LifecycleStage } from '../core/types.ts';
 import { podTransitionRuleResource, type PodTransitionRuleObject } from './resources.ts';
@@ -18,7 +18,7 @@ export interface StageGate {
 }
 
 /** A StageGate over an informer of PodTransitionRules (any EventSource with list() fits). */
-export function stageGateFromInformer(ptrs: Pick<SharedIndexInformer<PodTransitionRuleObject>, 'list' | 'addEventHandler'>): StageGate {
+export function stageGateFromInformer(ptrs: Pick<CachedSource<PodTransitionRuleObject>, 'list' | 'addEventHandler'>): StageGate {
   return {
     check(pod, stage) {
       const namespace = pod.metadata?.namespace ?? '';

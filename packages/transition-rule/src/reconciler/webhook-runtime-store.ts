@@ -87,9 +87,11 @@ export class WebhookRuntimeStore {
     }
   }
 
-  stop(): void {
+  /** The controller stopped: cancels polls, ignores calls in flight, and closes the caller (its connections). */
+  stop(): Promise<void> {
     this.abort.abort();
     for (const key of [...this.rules.keys()]) this.forget(key);
+    return this.caller.close();
   }
 
   private entry(ptrKey: string, ruleName: string): RuleEntry {

@@ -35,7 +35,7 @@ export function startController(namespace: string, options: Omit<TransitionRuleC
     registry,
     logger: createLogger({ level: (process.env.TEST_LOG_LEVEL as 'debug' | undefined) ?? 'warn', base: { test: namespace } }),
   });
-  const { stop } = createTransitionRuleController(manager, { namespace, maxConcurrentReconciles: 2, ...options });
+  createTransitionRuleController(manager, { namespace, maxConcurrentReconciles: 2, ...options });
   const gate = createTransitionRuleStageGate(manager, { namespace });
   const rings: Running['rings'] = [];
   gate.onDecisionChange((_ns, pod) => rings.push({ pod, atMs: Date.now() }));
@@ -51,7 +51,6 @@ export function startController(namespace: string, options: Omit<TransitionRuleC
     stop: async () => {
       abort.abort();
       await done;
-      stop();
     },
   };
 }

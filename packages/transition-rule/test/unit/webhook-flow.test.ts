@@ -61,8 +61,7 @@ class Driver {
     return this.status?.details?.find((d) => d.name === name);
   }
   async close(): Promise<void> {
-    this.store.stop();
-    await this.client.close();
+    await this.store.stop();
   }
 }
 

@@ -10,7 +10,7 @@ import type { PlanContext } from '../context.ts';
 import { readUpdateState } from './inplace-state.ts';
 import { LifecycleState } from '../keys.ts';
 import { PASS_LIMIT_REQUEUE_MS, type PassBudget } from '../pass-limits.ts';
-import type { PlanAction, PlanWait } from '../plan.ts';
+import type { PlanAction, PlanError } from '../plan.ts';
 import { getCondition, lifecycleState, podName, podRevision } from '../pods/pod-state.ts';
 import { recreateMark } from './recreate-mark.ts';
 import { resizeApplied } from './resize.ts';
@@ -47,7 +47,7 @@ export function resizeStall(pod: V1Pod, nowMs: number, deferredTimeoutMs: number
 
 export interface ResizeFallbacks {
   actions: PlanAction[];
-  waits: PlanWait[];
+  waits: PlanError[];
   /** Pods the Update step re-creates for it (their PodOpsLifecycle operation is kept). */
   chosen: string[];
   requeueAfterMs?: number;

@@ -1,12 +1,12 @@
-// Issue #15 item 10: which failed writes may have landed. A transport error counts as "may have
+// Which failed writes may have landed. A transport error counts as "may have
 // landed" unless its cause proves the request never left (connect refused, no DNS answer, connect
 // timeout, a refused TLS handshake): a socket closed after the body went out is not such a proof.
 // A 502, or a 503 without the apiserver's Status body, is a proxy's answer: it may have landed too.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ApiError, ConflictError } from '@cloneset-suite/kube-runtime';
-import { provedNeverSent } from '../../src/reconciler/transport-errors.ts';
-import { writeOutcome, type WriteOutcome } from '../../src/reconciler/write-outcome.ts';
+import { ApiError, ConflictError } from '../../src/client/errors.ts';
+import { provedNeverSent } from '../../src/client/transport-errors.ts';
+import { writeOutcome, type WriteOutcome } from '../../src/client/write-outcome.ts';
 
 const REQ = 'POST /api/v1/namespaces/ns/pods';
 const coded = (code: string, message: string): Error => Object.assign(new Error(message), { code });

@@ -1,4 +1,4 @@
-// Whether a request that got no answer can have reached the apiserver (issue #15 item 10). A
+// Whether a request that got no answer can have reached the apiserver. A
 // connection reset or a socket closed mid-request (undici's UND_ERR_SOCKET, "other side closed",
 // ECONNRESET, EPIPE) may come after the body was sent, so the write may have landed. Only an error
 // from before the first byte left proves it did not: no connection, no address, a refused TLS

@@ -1,8 +1,8 @@
-// What a failed API write means for the plan (issue #15 items 5, 10): the write may have landed
-// (no answer came, or something in front of the apiserver answered for it), it lost a race (a
-// conflict, including a JSON patch whose `test` failed, which the client reports as one: requeue
-// and replan, no condition), or it was refused (a failure of its step).
-import { ApiError, isConflict } from '@cloneset-suite/kube-runtime';
+// What a failed API write means, for every controller: the write may have landed (no answer came,
+// or something in front of the apiserver answered for it), it lost a race (a conflict, including a
+// JSON patch whose `test` failed, which the client reports as one: replan from a fresher cache), or
+// it was refused.
+import { ApiError, isConflict } from './errors.ts';
 import { provedNeverSent } from './transport-errors.ts';
 
 export type WriteOutcome = 'unknown' | 'conflict' | 'failed';

@@ -1,27 +1,23 @@
 // A controller: event sources map objects to keys, a WorkQueue dedupes them, at most
-// maxConcurrentReconciles reconciles run at once (p-queue), each within a deadline, and the
-// result decides what happens next: done (forget backoff), requeue after a delay, or retry with
-// backoff on error.
+// maxConcurrentReconciles reconciles run at once (p-queue), each within a deadline, and what the
+// reconcile returns (./action.ts) or throws (./error-policy.ts) decides what happens next.
+// Controllers are declared with ControllerBuilder (./builder.ts); this is the loop it runs.
 import { randomUUID } from 'node:crypto';
 import PQueue from 'p-queue';
-import { retryAfterMs } from './client/retry-after.ts';
-import type { ResourceEventHandler, EventSource } from './informer/types.ts';
-import { DEFAULT_CACHE_STALE_AFTER_MS } from './informer/staleness.ts';
-import { splitKey } from './keys.ts';
-import { silentLogger, type Logger } from './logger.ts';
-import { initControllerSeries, type RuntimeMetrics } from './metrics.ts';
-import type { RateLimiter } from './queue/rate-limiter.ts';
-import { WorkQueue } from './queue/work-queue.ts';
-import { realClock, sleep, type Clock } from './util/clock.ts';
-import { yieldToEventLoop } from './util/yield.ts';
-import type { DeepReadonly } from './util/deep-readonly.ts';
-
-export interface ReconcileResult {
-  /** Come back after this many ms (e.g. minReadySeconds, a poll interval). Resets backoff. */
-  requeueAfter?: number;
-  /** Come back with rate-limited backoff, without counting an error. */
-  requeue?: boolean;
-}
+import type { EventRecorder } from '../events.ts';
+import type { ResourceEventHandler, EventSource } from '../informer/types.ts';
+import { DEFAULT_CACHE_STALE_AFTER_MS } from '../informer/staleness.ts';
+import { splitKey } from '../keys.ts';
+import { silentLogger, type Logger } from '../logger.ts';
+import { initControllerSeries, type RuntimeMetrics } from '../metrics.ts';
+import type { RateLimiter } from '../queue/rate-limiter.ts';
+import { WorkQueue } from '../queue/work-queue.ts';
+import { realClock, sleep, type Clock } from '../util/clock.ts';
+import { yieldToEventLoop } from '../util/yield.ts';
+import type { DeepReadonly } from '../util/deep-readonly.ts';
+import type { ReconcileAction } from './action.ts';
+import { errorPolicy } from './error-policy.ts';
+import { ControllerStoppedError, ReconcileTimeoutError, TerminalError } from './errors.ts';
 
 export interface ReconcileContext {
   readonly key: string;
@@ -36,15 +32,7 @@ export interface ReconcileContext {
   readonly retries: number;
 }
 
-export type Reconciler = (key: string, ctx: ReconcileContext) => Promise<ReconcileResult | void>;
-
-/** An error that retrying cannot fix (controller-runtime's TerminalError): logged, counted, not retried. */
-export class TerminalError extends Error {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'TerminalError';
-  }
-}
+export type Reconciler = (key: string, ctx: ReconcileContext) => Promise<ReconcileAction>;
 
 /** Maps an object (and its event) to the keys to reconcile; undefined or [] means none. */
 export type MapObjectToKeys<T> = (obj: DeepReadonly<T>) => Iterable<string> | string | undefined;
@@ -61,29 +49,6 @@ export const DEFAULT_RECONCILE_TIMEOUT_MS = 60_000;
 /** How soon a key skipped for a stale cache is looked at again. */
 const STALE_CACHE_RECHECK_MS = 5_000;
 
-/**
- * The reason of a reconcile's signal when the controller stops (shutdown, lost lease), as opposed
- * to its deadline: a reconciler can tell "the manager is going away" from "this pass took too long".
- */
-export class ControllerStoppedError extends Error {
-  constructor(controller: string) {
-    super(`controller ${controller} stopped`);
-    this.name = 'ControllerStoppedError';
-  }
-}
-
-/** Whether `signal` was aborted because its controller is stopping. */
-export function abortedByStop(signal: AbortSignal): boolean {
-  return signal.aborted && signal.reason instanceof ControllerStoppedError;
-}
-
-class ReconcileTimeoutError extends Error {
-  constructor(timeoutMs: number) {
-    super(`reconcile exceeded its ${timeoutMs}ms deadline`);
-    this.name = 'ReconcileTimeoutError';
-  }
-}
-
 export interface ControllerOptions {
   name: string;
   reconcile: Reconciler;
@@ -94,9 +59,13 @@ export interface ControllerOptions {
   /** A source silent longer than this is stale: keys wait instead of being reconciled (default 2 min). */
   cacheStaleAfterMs?: number;
   rateLimiter?: RateLimiter<string>;
+  /** The queue to take keys from, made beforehand so that expectations and triggers can enqueue (the builder's); else a new one. */
+  queue?: WorkQueue<string>;
   clock?: Clock;
   logger?: Logger;
   metrics?: RuntimeMetrics;
+  /** Records the Warning Event a failed reconcile names (error-policy.ts). */
+  recorder?: EventRecorder;
   /** How often to check sources' hasSynced() before starting workers. */
   syncPollMs?: number;
 }
@@ -111,6 +80,7 @@ export class Controller {
   private readonly clock: Clock;
   private readonly logger: Logger;
   private readonly metrics: RuntimeMetrics | undefined;
+  private readonly recorder: EventRecorder | undefined;
   private readonly syncPollMs: number;
   private readonly sources: EventSource<unknown>[] = [];
   private readonly unsubscribes: (() => void)[] = [];
@@ -126,13 +96,9 @@ export class Controller {
     this.clock = options.clock ?? realClock;
     this.logger = (options.logger ?? silentLogger()).child({ controller: options.name });
     this.metrics = options.metrics;
+    this.recorder = options.recorder;
     this.syncPollMs = options.syncPollMs ?? 100;
-    this.queue = new WorkQueue<string>({
-      name: options.name,
-      clock: this.clock,
-      ...(options.rateLimiter ? { rateLimiter: options.rateLimiter } : {}),
-      ...(options.metrics ? { metrics: options.metrics } : {}),
-    });
+    this.queue = options.queue ?? new WorkQueue<string>({ name: options.name, clock: this.clock, rateLimiter: options.rateLimiter, metrics: options.metrics });
     if (options.metrics) {
       initControllerSeries(options.metrics, options.name);
       options.metrics.maxConcurrentReconciles.set({ controller: options.name }, this.concurrency);
@@ -164,6 +130,12 @@ export class Controller {
     };
     this.sources.push(source);
     this.unsubscribes.push(source.addEventHandler(handler));
+    return this;
+  }
+
+  /** A cache the controller waits for (synced before workers start, fresh before a reconcile) without taking its events. */
+  waitsFor(source: EventSource<unknown>): this {
+    this.sources.push(source);
     return this;
   }
 
@@ -278,16 +250,11 @@ export class Controller {
         signal: AbortSignal.any([stop, deadline.signal]),
         retries: this.queue.numRequeues(key),
       };
-      const res = await this.reconciler(key, ctx);
-      if (res?.requeueAfter !== undefined && res.requeueAfter > 0) {
+      const action = await this.reconciler(key, ctx);
+      this.queue.forget(key);
+      if (action.kind === 'requeueAfter') {
         result = 'requeue_after';
-        this.queue.forget(key);
-        this.queue.addAfter(key, res.requeueAfter);
-      } else if (res?.requeue) {
-        result = 'requeue';
-        this.queue.addRateLimited(key);
-      } else {
-        this.queue.forget(key);
+        this.queue.addAfter(key, action.ms);
       }
     } catch (thrown) {
       // Whatever the reconciler threw once its deadline passed, the deadline is why.
@@ -298,18 +265,22 @@ export class Controller {
         result = undefined;
         return;
       }
-      result = 'error';
+      const decision = errorPolicy(err);
       if (deadline.signal.aborted) this.metrics?.reconcileTimeouts.inc(labels);
-      this.metrics?.reconcileErrors.inc(labels);
-      if (!(err instanceof Error)) this.metrics?.reconcilePanics.inc(labels);
-      if (err instanceof TerminalError) {
-        this.queue.forget(key);
-        logger.error({ err }, 'reconciler error (terminal, not retried)');
+      if (decision.lostRace) {
+        result = 'requeue';
+        logger.debug({ err }, 'a write lost a race; replanning from a fresher cache');
       } else {
-        logger.error({ err, retries: this.queue.numRequeues(key) }, 'reconciler error');
-        // A throttled apiserver says when to come back; never sooner.
-        this.queue.addRateLimited(key, retryAfterMs(err));
+        result = 'error';
+        this.metrics?.reconcileErrors.inc(labels);
+        if (!(err instanceof Error)) this.metrics?.reconcilePanics.inc(labels);
+        if (decision.retry === 'drop') logger.error({ err }, 'reconciler error (terminal, not retried)');
+        else logger.error({ err, retries: this.queue.numRequeues(key) }, 'reconciler error');
       }
+      if (decision.event) this.recorder?.event(decision.event.regarding, 'Warning', decision.event.reason, decision.event.action, (err as Error).message);
+      if (decision.retry === 'drop') this.queue.forget(key);
+      // A throttled apiserver says when to come back; never sooner.
+      else this.queue.addRateLimited(key, decision.notBeforeMs);
     } finally {
       timer?.cancel();
       if (result) this.metrics?.reconcileTotal.inc({ controller: this.name, result });

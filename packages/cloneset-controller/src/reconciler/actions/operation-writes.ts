@@ -7,8 +7,8 @@ import { POL_CLONESET_ID, POL_OPERATION_TYPES, nanoTimestamp } from '@cloneset-s
 import type { V1Pod } from '@kubernetes/client-node';
 import { jsonPatch, jsonPointerEscape, type JsonPatchOperation, type KubeObject, type ResourceClient } from '@cloneset-suite/kube-runtime';
 import { labelPatchOps, planBegin, planFinish, planUndo, preparingToDeleteHook, type LabelChanges, type OperationAdapter } from '@cloneset-suite/podopslifecycle';
-import { CLONESET_OPERATION_ANNOTATION, OPERATING_LABEL, formatOperationRecord, type CloneSetOperationType } from '../core/lifecycle/begun-operation.ts';
-import type { OperationAction } from '../core/plan.ts';
+import { CLONESET_OPERATION_ANNOTATION, OPERATING_LABEL, formatOperationRecord, type CloneSetOperationType } from '../../core/lifecycle/begun-operation.ts';
+import type { OperationAction } from '../../core/plan.ts';
 
 /** The CloneSet's adapter for one operation type: an operation that deletes the pod carries the preparing-to-delete hint (§1.12). */
 export function cloneSetAdapter(type: string, deletesPod: boolean): OperationAdapter {

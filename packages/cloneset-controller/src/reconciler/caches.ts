@@ -15,8 +15,12 @@
 // - ControllerRevisions: a CloneSet's revisions carry its template's labels and the
 //   controller.kubernetes.io/hash label that StatefulSet and DaemonSet revisions carry too, so no
 //   selector tells them apart; they are few (history limit) per workload anyway.
-import { keepIdentityAndLabels, type DeepReadonly, type InformerScope, type KubeObject } from '@cloneset-suite/kube-runtime';
+import { keepIdentityAndLabels, type DeepReadonly, type InformerFactory, type InformerScope, type KubeObject } from '@cloneset-suite/kube-runtime';
 import { INSTANCE_ID_LABEL } from '../core/keys.ts';
+import type { CloneSetLike } from '../core/types.ts';
+import { cloneSetResource, nodeResource, podResource, pvcResource, revisionResource } from './resources.ts';
+
+export type CloneSetObject = CloneSetLike & KubeObject;
 
 export const pvcCacheScope: InformerScope<KubeObject> = { labelSelector: INSTANCE_ID_LABEL };
 
@@ -35,3 +39,16 @@ export const nodeCacheScope: InformerScope<KubeObject> = { transform: keepLabels
 export function cachedAllocatable(node: KubeObject | DeepReadonly<KubeObject> | undefined): Readonly<Record<string, string>> | undefined {
   return (node as { status?: { allocatable?: Record<string, string> } } | undefined)?.status?.allocatable;
 }
+
+/** The shared caches the CloneSet controller reads, in the watched namespace (all when undefined). */
+export function cloneSetCaches(informers: InformerFactory, namespace: string | undefined) {
+  return {
+    cloneSets: informers.informerFor<CloneSetObject>(cloneSetResource, { namespace }),
+    pods: informers.informerFor<KubeObject>(podResource, { namespace }),
+    pvcs: informers.informerFor<KubeObject>(pvcResource, { namespace, ...pvcCacheScope }),
+    revisions: informers.informerFor<KubeObject>(revisionResource, { namespace }),
+    nodes: informers.informerFor<KubeObject>(nodeResource, nodeCacheScope),
+  };
+}
+
+export type CloneSetCaches = ReturnType<typeof cloneSetCaches>;

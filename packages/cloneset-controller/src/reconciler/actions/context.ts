@@ -1,0 +1,34 @@
+// What every action family of the executor is given, and what it reports back: the CloneSet the
+// pass is about, its client, recorder and expectations, the pods the plan saw.
+import type { DeepReadonly, EventRecorder, KubeClient, KubeObject, Logger, ScaleExpectations } from '@cloneset-suite/kube-runtime';
+import type { CloneSetLike } from '../../core/types.ts';
+import type { ImagePullJobSupport } from '../image-pull-jobs.ts';
+
+export interface ExecutionContext {
+  client: KubeClient;
+  recorder: EventRecorder;
+  expectations: ScaleExpectations;
+  logger: Logger;
+  /** The CloneSet key (namespace/name) the expectations are kept under. */
+  key: string;
+  cs: CloneSetLike & KubeObject;
+  /** Pods from the cache by name (resourceVersion preconditions, finalizer merges). */
+  podsByName: ReadonlyMap<string, DeepReadonly<KubeObject>>;
+  signal: AbortSignal;
+  /** Called with the resourceVersion every pod write returned (§3 step 8 expectations). */
+  podWritten?: (name: string, resourceVersion: string | undefined) => void;
+  /** Image pre-download bookkeeping (§8.9); its actions are only planned when this is set. */
+  imagePullJobs?: ImagePullJobSupport;
+}
+
+/** Per-plan bookkeeping: the version of each pod our own writes in this plan produced. */
+export interface PlanState {
+  written: Map<string, string>;
+}
+
+export const errorMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/** Create options in the CloneSet's namespace. */
+export function inNamespace(ctx: ExecutionContext): { namespace?: string; signal: AbortSignal } {
+  return { namespace: ctx.cs.metadata.namespace, signal: ctx.signal };
+}

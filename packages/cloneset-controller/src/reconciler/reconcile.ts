@@ -1,0 +1,130 @@
+// One CloneSet pass, the controller's imperative shell (README, Architecture): gather inputs from the
+// shared caches, call planReconcile, execute its actions, write /status only when it changed, and
+// say what comes next: done, requeue after a delay, or the pass's failures thrown for the error
+// policy (a lost race included).
+import type { V1ControllerRevision, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
+import {
+  OwnerUIDIndex,
+  done,
+  namespacedKey,
+  requeueAfter,
+  keyOf,
+  type Clock,
+  type EventRecorder,
+  type KubeClient,
+  type ReconcileAction,
+  type ReconcileContext,
+  type ReconcilerParts,
+  type ResourceVersionExpectations,
+  type ScaleExpectations,
+} from '@cloneset-suite/kube-runtime';
+import type { FeatureGates } from '../core/keys.ts';
+import { describePlan, planReconcile, statusInputFor } from '../core/reconcile-plan.ts';
+import { selectorMatches } from '../core/selector.ts';
+import { computeStatus, statusEquals } from '../core/status/status.ts';
+import { cachedAllocatable, type CloneSetCaches, type CloneSetObject } from './caches.ts';
+import { observeCachedCreates } from './cached-creates.ts';
+import { executePlan } from './executor.ts';
+import type { ImagePullJobSupport } from './image-pull-jobs.ts';
+import { passError } from './pass-error.ts';
+import { writeCloneSetStatus } from './status-write.ts';
+
+export interface CloneSetReconcilerDeps {
+  caches: CloneSetCaches;
+  client: KubeClient;
+  clock: Clock;
+  recorder: EventRecorder;
+  expectations: ScaleExpectations;
+  /** Versions of our own pod writes (§3 step 8) and status writes, kept current from the caches. */
+  podWrites: ResourceVersionExpectations;
+  statusWrites: ResourceVersionExpectations;
+  gates: FeatureGates;
+  random: () => number;
+  /** How long a Deferred in-place resize may wait before its pod is re-created (default 5 min). */
+  resizeDeferredTimeoutMs: number | undefined;
+  imagePullJobs: ImagePullJobSupport | undefined;
+}
+
+// The caches hold the JSON the apiserver sent (timestamps are strings); the planners read
+// client-node's shapes and accept either form, hence the casts at the boundary.
+const asPods = (objs: readonly unknown[]): V1Pod[] => objs as V1Pod[];
+
+/** Safety requeue while the cache has not caught up with our own pod writes (§3 step 8). */
+const STALE_CACHE_REQUEUE_MS = 1_000;
+
+export function cloneSetReconciler(deps: CloneSetReconcilerDeps): ReconcilerParts {
+  const { caches, client, clock, recorder, expectations, podWrites, statusWrites, gates, random, resizeDeferredTimeoutMs, imagePullJobs } = deps;
+  // Looked up in the cache only when scale-in ranks by topology; cached labels are frozen, read only.
+  const nodeLabels = (name: string): Readonly<Record<string, string>> | undefined => caches.nodes.getByKey(name)?.metadata?.labels;
+  // Read only for an in-place resize, which must fit the node's allocatable cpu and memory.
+  const nodeAllocatable = (name: string): Readonly<Record<string, string>> | undefined => cachedAllocatable(caches.nodes.getByKey(name));
+
+  const reconcile = async (key: string, ctx: ReconcileContext): Promise<ReconcileAction> => {
+    const cs = caches.cloneSets.getByKey(key) as CloneSetObject | undefined;
+    if (!cs) return done();
+    if (!statusWrites.satisfied(key, cs.metadata.resourceVersion)) {
+      ctx.logger.debug({ resourceVersion: cs.metadata.resourceVersion }, 'waiting for the cache to observe our status write');
+      return requeueAfter(STALE_CACHE_REQUEUE_MS);
+    }
+    const ns = cs.metadata.namespace;
+    observeCachedCreates(expectations, key, (name) => caches.pods.getByKey(namespacedKey(ns, name)) !== undefined);
+    if (!expectations.satisfied(key)) {
+      ctx.logger.debug({ cloneSet: key, pending: expectations.pending(key) }, 'waiting for the cache to observe earlier creates and deletes');
+      return done();
+    }
+    const uid = cs.metadata.uid ?? '';
+    const cachedPods = caches.pods.byIndex(OwnerUIDIndex, uid);
+    const stale = cachedPods.filter((p) => !podWrites.satisfied(keyOf(p), p.metadata?.resourceVersion));
+    if (stale.length > 0) {
+      ctx.logger.debug({ cloneSet: key, pods: stale.map((p) => p.metadata?.name) }, 'waiting for the cache to observe our pod writes');
+      return requeueAfter(STALE_CACHE_REQUEUE_MS);
+    }
+    const nowMs = clock.now();
+    const plan = planReconcile({
+      cs,
+      pods: asPods(cachedPods),
+      pvcs: caches.pvcs.byIndex(OwnerUIDIndex, uid).filter((p) => !p.metadata?.deletionTimestamp) as unknown as V1PersistentVolumeClaim[],
+      revisions: caches.revisions.byIndex(OwnerUIDIndex, uid).filter((r) => selectorMatches(cs.spec.selector, { ...(r.metadata?.labels ?? {}) })) as unknown as V1ControllerRevision[],
+      revisionNameTaken: (name) => caches.revisions.get(ns, name) !== undefined,
+      gates,
+      nowMs,
+      random,
+      nodeLabels,
+      nodeAllocatable,
+      resizeDeferredTimeoutMs,
+      // Any pod of the namespace by name from the cache, ours or not: a released pod keeps its name (§6.1).
+      podNamed: (name) => asPods([caches.pods.getByKey(namespacedKey(ns, name))].filter(Boolean))[0],
+      imagePullJobCrdPresent: imagePullJobs ? await imagePullJobs.available(ctx.signal) : false,
+    });
+    ctx.logger.debug({ cloneSet: key, ...describePlan(plan) }, 'reconcile plan');
+
+    const execution = await executePlan(plan.actions, {
+      client,
+      recorder,
+      expectations,
+      logger: ctx.logger,
+      key,
+      cs,
+      podsByName: new Map(cachedPods.map((p) => [p.metadata?.name ?? '', p])),
+      signal: ctx.signal,
+      podWritten: (name, rv) => podWrites.expect(namespacedKey(ns, name), rv),
+      imagePullJobs,
+    });
+
+    const { status, requeueAfterMs: statusRequeueMs } = computeStatus(statusInputFor(plan, execution.failures, nowMs));
+    const conflicts = execution.conflicts.map((c) => c.message);
+    if (!statusEquals(cs.status, status)) {
+      const written = await writeCloneSetStatus(client, cs, status, ctx.signal);
+      if (written.written) statusWrites.expect(key, written.resourceVersion);
+      else conflicts.push('status: the CloneSet changed since the cache read');
+    }
+    // Failures fail their step's condition and go to the queue (a Retry-After among them sets the
+    // backoff); a write that lost a race (the status included) is replanned from a fresher cache,
+    // with backoff, failing no condition and recording no Event.
+    const failed = passError(plan.errors, execution.failures, conflicts);
+    if (failed) throw failed;
+    return requeueAfter(plan.requeueAfterMs, statusRequeueMs);
+  };
+
+  return { reconcile, forget: (key) => imagePullJobs?.forget(key) };
+}

@@ -1,0 +1,288 @@
+// Declares a controller in one expression, as controller-runtime's
+// `ControllerManagedBy(mgr).For(..).Owns(..).Complete(r)` and kube-rs's
+// `Controller::new(..).owns(..).run(reconcile, error_policy, ctx)` do:
+//
+//   manager
+//     .controller('cloneset', { maxConcurrentReconciles, expectationTimeoutMs })
+//     .for(cloneSets, { groupKind: CLONESET_GK })      the primary resource: its own key
+//     .owns(pods, { expectations: (pod) => name })      keyed by their controller reference
+//     .watches(services, (svc) => keysOf(svc))          any other mapping to keys
+//     .waitsFor(nodes)                                  a cache read in reconciles, events unused
+//     .triggeredBy((enqueue) => gate.onChange(...))     keys from outside the caches
+//     .tracksOwnWrites(pods)                            resourceVersions of our own writes
+//     .recordsEvents('cloneset-controller', instance)
+//     .complete((c) => ({ reconcile, forget, stop }))
+//
+// `complete` builds the reconciler from the handles the declaration asked for (expectations, own
+// writes, recorder, enqueue), so nothing refers forward to the controller; it wires every handler
+// in one order (own writes and expectations before the enqueues they cause), and registers the
+// controller with the manager, which runs it while this replica leads and, when it stops, the
+// reconciler's own `stop` (timers, connections).
+import type { KubeObject } from '../client/types.ts';
+import type { EventRecorder } from '../events.ts';
+import { ResourceVersionExpectations, ScaleExpectations } from '../expectations.ts';
+import type { EventSource, ResourceEventHandler } from '../informer/types.ts';
+import type { Logger } from '../logger.ts';
+import type { RuntimeMetrics } from '../metrics.ts';
+import type { Runnable } from '../runnable.ts';
+import { WorkQueue } from '../queue/work-queue.ts';
+import type { Clock } from '../util/clock.ts';
+import type { DeepReadonly } from '../util/deep-readonly.ts';
+import { Controller, type ControllerOptions, type MapObjectToKeys, type Reconciler } from './controller.ts';
+import { controllerOwnerKey, controllerRef, keyOf, type GroupKind } from './handlers.ts';
+
+/** What the manager lends a builder. */
+export interface ControllerHost {
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly metrics: RuntimeMetrics;
+  /** Controller options the manager sets for every controller (deadline, staleness, clock, logger, metrics). */
+  controllerDefaults(): Pick<ControllerOptions, 'reconcileTimeoutMs' | 'cacheStaleAfterMs' | 'clock' | 'logger' | 'metrics'>;
+  /** A recorder the shutdown flushes. */
+  eventRecorder(reportingController: string, reportingInstance: string): EventRecorder;
+  /** Expectations the shutdown clears. */
+  clearsAtShutdown(expectations: ScaleExpectations): void;
+  add(runnable: Runnable): void;
+}
+
+export interface ControllerBuilderOptions {
+  /** Default DEFAULT_MAX_CONCURRENT_RECONCILES. */
+  maxConcurrentReconciles?: number;
+  /** How long an unobserved create/delete or own write holds a key (default: the expectations' 5 minutes). */
+  expectationTimeoutMs?: number;
+}
+
+/** What complete() hands the reconciler's factory: the parts the declaration asked for. */
+export interface ControllerHandles {
+  readonly name: string;
+  readonly clock: Clock;
+  /** Carries the controller's name. */
+  readonly logger: Logger;
+  /** Creates and deletes the caches have not shown yet, per primary key (declared by owns(.., { expectations })). */
+  readonly expectations: ScaleExpectations;
+  /** The recorder declared with recordsEvents(). */
+  readonly recorder: EventRecorder;
+  /** The versions of our own writes on a source declared with tracksOwnWrites(), by object key. */
+  ownWrites(source: EventSource<KubeObject>): ResourceVersionExpectations;
+  readonly enqueue: (key: string) => void;
+}
+
+/** The reconciler and what goes with its state. */
+export interface ReconcilerParts {
+  reconcile: Reconciler;
+  /** The primary object left the cache: drop what is kept for its key. */
+  forget?(key: string): void;
+  /** The controller stopped (shutdown, lost lease): release timers and connections. A failure is logged. */
+  stop?(): void | Promise<void>;
+}
+
+type Predicate = (obj: DeepReadonly<KubeObject>) => boolean;
+
+interface Owned {
+  source: EventSource<KubeObject>;
+  expectations: ((obj: DeepReadonly<KubeObject>) => string | undefined) | undefined;
+  orphans: MapObjectToKeys<KubeObject> | undefined;
+}
+
+export interface OwnsOptions<T> {
+  /**
+   * The name this object's create and delete are expected under (ScaleExpectations): its add meets
+   * a pending create, its deletion mark or delete a pending delete.
+   */
+  expectations?: (obj: DeepReadonly<T>) => string | undefined;
+  /** Keys for an object without a controller reference (adoption candidates). */
+  orphans?: MapObjectToKeys<T>;
+}
+
+export class ControllerBuilder {
+  private readonly host: ControllerHost;
+  private readonly name: string;
+  private readonly options: ControllerBuilderOptions;
+  private primary: { source: EventSource<KubeObject>; when: Predicate | undefined; groupKind: GroupKind | undefined } | undefined;
+  private readonly owned: Owned[] = [];
+  private readonly mapped: { source: EventSource<KubeObject>; map: MapObjectToKeys<KubeObject> }[] = [];
+  private readonly waited: EventSource<unknown>[] = [];
+  private readonly triggers: ((enqueue: (key: string) => void) => (() => void) | void)[] = [];
+  private readonly tracked: EventSource<KubeObject>[] = [];
+  private readonly reactions: { source: EventSource<KubeObject>; build: (c: ControllerHandles) => ResourceEventHandler<KubeObject> }[] = [];
+  private events: { reportingController: string; reportingInstance: string } | undefined;
+
+  constructor(host: ControllerHost, name: string, options: ControllerBuilderOptions = {}) {
+    this.host = host;
+    this.name = name;
+    this.options = options;
+  }
+
+  /** The primary resource: each object's own key, when `when` (if given) accepts it. `groupKind`: what owns() follows. */
+  for<T extends KubeObject>(source: EventSource<T>, options: { when?: (obj: DeepReadonly<T>) => boolean; groupKind?: GroupKind } = {}): this {
+    this.primary = { source: source as unknown as EventSource<KubeObject>, when: options.when as Predicate | undefined, groupKind: options.groupKind };
+    return this;
+  }
+
+  /** Objects whose controller reference is of the primary's kind: their owner's key. */
+  owns<T extends KubeObject>(source: EventSource<T>, options: OwnsOptions<T> = {}): this {
+    this.owned.push({ source: source, expectations: options.expectations as Owned['expectations'], orphans: options.orphans as Owned['orphans'] });
+    return this;
+  }
+
+  /** Any other source, with its own mapping to keys. */
+  watches<T extends KubeObject>(source: EventSource<T>, map: MapObjectToKeys<T>): this {
+    this.mapped.push({ source: source, map: map as MapObjectToKeys<KubeObject> });
+    return this;
+  }
+
+  /** A cache the reconciler reads whose events change nothing: synced before workers start, fresh before a reconcile. */
+  waitsFor(source: EventSource<unknown>): this {
+    this.waited.push(source);
+    return this;
+  }
+
+  /** Keys from outside the caches (a port's decision changed, an answer arrived); may return an unsubscribe. */
+  triggeredBy(subscribe: (enqueue: (key: string) => void) => (() => void) | void): this {
+    this.triggers.push(subscribe);
+    return this;
+  }
+
+  /** Keep the versions our own writes on `source` returned, current from its events (ControllerHandles.ownWrites). */
+  tracksOwnWrites<T extends KubeObject>(source: EventSource<T>): this {
+    this.tracked.push(source);
+    return this;
+  }
+
+  /** Handlers that act on a source's events themselves, only while this controller runs (leads): standbys run the caches too. */
+  reactsTo<T extends KubeObject>(source: EventSource<T>, build: (c: ControllerHandles) => ResourceEventHandler<T>): this {
+    this.reactions.push({ source: source, build: build });
+    return this;
+  }
+
+  /** Events as `reportingController` from `reportingInstance`; a failed reconcile's Warning goes through it too. */
+  recordsEvents(reportingController: string, reportingInstance: string): this {
+    this.events = { reportingController, reportingInstance };
+    return this;
+  }
+
+  /** Builds the reconciler, wires every declared handler and registers the controller with the manager. */
+  complete(build: (c: ControllerHandles) => Reconciler | ReconcilerParts): Controller {
+    const primary = this.primary;
+    if (!primary) throw new Error(`controller ${this.name}: for() declares its primary resource`);
+    const groupKind = primary.groupKind;
+    if (this.owned.length > 0 && !groupKind) throw new Error(`controller ${this.name}: owns() needs for(.., { groupKind })`);
+    const recorder = this.events ? this.host.eventRecorder(this.events.reportingController, this.events.reportingInstance) : undefined;
+    const defaults = this.host.controllerDefaults();
+    const queue = new WorkQueue<string>({ name: this.name, clock: this.host.clock, metrics: this.host.metrics });
+    const enqueue = (key: string): void => queue.add(key);
+    const expectations = this.owned.some((o) => o.expectations) ? this.newExpectations(enqueue) : undefined;
+    const versions = new Map(this.tracked.map((s) => [s, new ResourceVersionExpectations({ clock: this.host.clock, timeoutMs: this.options.expectationTimeoutMs })]));
+    const handles: ControllerHandles = {
+      name: this.name,
+      clock: this.host.clock,
+      logger: this.host.logger.child({ controller: this.name }),
+      get expectations(): ScaleExpectations {
+        if (!expectations) throw new Error('no owns(.., { expectations }) declared');
+        return expectations;
+      },
+      get recorder(): EventRecorder {
+        if (!recorder) throw new Error('no recordsEvents() declared');
+        return recorder;
+      },
+      ownWrites: (source) => {
+        const v = versions.get(source);
+        if (!v) throw new Error('no tracksOwnWrites() declared for this source');
+        return v;
+      },
+      enqueue,
+    };
+    const built = build(handles);
+    const parts: ReconcilerParts = typeof built === 'function' ? { reconcile: built } : built;
+    const controller = new Controller({ ...defaults, name: this.name, maxConcurrentReconciles: this.options.maxConcurrentReconciles, recorder, queue, reconcile: parts.reconcile });
+
+    // Bookkeeping first: an event meets the versions and expectations before the enqueue it causes.
+    for (const [source, v] of versions) source.addEventHandler(trackVersions(v));
+    for (const o of this.owned) if (o.expectations && expectations && groupKind) o.source.addEventHandler(observeExpectations(expectations, groupKind, o.expectations));
+    for (const r of this.reactions) r.source.addEventHandler(whileRunning(controller, r.build(handles)));
+    const forget = parts.forget?.bind(parts);
+    primary.source.addEventHandler({
+      onDelete: (obj) => {
+        expectations?.delete(keyOf(obj));
+        forget?.(keyOf(obj));
+      },
+    });
+    const when = primary.when;
+    controller.watches(primary.source, (obj) => (when && !when(obj) ? undefined : keyOf(obj)));
+    for (const o of this.owned) controller.watches(o.source, ownerKeys(groupKind!, o.orphans));
+    for (const m of this.mapped) controller.watches(m.source, m.map);
+    for (const s of this.waited) controller.waitsFor(s);
+    const unsubscribes = this.triggers.map((subscribe) => subscribe(enqueue));
+    this.host.add({
+      name: this.name,
+      needLeaderElection: true,
+      start: async (signal) => {
+        try {
+          await controller.start(signal);
+        } finally {
+          for (const u of unsubscribes) u?.();
+          await this.stopParts(parts);
+        }
+      },
+    });
+    return controller;
+  }
+
+  private newExpectations(enqueue: (key: string) => void): ScaleExpectations {
+    const e = new ScaleExpectations({ controller: this.name, clock: this.host.clock, metrics: this.host.metrics, onExpired: enqueue, timeoutMs: this.options.expectationTimeoutMs });
+    this.host.clearsAtShutdown(e);
+    return e;
+  }
+
+  private async stopParts(parts: ReconcilerParts): Promise<void> {
+    try {
+      await parts.stop?.();
+    } catch (err) {
+      this.host.logger.warn({ controller: this.name, err }, 'releasing the reconciler at stop failed');
+    }
+  }
+}
+
+/** Own-write versions kept current: every version the cache shows meets ours; a gone object forgets it. */
+function trackVersions(versions: ResourceVersionExpectations): ResourceEventHandler<KubeObject> {
+  return {
+    onAdd: (obj) => versions.observe(keyOf(obj), obj.metadata?.resourceVersion),
+    onUpdate: (_old, obj) => versions.observe(keyOf(obj), obj.metadata?.resourceVersion),
+    onDelete: (obj) => versions.delete(keyOf(obj)),
+  };
+}
+
+/** An owned object's add meets its create; its deletion mark or its delete meets its delete. */
+function observeExpectations(expectations: ScaleExpectations, owner: GroupKind, nameOf: (obj: DeepReadonly<KubeObject>) => string | undefined): ResourceEventHandler<KubeObject> {
+  const observe = (obj: DeepReadonly<KubeObject>, action: 'create' | 'delete'): void => {
+    const key = controllerOwnerKey(obj, owner);
+    const name = nameOf(obj);
+    if (key && name) expectations.observe(key, action, name);
+  };
+  return {
+    onAdd: (obj) => observe(obj, 'create'),
+    onUpdate: (_old, obj) => {
+      if (obj.metadata?.deletionTimestamp) observe(obj, 'delete');
+    },
+    onDelete: (obj) => observe(obj, 'delete'),
+  };
+}
+
+function whileRunning(controller: Controller, handler: ResourceEventHandler<KubeObject>): ResourceEventHandler<KubeObject> {
+  return {
+    onAdd: (obj, initial) => {
+      if (controller.running) handler.onAdd?.(obj, initial);
+    },
+    onUpdate: (old, obj) => {
+      if (controller.running) handler.onUpdate?.(old, obj);
+    },
+    onDelete: (obj, unknown) => {
+      if (controller.running) handler.onDelete?.(obj, unknown);
+    },
+  };
+}
+
+/** The owner's key for an object with a controller reference; `orphans` for one without. */
+function ownerKeys(owner: GroupKind, orphans: MapObjectToKeys<KubeObject> | undefined): MapObjectToKeys<KubeObject> {
+  return (obj) => (controllerRef(obj) || !orphans ? controllerOwnerKey(obj, owner) : orphans(obj));
+}
