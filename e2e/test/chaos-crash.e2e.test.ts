@@ -77,8 +77,11 @@ describe(`manager crash during rollouts (seed ${seed}, ${KILLS} kills per strate
 
     // Settled: no writes to the CloneSet, its pods or PVCs over a quiet period.
     const before = await writeFingerprint(client, ns.name, name);
+    const statusBefore = (await cloneSetsOf(client).get(ns.name, name)).status;
     await sleep(long ? 10_000 : 5_000);
     const changed = changedBetween(before, await writeFingerprint(client, ns.name, name));
+    // What a late write changed, so a failure says which field did not settle with the rollout.
+    if (changed.includes(`clone/${name}`)) console.log(`[chaos-crash] ${strategy}: CloneSet status before the quiet period ${JSON.stringify(statusBefore)}; after ${JSON.stringify((await cloneSetsOf(client).get(ns.name, name)).status)}`);
     await sampler.sampleOnce();
     await sampler.stop();
 

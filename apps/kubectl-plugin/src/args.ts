@@ -16,7 +16,8 @@ export type Command =
   | { verb: 'help'; text: string }
   | ({ connection: Connection; name: string; output: OutputFormat | undefined } & (
       | { verb: 'status'; watch: boolean; timeoutMs: number }
-      | { verb: 'pause' | 'resume' | 'restart' }
+      | { verb: 'pause' | 'resume' }
+      | { verb: 'restart'; watch: boolean; timeoutMs: number }
       | { verb: 'undo'; toRevision: number }
       | { verb: 'history'; revision: number }
       | { verb: 'set-image'; images: string[] }
@@ -29,7 +30,8 @@ export const USAGE = `kubectl cloneset: kubectl rollout and friends for OpenKrui
 
 Usage:
   kubectl cloneset rollout status clone/NAME [--watch=true] [--timeout=0s]
-  kubectl cloneset rollout pause|resume|restart clone/NAME
+  kubectl cloneset rollout pause|resume clone/NAME
+  kubectl cloneset rollout restart clone/NAME [--watch=true] [--timeout=0s]
   kubectl cloneset rollout undo clone/NAME [--to-revision=N]
   kubectl cloneset rollout history clone/NAME [--revision=N]
   kubectl cloneset set image clone/NAME CONTAINER=IMAGE [CONTAINER=IMAGE...]   (CONTAINER * for all)
@@ -42,6 +44,9 @@ Flags:
       --kubeconfig FILE  kubeconfig to use (default: $KUBECONFIG, ~/.kube/config)
       --context NAME     kubeconfig context to use
   -o, --output FORMAT    json|yaml: print the object (pods, history, plan, and every edit)
+  -w, --watch            status: follow until done; restart: then follow as status (default
+                         true, false with -o); pods: print the table again on changes
+      --timeout          status, restart: give up after this long (e.g. 5m; 0 waits forever)
       --feature-gates    plan: the controller-manager's --feature-gates, to plan as it does
   -h, --help
 
@@ -117,9 +122,13 @@ export function parseCommand(argv: readonly string[]): Command {
       return { ...common, name, verb: 'status', watch: values.watch ?? true, timeoutMs: parseTimeout(values.timeout ?? '0') };
     case 'rollout pause':
     case 'rollout resume':
+      noExtra();
+      return { ...common, name, verb: sub as 'pause' | 'resume' };
     case 'rollout restart':
       noExtra();
-      return { ...common, name, verb: sub as 'pause' | 'resume' | 'restart' };
+      // -o prints the object; following would mix status lines into it.
+      if (common.output !== undefined && values.watch === true) throw new UsageError('--watch follows the rollout with status lines, -o prints the object: give one of them');
+      return { ...common, name, verb: 'restart', watch: values.watch ?? common.output === undefined, timeoutMs: parseTimeout(values.timeout ?? '0') };
     case 'rollout undo':
       noExtra();
       return { ...common, name, verb: 'undo', toRevision: nonNegativeInt('to-revision', values['to-revision']) };

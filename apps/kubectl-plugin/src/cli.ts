@@ -9,6 +9,7 @@ import { rolloutHistory } from './commands/history.ts';
 import type { Io } from './commands/io.ts';
 import { plan } from './commands/plan.ts';
 import { pods } from './commands/pods.ts';
+import { rolloutRestart } from './commands/restart.ts';
 import { rolloutStatus } from './commands/status.ts';
 import { rolloutUndo } from './commands/undo.ts';
 
@@ -35,6 +36,8 @@ async function run(command: Exclude<Command, { verb: 'help' }>, io: Io, signal: 
       return pods(api, io, command, signal);
     case 'plan':
       return plan(api, io, command);
+    case 'restart':
+      return rolloutRestart(api, io, command);
     default:
       return edit(api, io, command);
   }

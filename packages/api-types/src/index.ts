@@ -12,6 +12,7 @@ export * from './keys/kruise.ts';
 export * from './keys/podopslifecycle.ts';
 export * from './keys/transition-rule.ts';
 export * from './keys/kusion.ts';
+export * from './keys/kubectl.ts';
 
 export * from './intstr.ts';
 export * from './selector.ts';

@@ -62,6 +62,7 @@ export interface ManagerConfig {
   transitionRuleWebhookAllowedPrefixes: string[];
   transitionRuleWebhookAllowLinkLocal: boolean;
   transitionRuleWebhookTimeoutMs: number;
+  inPlaceResizeDeferredTimeoutMs: number;
   gracefulShutdownTimeoutMs: number;
 }
 
@@ -127,6 +128,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'transition-rule-webhook-allowed-prefixes', key: 'transitionRuleWebhookAllowedPrefixes', type: 'strings', defaultText: '', help: 'Origins PodTransitionRule webhooks may call (comma-separated scheme://host[:port], optionally with a path the URLs must stay under). A URL is compared on its parsed scheme, host and port, never as text. Empty: any URL. Rules naming another URL (url or poll.url) are refused at admission.', parse: (r) => parseList(r).map(parseUrlPrefix) },
   { name: 'transition-rule-webhook-allow-link-local', key: 'transitionRuleWebhookAllowLinkLocal', type: 'bool', defaultText: 'false', boolean: true, help: 'Let PodTransitionRule webhooks call link-local and cloud-metadata addresses (169.254.0.0/16, fe80::/10, fd00:ec2::254). Off: a URL naming one is refused at admission, and a name resolving to one is refused when dialled.', parse: parseBool },
   { name: 'transition-rule-webhook-timeout', key: 'transitionRuleWebhookTimeoutMs', type: 'duration', defaultText: '30s', help: 'Time limit of one PodTransitionRule webhook or poll call (connect, answer and body).', parse: parseDuration },
+  { name: 'inplace-resize-deferred-timeout', key: 'inPlaceResizeDeferredTimeoutMs', type: 'duration', defaultText: '5m', help: 'InPlaceWorkloadVerticalScaling: how long a CloneSet pod waits for a resize its node answers Deferred before it is re-created (InPlaceIfPossible).', parse: parseDuration },
   { name: 'graceful-shutdown-timeout', key: 'gracefulShutdownTimeoutMs', type: 'duration', defaultText: '25s', help: 'On SIGTERM/SIGINT, how long in-flight reconciles may take to finish before the lease is released and the process exits.', parse: parseDuration },
 ];
 
@@ -166,6 +168,7 @@ export function defaultConfig(): ManagerConfig {
     transitionRuleWebhookAllowedPrefixes: [],
     transitionRuleWebhookAllowLinkLocal: false,
     transitionRuleWebhookTimeoutMs: 30_000,
+    inPlaceResizeDeferredTimeoutMs: 300_000,
     gracefulShutdownTimeoutMs: 25_000,
   };
 }

@@ -135,6 +135,7 @@ function checkConsistency(c: ManagerConfig): void {
     throw new ConfigError('--transition-rule-webhook-timeout must be between 1ms and 5m');
   }
   if (c.gracefulShutdownTimeoutMs <= 0) throw new ConfigError('--graceful-shutdown-timeout must be greater than 0');
+  if (c.inPlaceResizeDeferredTimeoutMs <= 0) throw new ConfigError('--inplace-resize-deferred-timeout must be greater than 0');
 }
 
 export function loadConfig(options: LoadOptions): LoadResult {

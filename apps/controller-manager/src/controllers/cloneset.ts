@@ -12,6 +12,8 @@ export const cloneSetRegistration: ControllerRegistration = {
     // Scale and update: create, delete, relabel and update pods in place; readiness-gate conditions.
     { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch', 'create', 'delete', 'patch'] },
     { apiGroups: [''], resources: ['pods/status'], verbs: ['patch'] },
+    // In-place resize of cpu and memory (InPlaceWorkloadVerticalScaling).
+    { apiGroups: [''], resources: ['pods/resize'], verbs: ['patch'] },
     // volumeClaimTemplates: create before the pod, delete with it, re-own on disablePVCReuse.
     { apiGroups: [''], resources: ['persistentvolumeclaims'], verbs: ['list', 'watch', 'create', 'delete', 'patch'] },
     // Revisions (§7): create, bump .revision on rollback, truncate history.
@@ -32,5 +34,6 @@ export const cloneSetRegistration: ControllerRegistration = {
       // Compile-time check that the manager's gate set carries the gates the core reads.
       featureGates: d.featureGates satisfies Required<Omit<CloneSetGates, 'CloneSetScalingExcludePreparingDelete'>>,
       instance: d.identity,
+      resizeDeferredTimeoutMs: d.config.inPlaceResizeDeferredTimeoutMs,
     }),
 };

@@ -1,12 +1,10 @@
 // The edits the plugin makes to a CloneSet, as patches decided from the object as read: pause
 // and resume (spec.updateStrategy.paused), restart (kubectl's restartedAt template
 // annotation), set image, partition, and undo (the template of a revision).
-import type { CloneSet } from '@cloneset-suite/api-types';
+import { KUBECTL_RESTARTED_AT_ANNOTATION, type CloneSet } from '@cloneset-suite/api-types';
 import { jsonPatch, mergePatch, type JsonPatchOperation, type Patch } from '@cloneset-suite/kube-runtime';
 import type { V1PodTemplateSpec } from '@kubernetes/client-node';
 import { UsageError } from './usage-error.ts';
-
-export const RESTARTED_AT_ANNOTATION = 'kubectl.kubernetes.io/restartedAt';
 
 /** JSON patches computed from the object as read apply only if it has not changed since. */
 function againstRead(cs: CloneSet, ops: JsonPatchOperation[]): Patch {
@@ -24,7 +22,7 @@ export function pauseEdit(cs: CloneSet, paused: boolean): Patch {
 /** kubectl's format: RFC 3339 to the second. */
 export function restartEdit(now: Date): Patch {
   const at = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
-  return mergePatch({ spec: { template: { metadata: { annotations: { [RESTARTED_AT_ANNOTATION]: at } } } } });
+  return mergePatch({ spec: { template: { metadata: { annotations: { [KUBECTL_RESTARTED_AT_ANNOTATION]: at } } } } });
 }
 
 export interface ImageAssignment {

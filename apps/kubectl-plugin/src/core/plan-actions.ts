@@ -8,12 +8,14 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { atRevision } from './pod-revision.ts';
 
 type PlannedAction = ReconcilePlan['actions'][number];
+type ContainerResources = Extract<PlannedAction, { kind: 'resizePod' }>['containers'][string];
 
 export type ActionKind =
   | 'create'
   | 'delete'
   | 'recreate'
   | 'updateInPlace'
+  | 'resize'
   | 'beginOperation'
   | 'finishOperation'
   | 'undoOperation'
@@ -53,6 +55,7 @@ interface Setting {
   podsByName: ReadonlyMap<string, V1Pod>;
   reusableIds: ReadonlySet<string>;
   recreated: ReadonlySet<string>;
+  resized: ReadonlySet<string>;
 }
 
 function settingOf(input: ReconcileInput, plan: ReconcilePlan): Setting {
@@ -70,7 +73,16 @@ function settingOf(input: ReconcileInput, plan: ReconcilePlan): Setting {
       input.pvcs.map((c) => c.metadata?.labels?.[KRUISE_LABELS.cloneSetInstanceId]).filter((id): id is string => id !== undefined && !activePodIds.has(id)),
     ),
     recreated: new Set(plan.actions.flatMap((a) => (a.kind === 'patchPod' && a.reason === 'RecreateUpdate' ? [a.name] : []))),
+    resized: new Set(plan.actions.flatMap((a) => (a.kind === 'resizePod' ? [a.name] : []))),
   };
+}
+
+/** `main: requests cpu=200m memory=128Mi, limits cpu=400m; side: ...` */
+function resources(containers: Record<string, ContainerResources>): string {
+  const list = (m: Record<string, string> | undefined) => Object.entries(m ?? {}).map(([k, v]) => `${k}=${v}`).join(' ');
+  return Object.entries(containers)
+    .map(([name, r]) => `${name}: ${[r.requests ? `requests ${list(r.requests)}` : '', r.limits ? `limits ${list(r.limits)}` : ''].filter(Boolean).join(', ')}`)
+    .join('; ');
 }
 
 function images(record: Record<string, string>): string {
@@ -124,9 +136,18 @@ function lineOf(a: PlannedAction, s: Setting, podsWithLines: ReadonlySet<string>
       return { action: 'setPodConditions', pod: a.name, reason: a.conditions.map((c) => `${c.type}=${c.status}`).join(', ') };
     case 'inPlaceUpdate': {
       const atTarget = atRevision(s.podsByName.get(a.name), a.revision);
-      const what = Object.keys(a.images).length > 0 ? `images ${images(a.images)}` : a.gracePeriodSeconds > 0 ? `images after gracePeriodSeconds ${a.gracePeriodSeconds}` : 'metadata only';
+      const what =
+        Object.keys(a.images).length > 0
+          ? `images ${images(a.images)}`
+          : a.gracePeriodSeconds > 0
+            ? `images after gracePeriodSeconds ${a.gracePeriodSeconds}`
+            : s.resized.has(a.name)
+              ? 'the resize above, then the revision and lifecycle labels'
+              : 'metadata only';
       return { action: 'updateInPlace', pod: a.name, revision: a.revision, reason: atTarget ? `apply the images held back by the grace period: ${what}` : what };
     }
+    case 'resizePod':
+      return { action: 'resize', pod: a.name, reason: `in place through pods/resize (no container restarts): ${resources(a.containers)}` };
     case 'beginOperation':
       return { action: 'beginOperation', pod: a.name, reason: `PodOpsLifecycle operation cloneset/${a.type}: PodTransitionRules check it (PreCheck), then the ${a.type} waits for operate` };
     case 'finishOperation':

@@ -51,6 +51,7 @@ export function reconcileInputOf(reads: ClusterReads, settings: PlanSettings): R
   const podsByName = new Map(pods.map((p) => [p.metadata?.name ?? '', p]));
   const revisionNames = new Set(reads.revisions.map((r) => r.metadata?.name ?? ''));
   const nodeLabels = reads.nodes ? new Map(reads.nodes.map((n) => [n.metadata?.name ?? '', n.metadata?.labels ?? {}])) : undefined;
+  const nodeAllocatable = reads.nodes ? new Map(reads.nodes.map((n) => [n.metadata?.name ?? '', n.status?.allocatable ?? {}])) : undefined;
   return {
     cs: cs as unknown as ReconcileInput['cs'],
     pods: pods.filter(owned),
@@ -63,5 +64,6 @@ export function reconcileInputOf(reads: ClusterReads, settings: PlanSettings): R
     podNamed: (name) => podsByName.get(name),
     imagePullJobCrdPresent: reads.imagePullJobCrdPresent,
     ...(nodeLabels ? { nodeLabels: (name: string) => nodeLabels.get(name) } : {}),
+    ...(nodeAllocatable ? { nodeAllocatable: (name: string) => nodeAllocatable.get(name) } : {}),
   };
 }

@@ -11,7 +11,10 @@ describe('parseCommand', () => {
     [['partition', 'clonesets.v1beta1.apps.kruise.io/web', '1'], { verb: 'partition', name: 'web', value: '1' }],
     [['pods', 'clonesets.v1alpha1.apps.kruise.io', 'web'], { verb: 'pods', name: 'web' }],
     [['rollout', 'resume', 'clone/web', '-o', 'yaml'], { verb: 'resume', output: 'yaml' }],
-    [['rollout', 'restart', 'clone/web'], { verb: 'restart' }],
+    [['rollout', 'restart', 'clone/web'], { verb: 'restart', watch: true, timeoutMs: 0 }],
+    [['rollout', 'restart', 'clone/web', '--timeout=2m'], { verb: 'restart', watch: true, timeoutMs: 120_000 }],
+    [['rollout', 'restart', 'clone/web', '--watch=false'], { verb: 'restart', watch: false }],
+    [['rollout', 'restart', 'clone/web', '-o', 'yaml'], { verb: 'restart', watch: false, output: 'yaml' }],
     [['rollout', 'undo', 'clone/web', '--to-revision=3'], { verb: 'undo', toRevision: 3 }],
     [['rollout', 'undo', 'clone/web'], { verb: 'undo', toRevision: 0 }],
     [['rollout', 'history', 'clone/web', '--revision', '2'], { verb: 'history', revision: 2 }],
@@ -46,6 +49,7 @@ describe('parseCommand', () => {
     [['pods', 'clone/web', '--feature-gates=CloneSetShortHash=true'], '--feature-gates applies to plan only'],
     [['plan', 'clone/web', 'extra'], 'unexpected arguments: extra'],
     [['rollout', 'pause', 'clone/web', 'extra'], 'unexpected arguments: extra'],
+    [['rollout', 'restart', 'clone/web', '-o', 'json', '--watch'], '--watch follows the rollout with status lines, -o prints the object: give one of them'],
   ];
   it.each(errors)('%j is refused: %s', (argv, message) => {
     expect(() => parseCommand(argv)).toThrow(message);

@@ -2,12 +2,12 @@
 // the Scale and Update planners (spec §3 steps 4-9).
 import type { V1ControllerRevision, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import { calculateDiffs, type Diffs } from './update/diff.ts';
-import { revisionInPlaceDiff } from './update/inplace.ts';
 import { EXCLUDE_PREPARING_DELETE_LABEL, LifecycleState, type FeatureGates } from './keys.ts';
 import { resolveKnobs, type Knobs } from './knobs.ts';
 import { isAvailable, isPodAtRevision, isSpecifiedDelete, lifecycleState, podRevision, revisionMatches } from './pods/pod-state.ts';
 import type { NodeLabels } from './scale/scale-in-order.ts';
 import type { CloneSetLike } from './types.ts';
+import { updateMode } from './update/update-mode.ts';
 
 /** What a pass observed, as the reconciler hands it to the planners. */
 export interface ContextInput {
@@ -26,9 +26,15 @@ export interface ContextInput {
   currentRevision: V1ControllerRevision;
   updateRevision: V1ControllerRevision;
   nodeLabels?: NodeLabels;
+  /** A node's allocatable cpu and memory, when known (resizes its pods can take). */
+  nodeAllocatable?: NodeAllocatable;
+  /** How long a Deferred resize may wait before its pod is re-created (resize-fallback.ts). */
+  resizeDeferredTimeoutMs?: number;
   /** Any pod of the namespace by name, ours or not (instance id reuse, §6.1). */
   podNamed?: (name: string) => V1Pod | undefined;
 }
+
+export type NodeAllocatable = (node: string) => Readonly<Record<string, string>> | undefined;
 
 /** The input plus what every planner derives from the spec the same way. */
 export interface PlanContext extends ContextInput {
@@ -81,20 +87,13 @@ export function isNewForScale(ctx: PlanContext, pod: V1Pod): boolean {
 }
 
 /**
- * Whether moving this pod to its target revision recreates it (decisions.md fix 1):
- * always for ReCreate, never for InPlaceOnly/OnDelete, for InPlaceIfPossible only
- * when the revision pair is not in-place-able (or the pod's revision is unknown).
+ * Whether moving this pod to its target revision recreates it (decisions.md fix 1), as the
+ * Update step will decide it (update-mode.ts); never under OnDelete.
  */
 export function needsRecreate(ctx: PlanContext, pod: V1Pod): boolean {
-  if (ctx.updateType === 'InPlaceOnly' || ctx.updateType === 'OnDelete') return false;
-  if (ctx.updateType !== 'InPlaceIfPossible') return true;
-  const from = findRevision(ctx, podRevision(pod));
-  if (!from) return true;
+  if (ctx.updateType === 'OnDelete') return false;
   const to = isUpdatedPod(ctx, pod) ? ctx.currentRevision : ctx.updateRevision;
-  return (
-    revisionInPlaceDiff(from, to, { vctGate: !!ctx.gates.RecreatePodWhenChangeVCTInCloneSetGate, inPlaceOnly: false }) ===
-    undefined
-  );
+  return updateMode(ctx, pod, findRevision(ctx, podRevision(pod)), to).kind === 'recreate';
 }
 
 function diffsWith(ctx: PlanContext, isNew: (p: V1Pod) => boolean): Diffs {

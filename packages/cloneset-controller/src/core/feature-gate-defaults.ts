@@ -22,6 +22,8 @@ export const FEATURE_GATE_DEFAULTS = {
   ResourcesDeletionProtection: false,
   /** Create ImagePullJobs before in-place updates (when the CRD exists). */
   PreDownloadImageForInPlaceUpdate: false,
+  /** Container cpu/memory changes are made in place through the pods/resize subresource. */
+  InPlaceWorkloadVerticalScaling: false,
 } as const;
 
 export type FeatureGateName = keyof typeof FEATURE_GATE_DEFAULTS;

@@ -49,6 +49,8 @@ export interface FeatureGates {
   CloneSetScalingExcludePreparingDelete?: boolean;
   /** ImagePullJobs ahead of in-place updates (§8.9), only where the ImagePullJob CRD is served. */
   PreDownloadImageForInPlaceUpdate?: boolean;
+  /** Container cpu/memory changes made in place through pods/resize (resize.ts). */
+  InPlaceWorkloadVerticalScaling?: boolean;
 }
 
 export const MAX_INT32 = 2147483647;

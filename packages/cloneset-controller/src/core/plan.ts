@@ -5,6 +5,7 @@
 // pod patch, the outcome Events the planner chose the words of (SuccessfulUpdatePodReCreate).
 import type { V1OwnerReference, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import type { PreDownloadAction } from './predownload/image-predownload.ts';
+import type { ContainerResources } from './update/resize.ts';
 import type { RevisionAction } from './revisions/revisions.ts';
 
 export interface CreatePodAction {
@@ -125,6 +126,16 @@ export interface InPlaceUpdateAction {
   gracePeriodSeconds: number;
 }
 
+/**
+ * An in-place resize through the pods/resize subresource (InPlaceWorkloadVerticalScaling): each
+ * container's cpu/memory requests and limits, merged into the pod's spec.
+ */
+export interface ResizePodAction {
+  kind: 'resizePod';
+  name: string;
+  containers: Record<string, ContainerResources>;
+}
+
 export interface ReleasePodAction {
   kind: 'releasePod';
   name: string;
@@ -183,6 +194,7 @@ export type PlanAction =
   | PatchPodAction
   | SetPodConditionsAction
   | InPlaceUpdateAction
+  | ResizePodAction
   | ReleasePodAction
   | AdoptPodAction
   | UpdatePodsToDeleteAction

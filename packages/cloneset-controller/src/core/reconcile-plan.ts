@@ -1,7 +1,7 @@
 // One reconcile pass as data (spec §3): claim, revisions, Scale-or-Update, clean-ups.
 // The shell executes `actions` in order, then calls computeStatus through statusInputFor.
 import type { V1ControllerRevision, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
-import { buildContext, revisionNameOf, type PlanContext } from './context.ts';
+import { buildContext, revisionNameOf, type NodeAllocatable, type PlanContext } from './context.ts';
 import { PODS_HELD_CONDITION, holdEvents } from './status/held-condition.ts';
 import { hookWaits } from './lifecycle/hook-waits.ts';
 import { planImagePreDownload } from './predownload/image-predownload.ts';
@@ -33,6 +33,10 @@ export interface ReconcileInput {
   nowMs: number;
   random: () => number;
   nodeLabels?: NodeLabels;
+  /** A node's allocatable cpu and memory, when known (an in-place resize must fit it). */
+  nodeAllocatable?: NodeAllocatable;
+  /** How long a Deferred in-place resize may wait before its pod is re-created. */
+  resizeDeferredTimeoutMs?: number;
   /** Any pod of the namespace by name, ours or not (instance id reuse, §6.1). */
   podNamed?: (name: string) => V1Pod | undefined;
   /** Whether the apiserver serves ImagePullJobs (image pre-download, §8.9); false when unknown. */
@@ -98,6 +102,8 @@ export function planReconcile(input: ReconcileInput): ReconcilePlan {
     currentRevision: revisions.currentRevision,
     updateRevision: revisions.updateRevision,
     ...(input.nodeLabels ? { nodeLabels: input.nodeLabels } : {}),
+    ...(input.nodeAllocatable ? { nodeAllocatable: input.nodeAllocatable } : {}),
+    ...(input.resizeDeferredTimeoutMs !== undefined ? { resizeDeferredTimeoutMs: input.resizeDeferredTimeoutMs } : {}),
     ...(input.podNamed ? { podNamed: input.podNamed } : {}),
   });
 

@@ -23,6 +23,8 @@ export interface CloneSetControllerOptions {
   /** Identity for Events' reportingInstance. */
   instance?: string;
   random?: () => number;
+  /** How long a Deferred in-place resize may wait before its pod is re-created (default 5 min). */
+  resizeDeferredTimeoutMs?: number;
 }
 
 export function createCloneSetController(manager: Manager, options: CloneSetControllerOptions = {}): Controller {
@@ -45,7 +47,8 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
       // A PVC turning terminating, or gone, meets the delete expectation of that claim.
       .owns(caches.pvcs, { expectations: (pvc) => pvc.metadata?.name && claimExpectation(pvc.metadata.name) })
       .owns(caches.revisions)
-      // Read when scale-in ranks by topology; a node's change alone changes no decision.
+      // Read when scale-in ranks by topology and when a resize must fit the node's allocatable; a
+      // node's change alone changes no decision.
       .waitsFor(caches.nodes)
       // A plan made from a cache that has not seen our own pod writes could, for example, spend
       // the maxUnavailable budget twice (§3 step 8); one planned from an older status could take
@@ -65,6 +68,7 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
           statusWrites: c.ownWrites(caches.cloneSets),
           gates,
           random: options.random ?? Math.random,
+          resizeDeferredTimeoutMs: options.resizeDeferredTimeoutMs,
           // Image pre-download (§8.9) only with the gate on and the ImagePullJob CRD served.
           imagePullJobs: gates.PreDownloadImageForInPlaceUpdate
             ? new ImagePullJobSupport({ client: manager.client, clock: manager.clock, logger: manager.logger, enabled: true, controller: CLONESET_CONTROLLER_NAME })

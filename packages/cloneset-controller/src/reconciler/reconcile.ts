@@ -22,7 +22,7 @@ import type { FeatureGates } from '../core/keys.ts';
 import { describePlan, planReconcile, statusInputFor } from '../core/reconcile-plan.ts';
 import { selectorMatches } from '../core/selector.ts';
 import { computeStatus, statusEquals } from '../core/status/status.ts';
-import type { CloneSetCaches, CloneSetObject } from './caches.ts';
+import { cachedAllocatable, type CloneSetCaches, type CloneSetObject } from './caches.ts';
 import { observeCachedCreates } from './cached-creates.ts';
 import { executePlan } from './executor.ts';
 import type { ImagePullJobSupport } from './image-pull-jobs.ts';
@@ -40,6 +40,8 @@ export interface CloneSetReconcilerDeps {
   statusWrites: ResourceVersionExpectations;
   gates: FeatureGates;
   random: () => number;
+  /** How long a Deferred in-place resize may wait before its pod is re-created (default 5 min). */
+  resizeDeferredTimeoutMs: number | undefined;
   imagePullJobs: ImagePullJobSupport | undefined;
 }
 
@@ -51,9 +53,11 @@ const asPods = (objs: readonly unknown[]): V1Pod[] => objs as V1Pod[];
 const STALE_CACHE_REQUEUE_MS = 1_000;
 
 export function cloneSetReconciler(deps: CloneSetReconcilerDeps): ReconcilerParts {
-  const { caches, client, clock, recorder, expectations, podWrites, statusWrites, gates, random, imagePullJobs } = deps;
+  const { caches, client, clock, recorder, expectations, podWrites, statusWrites, gates, random, resizeDeferredTimeoutMs, imagePullJobs } = deps;
   // Looked up in the cache only when scale-in ranks by topology; cached labels are frozen, read only.
   const nodeLabels = (name: string): Readonly<Record<string, string>> | undefined => caches.nodes.getByKey(name)?.metadata?.labels;
+  // Read only for an in-place resize, which must fit the node's allocatable cpu and memory.
+  const nodeAllocatable = (name: string): Readonly<Record<string, string>> | undefined => cachedAllocatable(caches.nodes.getByKey(name));
 
   const reconcile = async (key: string, ctx: ReconcileContext): Promise<ReconcileAction> => {
     const cs = caches.cloneSets.getByKey(key) as CloneSetObject | undefined;
@@ -86,6 +90,8 @@ export function cloneSetReconciler(deps: CloneSetReconcilerDeps): ReconcilerPart
       nowMs,
       random,
       nodeLabels,
+      nodeAllocatable,
+      resizeDeferredTimeoutMs,
       // Any pod of the namespace by name from the cache, ours or not: a released pod keeps its name (§6.1).
       podNamed: (name) => asPods([caches.pods.getByKey(namespacedKey(ns, name))].filter(Boolean))[0],
       imagePullJobCrdPresent: imagePullJobs ? await imagePullJobs.available(ctx.signal) : false,

@@ -358,12 +358,12 @@ export interface RolloutSetup {
   tearDown: () => Promise<void>;
 }
 
-/** What every rollout suite starts with: CRDs, a namespace, the observer, the controller. */
-export async function setUpRollout(prefix: string): Promise<RolloutSetup> {
+/** What every rollout suite starts with: CRDs, a namespace, the observer, the controller (with `options`). */
+export async function setUpRollout(prefix: string, options: Parameters<typeof startController>[1] = {}): Promise<RolloutSetup> {
   await installCrds();
   const { name: ns, remove } = await withNamespace(prefix);
   const observer = await Observer.start(ns);
-  const controller = startController(ns);
+  const controller = startController(ns, options);
   return {
     ns,
     observer,

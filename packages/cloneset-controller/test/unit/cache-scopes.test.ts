@@ -1,7 +1,7 @@
 import { matchesLabels, parseLabelSelector } from '@cloneset-suite/kube-runtime';
 import { describe, expect, it } from 'vitest';
 import { buildPod } from '../../src/core/scale/new-pod.ts';
-import { nodeCacheScope, pvcCacheScope } from '../../src/reconciler/caches.ts';
+import { cachedAllocatable, nodeCacheScope, pvcCacheScope } from '../../src/reconciler/caches.ts';
 import { cloneSet } from './fixtures.ts';
 
 describe('the CloneSet controller cache scopes', () => {
@@ -19,8 +19,12 @@ describe('the CloneSet controller cache scopes', () => {
     expect(matchesLabels(selector, { app: 'demo', 'app.kubernetes.io/name': 'statefulset-claim' })).toBe(false);
   });
 
-  it('the node cache keeps the labels scale-in ranks by, and drops the status', () => {
-    const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1', labels: { 'topology.kubernetes.io/zone': 'z' } }, status: { images: [] } };
-    expect(nodeCacheScope.transform?.(node)).toEqual({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1', labels: { 'topology.kubernetes.io/zone': 'z' } } });
+  it('the node cache keeps the labels scale-in ranks by and the allocatable cpu and memory a resize must fit, and drops the rest of the status', () => {
+    const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1', labels: { 'topology.kubernetes.io/zone': 'z' } }, status: { images: [], allocatable: { cpu: '4', memory: '8Gi', pods: '110' } } };
+    const cached = nodeCacheScope.transform?.(node);
+    expect(cached).toEqual({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1', labels: { 'topology.kubernetes.io/zone': 'z' } }, status: { allocatable: { cpu: '4', memory: '8Gi' } } });
+    expect(cachedAllocatable(cached)).toEqual({ cpu: '4', memory: '8Gi' });
+    const bare = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n2' }, status: { images: [] } };
+    expect(nodeCacheScope.transform?.(bare)).toEqual({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n2' } });
   });
 });

@@ -14,8 +14,10 @@ export interface RecordedEvent {
 
 export interface FakeCall {
   resource: string;
-  verb: 'create' | 'delete' | 'patch' | 'patchStatus' | 'get';
+  verb: 'create' | 'delete' | 'patch' | 'patchStatus' | 'patchSubresource' | 'get';
   name: string;
+  /** patchSubresource: which one. */
+  subresource?: string;
   body?: unknown;
   options?: unknown;
 }
@@ -64,6 +66,8 @@ export function fakeApi(override: Override = () => undefined, maxConcurrentReque
         run({ resource: gvr.resource, verb: 'patch', name, body, options }, () => ({ metadata: { name, resourceVersion: String(++rv) } })),
       patchStatus: (_ns: string, name: string, body: unknown, options?: unknown) =>
         run({ resource: gvr.resource, verb: 'patchStatus', name, body, options }, () => ({ metadata: { name, resourceVersion: String(++rv) } })),
+      patchSubresource: (_ns: string, name: string, subresource: string, body: unknown, options?: unknown) =>
+        run({ resource: gvr.resource, verb: 'patchSubresource', subresource, name, body, options }, () => ({ metadata: { name, resourceVersion: String(++rv) } })),
       get: (_ns: string, name: string, options?: unknown) => run({ resource: gvr.resource, verb: 'get', name, options }, () => stored.get(key(name))),
     };
   };

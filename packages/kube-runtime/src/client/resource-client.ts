@@ -162,6 +162,11 @@ export class ResourceClient<T extends KubeObject> {
     return this.sendPatch<T>(namespace, name, 'status', patch, options);
   }
 
+  /** Patches another subresource that takes the object itself, e.g. a pod's `resize`. */
+  patchSubresource(namespace: string | undefined, name: string, subresource: string, patch: Patch, options: PatchOptions = {}): Promise<T> {
+    return this.sendPatch<T>(namespace, name, subresource, patch, options);
+  }
+
   getScale(namespace: string | undefined, name: string, options: { signal?: AbortSignal } = {}): Promise<Scale> {
     return this.rest.request<Scale>({ method: 'GET', path: this.path(namespace, name, 'scale'), ...signalOf(options) });
   }

@@ -168,11 +168,13 @@ describe('ResourceClient verbs', () => {
     await pods.patch('ns', 'p', strategicMergePatch({ spec: {} }));
     await pods.patchStatus('ns', 'p', jsonPatch([{ op: 'replace', path: '/status/phase', value: 'Running' }], { resourceVersion: '42' }));
     await pods.patch('ns', 'p', applyPatch({ metadata: {} }, { force: true }), { fieldManager: 'me' });
+    await pods.patchSubresource('ns', 'p', 'resize', strategicMergePatch({ spec: { containers: [] } }));
     expect(transport.requests.map((r) => [r.path, r.contentType])).toEqual([
       ['/api/v1/namespaces/ns/pods/p', 'application/merge-patch+json'],
       ['/api/v1/namespaces/ns/pods/p', 'application/strategic-merge-patch+json'],
       ['/api/v1/namespaces/ns/pods/p/status', 'application/json-patch+json'],
       ['/api/v1/namespaces/ns/pods/p', 'application/apply-patch+yaml'],
+      ['/api/v1/namespaces/ns/pods/p/resize', 'application/strategic-merge-patch+json'],
     ]);
     expect(JSON.parse(transport.requests[2]!.body!)).toEqual([
       { op: 'test', path: '/metadata/resourceVersion', value: '42' },

@@ -55,7 +55,7 @@ describe('kwok stages', () => {
   it('defines the suite pod and node stages, each with a selector (kwok ignores stages without one)', () => {
     expect(stages.map((s) => s.metadata.name).sort()).toEqual([
       'node-heartbeat', 'node-initialize',
-      'pod-containers-ready', 'pod-crash', 'pod-create', 'pod-delete', 'pod-ready-sync', 'pod-restart-changed-containers', 'pod-start', 'pod-terminate',
+      'pod-containers-ready', 'pod-crash', 'pod-create', 'pod-delete', 'pod-ready-sync', 'pod-resize', 'pod-restart-changed-containers', 'pod-start', 'pod-terminate',
     ]);
     for (const s of stages) expect(s.spec.selector, s.metadata.name).toBeDefined();
   });
@@ -103,6 +103,16 @@ describe('kwok stages', () => {
       expect(copies.length, name).toBeGreaterThan(1);
       expect(new Set(copies).size, name).toBe(1);
     }
+  });
+
+  it('keeps the resize-pending selector identical wherever a stage gives way to a pending resize, and the resize stage only', () => {
+    const keyOf = (s: (typeof stages)[number]) =>
+      ((s.spec.selector as { matchExpressions?: { key: string; values?: string[] }[] }).matchExpressions ?? []).filter((e) => e.key.includes('"PodResizePending"'));
+    const uses = podStages.flatMap((s) => keyOf(s).map((e) => ({ stage: s.metadata.name, key: e.key, values: e.values })));
+    expect(new Set(uses.map((u) => u.key)).size).toBe(1);
+    expect(uses.filter((u) => u.values?.[0] === 'true').map((u) => u.stage)).toEqual(['pod-resize']);
+    // The stages that would otherwise match a running pod with a pending resize give way to it.
+    expect(uses.filter((u) => u.values?.[0] === 'false').map((u) => u.stage).sort()).toEqual(['pod-containers-ready', 'pod-crash', 'pod-ready-sync']);
   });
 
   it('gives every container status it writes a containerID, and takes each imageID from the image (two tags of one image share it)', () => {

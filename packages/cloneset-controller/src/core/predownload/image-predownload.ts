@@ -5,7 +5,7 @@
 import { IMAGE_PREDOWNLOAD_DEFAULTS, KRUISE_ANNOTATIONS, KRUISE_LABELS, tryParseIntOrPercent, scalePercent } from '@cloneset-suite/api-types';
 import type { LabelSelector } from '@cloneset-suite/api-types';
 import { revisionNameOf, type PlanContext } from '../context.ts';
-import { revisionInPlaceDiff } from '../update/inplace.ts';
+import { revisionDiff } from '../update/update-mode.ts';
 import { REVISION_HASH_LABEL, REVISION_LABEL } from '../keys.ts';
 import { ownerRefTo } from '../owner-ref.ts';
 import { shortHashOf } from '../pods/pod-state.ts';
@@ -112,10 +112,7 @@ function ignoreReason(ctx: PlanContext): PreDownloadIgnoreReason | undefined {
 
 /** Container name -> new image between the current and update revisions, or undefined when not in-place-able. */
 function changedImages(ctx: PlanContext): Record<string, string> | undefined {
-  return revisionInPlaceDiff(ctx.currentRevision, ctx.updateRevision, {
-    vctGate: !!ctx.gates.RecreatePodWhenChangeVCTInCloneSetGate,
-    inPlaceOnly: ctx.updateType === 'InPlaceOnly',
-  })?.images;
+  return revisionDiff(ctx, ctx.currentRevision, ctx.updateRevision)?.images;
 }
 
 /** Every job name a kept revision could have had: `<revision>-<container>` per container. */

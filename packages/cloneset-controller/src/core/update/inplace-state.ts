@@ -8,6 +8,7 @@ import {
   INPLACE_UPDATE_STATE_ANNOTATION_LEGACY,
 } from '../keys.ts';
 import { findIn } from '../frozen-lists.ts';
+import { resizeApplied } from './resize.ts';
 import { rfc3339 } from '../time.ts';
 
 /** One batch of containers whose spec was patched, and when (metav1.Time, whole seconds). */
@@ -21,6 +22,8 @@ export interface InPlaceUpdateState {
   revision: string;
   updateTimestamp: string;
   updateImages?: boolean;
+  /** A resize (pods/resize) is part of the update: complete once the status reports it. */
+  updateResources?: boolean;
   lastContainerStatuses?: Record<string, { imageID?: string }>;
   /** One entry per spec patch, as OpenKruise records it (§8.7 step 3). */
   containerBatchesRecord?: ContainerBatch[];
@@ -52,6 +55,7 @@ function isUpdateState(x: unknown): x is InPlaceUpdateState {
     isRecord(x) &&
     typeof x.revision === 'string' &&
     isOptional(x.updateTimestamp, (v) => typeof v === 'string') &&
+    isOptional(x.updateResources, (v) => typeof v === 'boolean') &&
     isOptional(x.lastContainerStatuses, (v) => isRecord(v) && Object.values(v).every(isRecord)) &&
     isOptional(x.containerBatchesRecord, (v) => Array.isArray(v) && v.every((b) => isRecord(b) && Array.isArray(b.containers)))
   );
@@ -139,13 +143,15 @@ export function normaliseImage(image: string): string {
 }
 
 /**
- * Completion (§8.7 step 5): no grace pending and, for every recorded container, the
- * status imageID changed or the status image equals the spec image.
+ * Completion (§8.7 step 5): no grace pending, a resize applied (the status reports the spec's cpu
+ * and memory), and, for every recorded container, the status imageID changed or the status image
+ * equals the spec image.
  */
 export function isInPlaceUpdateComplete(pod: V1Pod): boolean {
   if (graceAnnotationKey(pod) !== undefined) return false;
   const state = readUpdateState(pod);
   if (!state) return true;
+  if (state.updateResources && !resizeApplied(pod)) return false;
   for (const [name, last] of Object.entries(state.lastContainerStatuses ?? {})) {
     const status = findIn(pod.status?.containerStatuses, (c) => c.name === name);
     if (!status) return false;

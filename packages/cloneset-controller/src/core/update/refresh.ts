@@ -2,7 +2,7 @@
 // period handling, InPlaceUpdateReady, lifecycle transitions of §9, hash back-fill.
 import type { V1ControllerRevision, V1Pod } from '@kubernetes/client-node';
 import { findRevision, isUpdatedPod, revisionNameOf, type PlanContext } from '../context.ts';
-import { revisionInPlaceDiff } from './inplace.ts';
+import { revisionDiff } from './update-mode.ts';
 import {
   INPLACE_UPDATE_READY,
   INPLACE_UPDATE_STATE_ANNOTATION,
@@ -94,8 +94,9 @@ function settleAtTarget(ctx: PlanContext, pod: V1Pod, graceKey: string): InPlace
   if (!from) return undefined;
   const specImage = (container: string) => pod.spec?.containers.find((c) => c.name === container)?.image;
   for (const target of targetRevisions(ctx)) {
-    const diff = revisionInPlaceDiff(from, target, { vctGate: !!ctx.gates.RecreatePodWhenChangeVCTInCloneSetGate, inPlaceOnly: false });
-    if (!diff) continue;
+    const diff = revisionDiff(ctx, from, target);
+    // A resize is never pending in a grace period: a target that needs one is reached the usual way.
+    if (!diff || Object.keys(diff.resources).length > 0) continue;
     const matches = Object.entries(diff.images).every(([c, image]) => {
       const current = specImage(c);
       return current !== undefined && normaliseImage(current) === normaliseImage(image);

@@ -5,7 +5,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { POL_OPERATION_TYPES } from '@cloneset-suite/api-types';
 import { findRevision, isUpdatedPod, revisionNameOf, updateDiffs, type PlanContext } from '../context.ts';
 import type { Diffs } from './diff.ts';
-import { revisionInPlaceDiff } from './inplace.ts';
+import type { InPlaceDiff } from './inplace.ts';
 import { graceAnnotationKey, newUpdateState, stateJson } from './inplace-state.ts';
 import {
   INPLACE_UPDATE_GRACE_ANNOTATION,
@@ -15,18 +15,20 @@ import {
   LIFECYCLE_TIMESTAMP_ANNOTATION,
   LifecycleState,
   PRE_UPDATE_HOOK_KEY,
-  SPECIFIED_DELETE_LABEL,
 } from '../keys.ts';
 import { hasReadinessGate, isHooked, kruisePodReadyChange, statePatch } from '../lifecycle/lifecycle.ts';
 import { setPodConditions } from '../pods/pod-conditions.ts';
 import { PASS_LIMIT_REQUEUE_MS, passBudget } from '../pass-limits.ts';
 import { emptyPlan, minRequeue, type Plan, type PlanAction, type PodConditionPatch } from '../plan.ts';
-import { isAvailable, isControlled, isPodAtRevision, isPreparingDelete, lifecycleState, podLabels, podName, podRevision } from '../pods/pod-state.ts';
+import { isAvailable, isControlled, isPodAtRevision, isPreparingDelete, lifecycleState, podName, podRevision } from '../pods/pod-state.ts';
 import { inOperationFirst, isBegun, isGranted, throughLifecycle } from '../lifecycle/ops-lifecycle.ts';
 import { planRefresh } from './refresh.ts';
 import { revisionLabels } from '../revisions/revisions.ts';
 import { rfc3339 } from '../time.ts';
 import { sortForUpdate } from './update-order.ts';
+import { updateMode } from './update-mode.ts';
+import { recreateMark } from './recreate-mark.ts';
+import { planResizeFallbacks } from './resize-fallback.ts';
 
 /**
  * §8.5: walk the ordered candidates (already truncated to |updateNum|), stopping when
@@ -70,7 +72,7 @@ export function updateCandidates(ctx: PlanContext, updateNum: number): V1Pod[] {
 }
 
 /** In-place update of one pod to `target` (§8.7), including the lifecycle pre-step. */
-function inPlaceUpdate(ctx: PlanContext, pod: V1Pod, target: string, diff: NonNullable<ReturnType<typeof revisionInPlaceDiff>>): PlanAction[] {
+function inPlaceUpdate(ctx: PlanContext, pod: V1Pod, target: string, diff: InPlaceDiff): PlanAction[] {
   const hook = ctx.cs.spec.lifecycle?.inPlaceUpdate;
   const state = lifecycleState(pod);
   const name = podName(pod);
@@ -107,7 +109,11 @@ function inPlaceUpdate(ctx: PlanContext, pod: V1Pod, target: string, diff: NonNu
 
   const actions: PlanAction[] = [];
   const conditions: PodConditionPatch[] = [];
-  if (hasReadinessGate(pod, INPLACE_UPDATE_READY)) {
+  const resizes = Object.keys(diff.resources).length > 0;
+  // A resize alone restarts no container: the pod keeps serving (OpenKruise's VerticalUpdateOnly);
+  // it counts as unavailable while its state is Updating.
+  const restartsContainers = !resizes || Object.keys(diff.images).length > 0;
+  if (restartsContainers && hasReadinessGate(pod, INPLACE_UPDATE_READY)) {
     conditions.push({ type: INPLACE_UPDATE_READY, status: 'False', reason: 'StartInPlaceUpdate' });
   }
   if (state === LifecycleState.PreparingUpdate) {
@@ -119,7 +125,10 @@ function inPlaceUpdate(ctx: PlanContext, pod: V1Pod, target: string, diff: NonNu
 
   const grace = ctx.cs.spec.updateStrategy?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0;
   const deferred = grace > 0 && Object.keys(diff.images).length > 0;
-  const updateState = newUpdateState(target, ctx.nowMs, pod, deferred ? {} : diff.images, deferred);
+  // The resize goes first and is never deferred (it restarts nothing, so nothing drains): a
+  // resize that lands before a failed update write is simply made again, the same values.
+  if (resizes) actions.push({ kind: 'resizePod', name, containers: diff.resources });
+  const updateState = { ...newUpdateState(target, ctx.nowMs, pod, deferred ? {} : diff.images, deferred), ...(resizes ? { updateResources: true } : {}) };
   const annotations: Record<string, string | null> = {
     ...diff.annotations,
     [LIFECYCLE_TIMESTAMP_ANNOTATION]: rfc3339(ctx.nowMs),
@@ -174,8 +183,14 @@ export function planUpdate(ctx: PlanContext): UpdatePlan {
   const plan: Plan = { ...emptyPlan(), actions: [...refresh.actions, ...planFinishes(ctx, refreshed)] };
   if (refresh.requeueAfterMs !== undefined) plan.requeueAfterMs = refresh.requeueAfterMs;
   const done = (decided: UpdateDiffs): UpdatePlan => ({ ...plan, ...decided, modified: plan.actions.length > 0 });
+  // Stalled resizes are said on every pass (the condition holds while they last), acted on when
+  // refresh leaves the pass to the update.
+  const fallbacks = planResizeFallbacks(ctx, budget);
+  plan.waits.push(...fallbacks.waits);
+  plan.requeueAfterMs = minRequeue(plan.requeueAfterMs, fallbacks.requeueAfterMs);
   if (refresh.stop) return done({ stoppedBy: 'refresh' });
-  plan.chosen = new Set();
+  plan.actions.push(...fallbacks.actions);
+  plan.chosen = new Set(fallbacks.chosen);
   if (ctx.updateType === 'OnDelete') return done({ stoppedBy: 'onDelete' });
   if (ctx.cs.spec.updateStrategy?.paused) return done({ stoppedBy: 'paused' });
 
@@ -189,46 +204,33 @@ export function planUpdate(ctx: PlanContext): UpdatePlan {
     POL_OPERATION_TYPES.update,
   ).slice(0, Math.abs(d.updateNum));
   const chosen = limitByMaxUnavailable(ctx, ordered, targetName, d.updateMaxUnavailable);
-  plan.chosen = new Set(chosen.map(podName));
+  plan.chosen = new Set([...fallbacks.chosen, ...chosen.map(podName)]);
 
-  const inPlaceType = ctx.updateType === 'InPlaceIfPossible' || ctx.updateType === 'InPlaceOnly';
   for (const pod of chosen) {
     // Chosen either way (its operation is kept); written when the pass has room.
     if (!budget.take()) {
       plan.requeueAfterMs = minRequeue(plan.requeueAfterMs, PASS_LIMIT_REQUEUE_MS);
       break;
     }
-    const from = findRevision(ctx, podRevision(pod));
-    const diff =
-      inPlaceType && from
-        ? revisionInPlaceDiff(from, target, {
-            vctGate: !!ctx.gates.RecreatePodWhenChangeVCTInCloneSetGate,
-            inPlaceOnly: ctx.updateType === 'InPlaceOnly',
-          })
-        : undefined;
-    if (diff) {
-      plan.actions.push(...throughLifecycle(pod, 'updateInPlace', inPlaceUpdate(ctx, pod, targetName, diff)));
-      const grace = ctx.cs.spec.updateStrategy?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0;
-      if (grace > 0) plan.requeueAfterMs = minRequeue(plan.requeueAfterMs, grace * 1000);
-    } else if (ctx.updateType === 'InPlaceOnly') {
-      const message = `pod ${podName(pod)}: update strategy is InPlaceOnly but can not update in-place`;
-      plan.errors.push({ condition: 'FailedUpdate', message });
-      // Users see the refusal where they look first: `kubectl describe clone` (§10.3).
-      plan.actions.push({ kind: 'event', type: 'Warning', reason: 'FailedUpdatePodInPlace', message: `failed to update ${message}` });
-    } else if (!Object.hasOwn(podLabels(pod), SPECIFIED_DELETE_LABEL)) {
-      // Recreate (§8.8): mark now; the Scale step deletes it as a specified delete (this pass's
-      // second look, recreate-deletes.ts, or the next pass's).
-      const what = `pod ${podName(pod)} specified-delete for update(revision ${targetName})`;
-      plan.actions.push(...throughLifecycle(pod, 'recreate', [{
-        kind: 'patchPod',
-        name: podName(pod),
-        reason: 'RecreateUpdate',
-        labels: { [SPECIFIED_DELETE_LABEL]: 'true' },
-        outcome: {
-          success: { type: 'Normal', reason: 'SuccessfulUpdatePodReCreate', message: `successfully patch ${what}` },
-          failure: { type: 'Warning', reason: 'FailedUpdatePodReCreate', message: `failed to patch ${what}` },
-        },
-      }]));
+    const mode = updateMode(ctx, pod, findRevision(ctx, podRevision(pod)), target);
+    switch (mode.kind) {
+      case 'inPlace': {
+        plan.actions.push(...throughLifecycle(pod, 'updateInPlace', inPlaceUpdate(ctx, pod, targetName, mode.diff)));
+        const grace = ctx.cs.spec.updateStrategy?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0;
+        if (grace > 0) plan.requeueAfterMs = minRequeue(plan.requeueAfterMs, grace * 1000);
+        break;
+      }
+      case 'refuse':
+        plan.errors.push({ condition: 'FailedUpdate', message: mode.message });
+        // Users see the refusal where they look first: `kubectl describe clone` (§10.3).
+        plan.actions.push({ kind: 'event', type: 'Warning', reason: 'FailedUpdatePodInPlace', message: `failed to update ${mode.message}` });
+        break;
+      case 'recreate': {
+        // A restart under any strategy included (restart.ts).
+        const why = mode.why === undefined ? undefined : { type: 'Warning' as const, reason: 'FailedUpdatePodInPlace', message: `failed to update pod ${podName(pod)} in-place: ${mode.why}; re-creating it` };
+        plan.actions.push(...recreateMark(pod, targetName, why));
+        break;
+      }
     }
   }
   return done({ diffs: d });

@@ -1,16 +1,16 @@
 // The pods family: every write to one existing pod (delete, metadata patch, status conditions,
-// in-place update, PodOpsLifecycle operation, release, adoption) and the Events that go with it.
+// in-place update, in-place resize, PodOpsLifecycle operation, release, adoption) and the Events that go with it.
 // A pod's actions run in plan order; pods run side by side (executor.ts).
 import { isNotFound, strategicMergePatch, writeOutcome, type KubeObject } from '@cloneset-suite/kube-runtime';
 import { ownerRefTo } from '../../core/owner-ref.ts';
-import type { AdoptPodAction, DeletePodAction, OperationAction, PatchPodAction, PodEventAction, ReleasePodAction, SetPodConditionsAction, InPlaceUpdateAction } from '../../core/plan.ts';
+import type { AdoptPodAction, DeletePodAction, OperationAction, PatchPodAction, PodEventAction, ReleasePodAction, ResizePodAction, SetPodConditionsAction, InPlaceUpdateAction } from '../../core/plan.ts';
 import { podResource } from '../resources.ts';
 import { deleteClaim } from './claims.ts';
 import { errorMessage, type ExecutionContext, type PlanState } from './context.ts';
 import { inPlaceUpdate } from './in-place-update.ts';
 import { writeOperation } from './operation-writes.ts';
 
-export type PodAction = DeletePodAction | OperationAction | PatchPodAction | SetPodConditionsAction | InPlaceUpdateAction | ReleasePodAction | AdoptPodAction | PodEventAction;
+export type PodAction = DeletePodAction | OperationAction | PatchPodAction | SetPodConditionsAction | InPlaceUpdateAction | ResizePodAction | ReleasePodAction | AdoptPodAction | PodEventAction;
 
 export const POD_ACTION_KINDS: ReadonlySet<string> = new Set<PodAction['kind']>([
   'deletePod',
@@ -20,6 +20,7 @@ export const POD_ACTION_KINDS: ReadonlySet<string> = new Set<PodAction['kind']>(
   'patchPod',
   'setPodConditions',
   'inPlaceUpdate',
+  'resizePod',
   'releasePod',
   'adoptPod',
   'podEvent',
@@ -38,6 +39,8 @@ export async function runPodAction(action: PodAction, ctx: ExecutionContext, sta
       return podWritten(ctx, state, action.name, await pods.patchStatus(ns, action.name, strategicMergePatch({ status: { conditions: action.write } }), write));
     case 'inPlaceUpdate':
       return updateInPlace(action, ctx, state);
+    case 'resizePod':
+      return resize(action, ctx, state);
     case 'beginOperation':
     case 'finishOperation':
     case 'undoOperation': {
@@ -113,4 +116,17 @@ async function updateInPlace(action: InPlaceUpdateAction, ctx: ExecutionContext,
     throw err;
   }
   ctx.recorder.event(ctx.cs, 'Normal', 'SuccessfulUpdatePodInPlace', 'Update', `successfully update pod ${action.name} in-place(revision ${action.revision})`);
+}
+
+async function resize(action: ResizePodAction, ctx: ExecutionContext, state: PlanState): Promise<void> {
+  // The resources of each container by name (a strategic merge keyed by name): the resize
+  // subresource takes nothing else, and the apiserver refuses what the node cannot hold.
+  const containers = Object.entries(action.containers).map(([name, resources]) => ({ name, resources }));
+  const body = strategicMergePatch({ spec: { containers } });
+  try {
+    podWritten(ctx, state, action.name, await ctx.client.resource<KubeObject>(podResource).patchSubresource(ctx.cs.metadata.namespace, action.name, 'resize', body, { signal: ctx.signal }));
+  } catch (err) {
+    ctx.recorder.event(ctx.cs, 'Warning', 'FailedUpdatePodInPlace', 'Update', `failed to resize pod ${action.name} in-place: ${errorMessage(err)}`);
+    throw err;
+  }
 }
