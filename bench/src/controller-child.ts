@@ -1,7 +1,9 @@
 // Child process running the CloneSet controller for one namespace, as the controller-manager
 // would (or, beside a Deployment, the stand-in making the CloneSet's pod writes): its own event
 // loop (like the kube-controller-manager it is compared with), its own metrics registry. The
-// parent asks for snapshots of the API writes, the CPU time used and the event-loop delay over IPC.
+// parent asks for snapshots of the API writes, the CPU time used and the event-loop delay, for its
+// memory and for when it synced and first reconciled, over IPC. Forked with --expose-gc, so a
+// memory reading can say what is live after a full collection.
 // argv[2]: JSON ControllerChildOptions.
 import { KubeConfigTransport, Manager, createLogger, loadKubeConfig } from '@cloneset-suite/kube-runtime';
 import { createCloneSetController } from '@cloneset-suite/cloneset-controller';
@@ -12,13 +14,14 @@ import { Registry } from 'prom-client';
 import { createSpecPodWriter } from './spec-pod-writer.ts';
 import { CountingTransport } from './counting-transport.ts';
 import { watchLoopStalls } from './loop-stalls.ts';
-import { type ChildReply, type ChildRequest, type ControllerChildOptions, type EventLoopDelay, type WriteSnapshot } from './controller-protocol.ts';
+import { type ChildReply, type ChildRequest, type ChildStartup, type ControllerChildOptions, type EventLoopDelay, type MemoryReading, type WriteSnapshot } from './controller-protocol.ts';
 
 const options = JSON.parse(process.argv[2] ?? '{}') as ControllerChildOptions;
 
 const registry = new Registry();
 const kubeConfig = loadKubeConfig(testKubeconfigPath());
-const transport = new CountingTransport(new KubeConfigTransport(kubeConfig));
+// The elector on connections of its own, as in the controller-manager (its client there is built from the kubeconfig).
+const transport = new CountingTransport(new KubeConfigTransport(kubeConfig), { leases: new KubeConfigTransport(kubeConfig) });
 const manager = new Manager({
   kubeConfig,
   transport,
@@ -63,8 +66,37 @@ async function snapshot(): Promise<WriteSnapshot> {
     byKind: Object.fromEntries(transport.byKind),
     reconciles: await metricSum('controller_runtime_reconcile_total'),
     heapUsedBytes: process.memoryUsage().heapUsed,
+    rssBytes: process.memoryUsage.rss(),
   };
 }
+
+const gc = (globalThis as { gc?: () => void }).gc;
+
+function memory(): MemoryReading {
+  const live = process.memoryUsage();
+  // Twice: the first collection's finalizers free more for the second.
+  gc?.();
+  gc?.();
+  const settled = process.memoryUsage();
+  return {
+    heapUsedBytes: live.heapUsed,
+    rssBytes: live.rss,
+    settledHeapUsedBytes: settled.heapUsed,
+    settledRssBytes: settled.rss,
+    maxRssBytes: process.resourceUsage().maxRSS * 1024,
+  };
+}
+
+// When the caches synced and the first reconcile finished, in ms since the process started.
+const startup: ChildStartup = { cacheSyncedMs: Number.NaN };
+const firstReconcile = setInterval(() => {
+  void metricSum('controller_runtime_reconcile_total').then((n) => {
+    if (n === 0 || startup.firstReconcileMs !== undefined) return;
+    startup.firstReconcileMs = performance.now();
+    clearInterval(firstReconcile);
+  });
+}, 5);
+firstReconcile.unref();
 
 const reply = (r: ChildReply): void => void process.send?.(r);
 // A leader that lost its Lease stops its controllers: the parent must hear of it, not time out.
@@ -94,6 +126,10 @@ process.on('message', (raw: unknown) => {
   const msg = raw as ChildRequest;
   if (msg.type === 'snapshot') {
     void snapshot().then((s) => reply({ type: 'snapshot', id: msg.id, snapshot: s }));
+  } else if (msg.type === 'memory') {
+    reply({ type: 'memory', id: msg.id, memory: memory() });
+  } else if (msg.type === 'startup') {
+    reply({ type: 'startup', id: msg.id, startup });
   } else if (msg.type === 'profile-start' || msg.type === 'profile-stop') {
     void profile(msg.type).then((p) => reply({ type: 'profile', id: msg.id, profile: p }));
   } else if (msg.type === 'stop') {
@@ -103,4 +139,5 @@ process.on('message', (raw: unknown) => {
 });
 // Timings start from a warm controller, as with the long-running kube-controller-manager.
 await manager.informers.waitForCacheSync(abort.signal);
+startup.cacheSyncedMs = performance.now();
 reply({ type: 'started' });

@@ -1,7 +1,8 @@
 // The bench's handle on a CloneSet controller child process.
+import { defaultConfig } from '@cloneset-suite/controller-manager';
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { ChildReply, ChildRequest, ControllerChildOptions, WriteSnapshot } from './controller-protocol.ts';
+import type { ChildReply, ChildRequest, ChildStartup, ControllerChildOptions, MemoryReading, WriteSnapshot } from './controller-protocol.ts';
 
 const childEntry = fileURLToPath(new URL('./controller-child.ts', import.meta.url));
 
@@ -10,13 +11,23 @@ export const UNTHROTTLED = { qps: 5000, burst: 10000 } as const;
 /** The controller-manager's shipped defaults (--kube-api-qps / --kube-api-burst). */
 export const SHIPPED_DEFAULTS = { qps: 50, burst: 100 } as const;
 
+const shipped = defaultConfig();
+/** The controller-manager's default Lease timings (--leader-election-lease-duration, -renew-deadline, -retry-period). */
+export const SHIPPED_LEASE_TIMINGS = {
+  leaseDurationMs: shipped.leaderElectionLeaseDurationMs,
+  renewDeadlineMs: shipped.leaderElectionRenewDeadlineMs,
+  retryPeriodMs: shipped.leaderElectionRetryPeriodMs,
+} as const;
+
+type Answered = Extract<ChildReply, { id: number }>;
+
 export class ControllerProcess {
   private readonly child: ChildProcess;
   private nextId = 0;
-  private readonly pending = new Map<number, (s: WriteSnapshot) => void>();
-  private readonly pendingProfiles = new Map<number, (p: unknown) => void>();
+  private readonly pending = new Map<number, (reply: Answered) => void>();
   private readonly exited: Promise<void>;
   private stopReason: ((reason: string) => void) | undefined;
+  private stopped: string | undefined;
   /** Resolves with the reason once the child's Manager stopped (at the parent's stop(), or e.g. 'lost-leadership'). */
   readonly managerStopped: Promise<string>;
 
@@ -24,16 +35,13 @@ export class ControllerProcess {
     this.child = child;
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
     this.managerStopped = new Promise((resolve) => (this.stopReason = resolve));
+    void this.managerStopped.then((reason) => (this.stopped = reason));
     child.on('message', (raw: unknown) => {
       const msg = raw as ChildReply;
-      if (msg.type === 'snapshot') {
-        this.pending.get(msg.id)?.(msg.snapshot);
+      if (msg.type === 'stopped') this.stopReason?.(msg.reason);
+      else if ('id' in msg) {
+        this.pending.get(msg.id)?.(msg);
         this.pending.delete(msg.id);
-      } else if (msg.type === 'profile') {
-        this.pendingProfiles.get(msg.id)?.(msg.profile);
-        this.pendingProfiles.delete(msg.id);
-      } else if (msg.type === 'stopped') {
-        this.stopReason?.(msg.reason);
       }
     });
   }
@@ -42,7 +50,8 @@ export class ControllerProcess {
     const full: ControllerChildOptions = { ...UNTHROTTLED, resyncMs: 0, maxConcurrentReconciles: 1, ...options };
     // BENCH_CPU_PROF_DIR=<dir> writes a V8 CPU profile of each controller child (open it in Chrome DevTools).
     const profileDir = process.env.BENCH_CPU_PROF_DIR;
-    const execArgv = profileDir ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${profileDir}`] : process.execArgv;
+    // --expose-gc only makes gc() callable: the child collects garbage for a memory reading, never otherwise.
+    const execArgv = [...process.execArgv, '--expose-gc', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
     const child = fork(childEntry, [JSON.stringify(full)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
     await new Promise<void>((resolve, reject) => {
       child.once('message', () => resolve());
@@ -51,28 +60,49 @@ export class ControllerProcess {
     return new ControllerProcess(child);
   }
 
-  snapshot(): Promise<WriteSnapshot> {
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, resolve);
-      const req: ChildRequest = { type: 'snapshot', id };
-      this.child.send(req, (err) => err && reject(err));
-    });
+  /** Why the child's Manager stopped, once it has (e.g. 'lost-leadership'). */
+  get stoppedFor(): string | undefined {
+    return this.stopped;
+  }
+
+  /** Resolves with `work`'s value, or rejects as soon as the child's Manager stops (a lost lease ends a run at once). */
+  unlessStopped<T>(work: Promise<T>): Promise<T> {
+    work.catch(() => undefined); // when the stop wins, `work` is left to fail on its own
+    const stopped = this.managerStopped.then((reason) => Promise.reject(new Error(`the controller's Manager stopped: ${reason}`)));
+    return Promise.race([work, stopped]);
+  }
+
+  async snapshot(): Promise<WriteSnapshot> {
+    const reply = await this.request('snapshot');
+    return (reply as Extract<Answered, { type: 'snapshot' }>).snapshot;
+  }
+
+  /** Its memory now and after a full garbage collection. */
+  async memory(): Promise<MemoryReading> {
+    const reply = await this.request('memory');
+    return (reply as Extract<Answered, { type: 'memory' }>).memory;
+  }
+
+  /** When it synced its caches and finished its first reconcile, in ms since its process started. */
+  async startup(): Promise<ChildStartup> {
+    const reply = await this.request('startup');
+    return (reply as Extract<Answered, { type: 'startup' }>).startup;
   }
 
   /** Starts the child's CPU profiler; `stopProfile` answers with what it recorded since. */
   async startProfile(): Promise<void> {
-    await this.profileRequest('profile-start');
+    await this.request('profile-start');
   }
 
-  stopProfile(): Promise<unknown> {
-    return this.profileRequest('profile-stop');
+  async stopProfile(): Promise<unknown> {
+    const reply = await this.request('profile-stop');
+    return (reply as Extract<Answered, { type: 'profile' }>).profile;
   }
 
-  private profileRequest(type: 'profile-start' | 'profile-stop'): Promise<unknown> {
+  private request(type: Exclude<ChildRequest['type'], 'stop'>): Promise<Answered> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pendingProfiles.set(id, resolve);
+      this.pending.set(id, resolve);
       const req: ChildRequest = { type, id };
       this.child.send(req, (err) => err && reject(err));
     });

@@ -30,6 +30,8 @@ export interface WriteSnapshot {
   /** controller_runtime_reconcile_total, every result. */
   reconciles: number;
   heapUsedBytes: number;
+  /** Resident set size now (not after a GC): what a container's memory limit is charged for. */
+  rssBytes: number;
   /** process.cpuUsage() of the controller child, user + system, in microseconds (cumulative). */
   cpuMicros: number;
   /** Event-loop delay since the previous snapshot (the child resets its histogram at each one). */
@@ -43,11 +45,39 @@ export interface EventLoopDelay {
   stalls: LoopStalls;
 }
 
-/** 'profile-start' starts the V8 CPU profiler in the child; 'profile-stop' stops it and answers with the profile. */
-export type ChildRequest = { type: 'snapshot'; id: number } | { type: 'profile-start' | 'profile-stop'; id: number } | { type: 'stop' };
+/** The child's memory: as it runs, and after a full garbage collection (the live objects). */
+export interface MemoryReading {
+  heapUsedBytes: number;
+  rssBytes: number;
+  settledHeapUsedBytes: number;
+  settledRssBytes: number;
+  /** The process's RSS high-water mark so far. */
+  maxRssBytes: number;
+}
+
+/** When the child got to each step, in ms since its process started (performance.now()). */
+export interface ChildStartup {
+  /** Every informer listed and synced. */
+  cacheSyncedMs: number;
+  /** The first reconcile finished; undefined while none has. */
+  firstReconcileMs?: number;
+}
+
+/**
+ * 'profile-start' starts the V8 CPU profiler in the child; 'profile-stop' stops it and answers with
+ * the profile; 'memory' answers a MemoryReading, 'startup' the ChildStartup.
+ */
+export type ChildRequest =
+  | { type: 'snapshot'; id: number }
+  | { type: 'profile-start' | 'profile-stop'; id: number }
+  | { type: 'memory'; id: number }
+  | { type: 'startup'; id: number }
+  | { type: 'stop' };
 export type ChildReply =
   | { type: 'started' }
   | { type: 'snapshot'; id: number; snapshot: WriteSnapshot }
+  | { type: 'memory'; id: number; memory: MemoryReading }
+  | { type: 'startup'; id: number; startup: ChildStartup }
   | { type: 'profile'; id: number; profile?: unknown }
   /** The child's Manager stopped, and why (e.g. 'lost-leadership'). */
   | { type: 'stopped'; reason: string };
@@ -74,6 +104,7 @@ export function diffSnapshots(before: WriteSnapshot, after: WriteSnapshot): Writ
     byKind,
     reconciles: after.reconciles - before.reconciles,
     heapUsedBytes: after.heapUsedBytes,
+    rssBytes: after.rssBytes,
     cpuMicros: after.cpuMicros - before.cpuMicros,
     // Already a window's worth: the histogram was reset at `before`.
     eventLoop: after.eventLoop,

@@ -20,6 +20,19 @@ const MEMORY_PER_SIZE_S = 15;
 // them Ready (10,000: 1,100 s under a 1-minute load of 14-24, about 200 s when quiet).
 const MEMORY_PER_POD_S = 0.02;
 const WEBHOOK_FIXED_S = 15;
+// scale-large, per pod of its CloneSet: at the shipped limits about 12 writes per pod at 50/s over
+// the scale-out and both rollouts; unthrottled and the Deployment's two phases bound by the CPUs;
+// three namespaces of N pods to delete.
+const LARGE_SHIPPED_PER_POD_S = 12 / 50;
+const LARGE_UNTHROTTLED_PER_POD_S = 0.13;
+const LARGE_DEPLOYMENT_PER_POD_S = 0.05;
+const LARGE_DELETE_PER_POD_S = 0.02;
+const LARGE_FIXED_S = 120;
+// manager-large, per pod under the manager: created and made Ready straight through the API, listed
+// by the memory child three times and by two controller children, deleted with the namespace.
+const MANAGER_PER_POD_S = 0.05;
+const MANAGER_FIXED_S = 180;
+const TEMPLATE_CHANGE_S = 5;
 const REQUEST_S = 0.005;
 
 const scaleOutRun = (n: number): number => SCALE_OUT_FIXED_S + SCALE_OUT_PER_POD_S * n;
@@ -36,6 +49,11 @@ export function estimateSeconds(sizes: BenchSizes, scenarios: readonly string[])
     // The CloneSet's window waits out its Event recorder's series flush first.
     settled: 2 * (SETTLED_SETUP_S + sizes.settledSeconds) + DEFAULT_EVENT_SERIES_FLUSH_MS / 1000,
     memory: MEMORY_FIXED_S + sizes.memory.reduce((sum, n) => sum + MEMORY_PER_SIZE_S + MEMORY_PER_POD_S * n, 0),
+    'scale-large':
+      LARGE_FIXED_S +
+      sizes.large.cloneSetReplicas * (LARGE_SHIPPED_PER_POD_S + LARGE_UNTHROTTLED_PER_POD_S + LARGE_DEPLOYMENT_PER_POD_S + 3 * LARGE_DELETE_PER_POD_S),
+    'manager-large':
+      MANAGER_FIXED_S + sizes.large.managerCloneSets * sizes.large.managerPodsPerCloneSet * MANAGER_PER_POD_S + 2 * sizes.large.templateChanges * TEMPLATE_CHANGE_S,
     webhook:
       WEBHOOK_FIXED_S +
       r * sizes.podWebhook.paceSeconds +

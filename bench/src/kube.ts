@@ -1,7 +1,7 @@
 // The bench's own API access: one unthrottled client, the CRDs, throwaway namespaces.
 import path from 'node:path';
 import { createTestNamespace, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
-import { KubeClient, Resources, loadKubeConfig, type GroupVersionResource } from '@cloneset-suite/kube-runtime';
+import { KubeClient, Resources, isNotFound, loadKubeConfig, type GroupVersionResource } from '@cloneset-suite/kube-runtime';
 
 export const cloneSetResource: GroupVersionResource = {
   group: 'apps.kruise.io',
@@ -27,17 +27,30 @@ export async function installCrds(): Promise<void> {
 }
 
 /**
- * Runs `body` in a fresh namespace and deletes it afterwards (without waiting: the namespace
- * controller removes the pods in the background, which the next scenario then competes with,
- * so `waitGone` waits for it when a scenario needs a quiet cluster).
+ * Runs `body` in a fresh namespace and deletes it afterwards. The namespace controller removes
+ * the pods in the background, which the next scenario would compete with, so by default this
+ * waits up to `goneTimeoutMs` for the namespace to be gone (`waitGone: false` does not wait).
  */
-export async function inNamespace<T>(prefix: string, body: (ns: string) => Promise<T>, { waitGone = true } = {}): Promise<T> {
+export async function inNamespace<T>(prefix: string, body: (ns: string) => Promise<T>, { waitGone = true, goneTimeoutMs = 180_000 } = {}): Promise<T> {
   const ns = await createTestNamespace(prefix);
   try {
     return await body(ns.name);
   } finally {
     await ns.remove();
-    if (waitGone) await kubectl(['wait', '--for=delete', `namespace/${ns.name}`, '--timeout=180s']).catch(() => undefined);
+    if (waitGone) await waitNamespaceGone(ns.name, goneTimeoutMs);
+  }
+}
+
+/** Polls until the namespace is gone or `timeoutMs` passed (then returns all the same: the caller goes on). */
+async function waitNamespaceGone(name: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      await benchClient().resource(Resources.namespaces).get(undefined, name);
+    } catch (err) {
+      if (isNotFound(err)) return;
+    }
+    await sleep(1_000);
   }
 }
 

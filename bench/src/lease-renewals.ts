@@ -57,3 +57,15 @@ export function summarizeRenewals(sightings: readonly LeaseSighting[], window: {
     holderChanges,
   };
 }
+
+/**
+ * How many times the leader lost the Lease over a window (0 wanted): another holder took it, or,
+ * with no other holder seen, its Manager stopped for a lost lease or two renewals were further
+ * apart than the renew deadline (by then the elector has given up). A controller child stops at
+ * its first loss, so one run loses it at most once unless someone else took it over and over.
+ */
+export function leasesLost(s: RenewalSummary, o: { identity: string; renewDeadlineMs: number; stoppedFor?: string | undefined }): number {
+  const takenBy = s.holders.filter((h) => h !== o.identity).length;
+  if (takenBy > 0) return Math.max(1, s.holderChanges);
+  return o.stoppedFor === 'lost-leadership' || s.largestRenewGapMs >= o.renewDeadlineMs ? 1 : 0;
+}

@@ -16,6 +16,8 @@ export interface MemoryReport {
   relistPeakRss: number;
   /** Highest heap left after a GC at each page of a relist: what the relist keeps alive. */
   relistPeakLiveHeap: number;
+  /** The event loop's longest delay while the first relist ran: how long it held the loop at a stretch. */
+  relistLoopMaxMs: number;
   /** The process's RSS high-water mark (initial list included). */
   maxRss: number;
 }
@@ -41,6 +43,7 @@ export interface MemorySize {
   relistRssOverSettledBytes: number;
   /** How far the live heap rose above the settled heap during a relist. */
   relistLiveHeapOverSettledBytes: number;
+  relistLoopMaxMs: number;
   maxRssBytes: number;
 }
 
@@ -64,6 +67,7 @@ export function memorySize(baseline: MemoryReport, r: MemoryReport, previous: Me
     bytesPerPodOverJson: r.avgServedJsonBytes > 0 ? bytesPerPod / r.avgServedJsonBytes : NaN,
     relistRssOverSettledBytes: Math.max(0, r.relistPeakRss - r.rss),
     relistLiveHeapOverSettledBytes: Math.max(0, r.relistPeakLiveHeap - r.heapUsed),
+    relistLoopMaxMs: r.relistLoopMaxMs,
     maxRssBytes: r.maxRss,
   };
 }

@@ -5,6 +5,7 @@
 // compared with the CloneSet controller on the same footing.
 import { SharedIndexInformer, type DeepReadonly, type GroupVersionResource, type KubeObject } from '@cloneset-suite/kube-runtime';
 import { benchClient, cloneSetResource, deploymentResource, eventResource, now, podResource, replicaSetResource, revisionResource } from './kube.ts';
+import { GoalTally, type PodGoal } from './pod-goal.ts';
 import { isTerminating, type Pod } from './pods.ts';
 import { reached } from './timeline.ts';
 
@@ -30,8 +31,15 @@ interface EventLike extends KubeObject {
 
 const workloadResources: readonly GroupVersionResource[] = [deploymentResource, replicaSetResource, cloneSetResource, revisionResource];
 
+export interface ObserverOptions {
+  /** Watch only the pods these labels select (e.g. one CloneSet's among 50,000). */
+  podLabelSelector?: string;
+  /** Watch the pods only: no workload objects or Events, so no write counts. */
+  podsOnly?: boolean;
+}
+
 interface Waiter {
-  check: () => boolean;
+  tally: GoalTally;
   resolve: (atMs: number) => void;
 }
 
@@ -47,14 +55,14 @@ export class NamespaceObserver {
   private newPods = new Set<string>();
   private milestonesOf: MilestonesOf = scaleOutMilestones;
 
-  private constructor(namespace: string) {
+  private constructor(namespace: string, { podLabelSelector, podsOnly = false }: ObserverOptions) {
     const client = benchClient();
-    const informer = (gvr: GroupVersionResource): SharedIndexInformer<KubeObject> => {
-      const i = new SharedIndexInformer<KubeObject>({ client: client.resource(gvr), namespace });
+    const informer = (gvr: GroupVersionResource, labelSelector?: string): SharedIndexInformer<KubeObject> => {
+      const i = new SharedIndexInformer<KubeObject>({ client: client.resource(gvr), namespace, ...(labelSelector ? { labelSelector } : {}) });
       this.informers.push(i);
       return i;
     };
-    this.podInformer = informer(podResource);
+    this.podInformer = informer(podResource, podLabelSelector);
     this.podInformer.addEventHandler({
       onAdd: (pod, initial) => {
         if (!initial) {
@@ -62,20 +70,21 @@ export class NamespaceObserver {
           if (pod.metadata?.uid) this.newPods.add(pod.metadata.uid);
           this.recordMilestones(pod);
         }
-        this.evaluate();
+        this.evaluate(pod, pod);
       },
       onUpdate: (old, pod) => {
         if (!old.metadata?.deletionTimestamp && pod.metadata?.deletionTimestamp) this.counts.podDeletes++;
         if (old !== pod) {
           this.recordMilestones(pod);
-          this.evaluate();
+          this.evaluate(pod, pod);
         }
       },
       onDelete: (pod) => {
         if (!pod.metadata?.deletionTimestamp) this.counts.podDeletes++;
-        this.evaluate();
+        this.evaluate(pod, undefined);
       },
     });
+    if (podsOnly) return;
     for (const gvr of workloadResources) {
       informer(gvr).addEventHandler({
         onAdd: (_o, initial) => void (initial ? undefined : this.counts.workloadWrites++),
@@ -92,25 +101,23 @@ export class NamespaceObserver {
     });
   }
 
-  static async start(namespace: string): Promise<NamespaceObserver> {
-    const o = new NamespaceObserver(namespace);
+  static async start(namespace: string, options: ObserverOptions = {}): Promise<NamespaceObserver> {
+    const o = new NamespaceObserver(namespace, options);
     for (const i of o.informers) void i.run(o.abort.signal).catch(() => undefined);
     await Promise.all(o.informers.map((i) => i.waitForSync(o.abort.signal)));
     return o;
   }
 
-  pods(): Pod[] {
-    return this.podInformer.list();
-  }
-
   /**
-   * Resolves with the monotonic time (ms) of the pod event after which `predicate` first held
-   * (at once if it holds now); rejects after `timeoutMs`.
+   * Resolves with the monotonic time (ms) of the pod event after which `goal` was first met
+   * (at once if it is met now); rejects after `timeoutMs`. Each pod event costs O(1) per waiter.
    */
-  waitFor(what: string, predicate: (pods: readonly Pod[]) => boolean, timeoutMs: number): Promise<number> {
+  waitFor(what: string, goal: PodGoal, timeoutMs: number): Promise<number> {
     return new Promise((resolve, reject) => {
+      const tally = new GoalTally(goal);
+      for (const pod of this.podInformer.list()) tally.set(podKey(pod), pod);
       const waiter: Waiter = {
-        check: () => predicate(this.pods()),
+        tally,
         resolve: (atMs) => {
           clearTimeout(timer);
           this.waiters.delete(waiter);
@@ -122,7 +129,7 @@ export class NamespaceObserver {
         reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
       }, timeoutMs);
       this.waiters.add(waiter);
-      if (waiter.check()) waiter.resolve(now());
+      if (tally.reached()) waiter.resolve(now());
     });
   }
 
@@ -163,12 +170,19 @@ export class NamespaceObserver {
     for (const m of reachedNow) seen[m] ??= at;
   }
 
-  private evaluate(): void {
+  /** `pod` (its key) is now `current` (undefined: deleted). */
+  private evaluate(pod: Pod, current: Pod | undefined): void {
     if (this.waiters.size === 0) return;
     const at = now();
-    for (const w of [...this.waiters]) if (w.check()) w.resolve(at);
+    const key = podKey(pod);
+    for (const w of [...this.waiters]) {
+      w.tally.set(key, current);
+      if (w.tally.reached()) w.resolve(at);
+    }
   }
 }
+
+const podKey = (pod: Pod): string => pod.metadata?.uid ?? pod.metadata?.name ?? '';
 
 function emptyCounts(): ObservedWrites {
   return { podCreates: 0, podDeletes: 0, workloadWrites: 0, eventsByComponent: {} };

@@ -23,20 +23,3 @@ export function runsImage(p: Pod, image: string): boolean {
     containers.every((c) => statuses.find((s) => s.name === c.name)?.image === image)
   );
 }
-
-/** Exactly `replicas` live pods, every one Ready on `image` (terminating pods are ignored). */
-export function allReadyOn(pods: readonly Pod[], replicas: number, image?: string): boolean {
-  const live = pods.filter((p) => !isTerminating(p));
-  return live.length === replicas && live.every((p) => isReady(p) && (image === undefined || runsImage(p, image)));
-}
-
-/** At least `replicas` live pods exist (created, maybe not scheduled yet). */
-export function allCreated(pods: readonly Pod[], replicas: number): boolean {
-  return pods.filter((p) => !isTerminating(p)).length >= replicas;
-}
-
-/** At least `replicas` live pods, every one bound to a node. */
-export function allScheduled(pods: readonly Pod[], replicas: number): boolean {
-  const live = pods.filter((p) => !isTerminating(p));
-  return live.length >= replicas && live.every((p) => !!p.spec?.nodeName);
-}

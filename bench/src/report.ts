@@ -51,6 +51,8 @@ export function markdownTable(headers: readonly string[], rows: readonly (readon
 }
 
 export interface ScenarioRun {
+  /** The scenario's name (--only's): marks its section so a later --merge run can replace it. */
+  name: string;
   section: Section;
   seconds: number;
   /** 1-minute load average when the scenario started and ended. */
@@ -96,11 +98,18 @@ export function renderReport(env: Environment, runs: readonly ScenarioRun[], opt
     '',
   ];
   if (options.failures.length) out.push('## Scenarios that failed', '', ...options.failures.map((f) => `- ${f}`), '');
-  for (const r of runs) {
-    out.push(`## ${r.section.title}`, '', r.section.method, '', markdownTable(r.section.headers, r.section.rows), '');
-    const notes = [...r.section.notes, `Scenario wall time ${r.seconds.toFixed(0)} s; 1-minute load average ${r.load[0].toFixed(2)} at its start, ${r.load[1].toFixed(2)} at its end.`];
-    out.push(...notes.map((n) => `- ${n}`), '');
-    for (const t of r.section.extraTables ?? []) out.push(t.caption, '', markdownTable(t.headers, t.rows), '');
-  }
+  for (const r of runs) out.push(renderSection(r));
+  return out.join('\n');
+}
+
+/** The marker a scenario's section starts with: `<!-- bench-scenario: NAME -->`. */
+export const sectionMarker = (name: string): string => `<!-- bench-scenario: ${name} -->`;
+
+/** One scenario's section, marked with its name; `preamble` lines go right under its heading. */
+export function renderSection(r: ScenarioRun, preamble: readonly string[] = []): string {
+  const out = [sectionMarker(r.name), `## ${r.section.title}`, '', ...(preamble.length ? [...preamble, ''] : []), r.section.method, '', markdownTable(r.section.headers, r.section.rows), ''];
+  const notes = [...r.section.notes, `Scenario wall time ${r.seconds.toFixed(0)} s; 1-minute load average ${r.load[0].toFixed(2)} at its start, ${r.load[1].toFixed(2)} at its end.`];
+  out.push(...notes.map((n) => `- ${n}`), '');
+  for (const t of r.section.extraTables ?? []) out.push(t.caption, '', markdownTable(t.headers, t.rows), '');
   return out.join('\n');
 }

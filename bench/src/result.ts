@@ -28,6 +28,20 @@ export interface PodWebhookLoad {
   saturationSeconds: number;
 }
 
+/** The large scenarios' sizes (run only when --only names them: hours at full size). */
+export interface LargeSizes {
+  /** scale-large: one CloneSet scaled from 0 to this, then rolled out twice. */
+  cloneSetReplicas: number;
+  /** The rollouts' update budget (no surge). */
+  maxUnavailable: string;
+  /** manager-large: this many CloneSets... */
+  managerCloneSets: number;
+  /** ...of this many pods each, under one manager. */
+  managerPodsPerCloneSet: number;
+  /** Template changes of one CloneSet timed at each manager size. */
+  templateChanges: number;
+}
+
 export interface BenchSizes {
   /** How many times each timed scenario runs its variants (alternated, see alternation.ts). */
   repeats: number;
@@ -50,6 +64,7 @@ export interface BenchSizes {
   webhookRequests: number;
   apiserverRequests: number;
   podWebhook: PodWebhookLoad;
+  large: LargeSizes;
 }
 
 export const FULL: BenchSizes = {
@@ -67,6 +82,8 @@ export const FULL: BenchSizes = {
   webhookRequests: 500,
   apiserverRequests: 200,
   podWebhook: { connections: 16, paceRps: 1000, paceSeconds: 5, saturationRequests: 20_000, saturationSeconds: 10 },
+  // The issue's sizes: platform teams run CloneSets of thousands of pods, clusters of tens of thousands.
+  large: { cloneSetReplicas: 10_000, maxUnavailable: '10%', managerCloneSets: 50, managerPodsPerCloneSet: 1000, templateChanges: 5 },
 };
 
 // Every code path of the full run, at sizes a loaded machine gets through in a few minutes.
@@ -84,6 +101,7 @@ export const QUICK: BenchSizes = {
   webhookRequests: 100,
   apiserverRequests: 50,
   podWebhook: { connections: 16, paceRps: 1000, paceSeconds: 1, saturationRequests: 2_000, saturationSeconds: 3 },
+  large: { cloneSetReplicas: 300, maxUnavailable: '10%', managerCloneSets: 4, managerPodsPerCloneSet: 100, templateChanges: 2 },
 };
 
 export const seconds = (ms: number): string => (ms / 1000).toFixed(2);

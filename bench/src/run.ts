@@ -1,7 +1,7 @@
-// npm run bench -- [--quick] [--only=scale-out,rollout,settled,memory,webhook,lease] [--out=path] (options: ./options.ts)
+// npm run bench -- [--quick] [--only=scale-out,rollout,settled,memory,webhook,lease,scale-large,manager-large] [--out=path] [--merge] (options: ./options.ts)
 // Starts (or reuses) the local cluster, runs each scenario in its own namespace, one after the
 // other, and writes bench/results.md and bench/results.json beside it.
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { PROBE_NAMESPACE_PREFIX, kubectl, startCluster } from '@cloneset-suite/local-cluster';
 import { installCrds } from './kube.ts';
@@ -9,12 +9,15 @@ import { USAGE, parseBenchArgs } from './options.ts';
 import path from 'node:path';
 import { estimateSeconds } from './estimate.ts';
 import { floorNotes, writeFloors } from './floors.ts';
-import { describeEnvironment, gitCommit, renderReport, type ScenarioRun } from './report.ts';
+import { mergeReport, mergeResultsJson, mergedRunNote } from './merge.ts';
+import { describeEnvironment, gitCommit, renderReport, renderSection, type ScenarioRun } from './report.ts';
 import { FULL, QUICK, type BenchSizes, type Section } from './result.ts';
-import { buildResultsJson, jsonPathBeside, mergeResultData } from './results-json.ts';
+import { buildResultsJson, jsonPathBeside, mergeResultData, toJsonValue, type JsonValue, type RunMeta } from './results-json.ts';
 import { leaseScenario } from './scenarios/lease.ts';
 import { memoryScenario } from './scenarios/memory.ts';
 import { rolloutScenario } from './scenarios/rollout.ts';
+import { managerLargeScenario } from './scenarios/manager-large.ts';
+import { scaleLargeScenario } from './scenarios/scale-large.ts';
 import { scaleOutScenario } from './scenarios/scale-out.ts';
 import { settledScenario } from './scenarios/settled.ts';
 import { webhookScenario } from './scenarios/webhook.ts';
@@ -29,11 +32,15 @@ const SCENARIOS: Record<string, (sizes: BenchSizes, log: Log) => Promise<Section
   webhook: webhookScenario,
   memory: memoryScenario,
   lease: leaseScenario,
+  'scale-large': scaleLargeScenario,
+  'manager-large': managerLargeScenario,
 };
+/** Hours long at full size: run only when --only names them. */
+const OPT_IN = ['scale-large', 'manager-large'];
 
 let values: ReturnType<typeof parseBenchArgs>;
 try {
-  values = parseBenchArgs(process.argv.slice(2), Object.keys(SCENARIOS));
+  values = parseBenchArgs(process.argv.slice(2), Object.keys(SCENARIOS), OPT_IN);
 } catch (err) {
   process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
   process.exit(2);
@@ -43,7 +50,15 @@ if (values.help) {
   process.exit(0);
 }
 const names = values.scenarios;
-const sizes = values.quick ? QUICK : FULL;
+const base = values.quick ? QUICK : FULL;
+const sizes: BenchSizes = {
+  ...base,
+  large: {
+    ...base.large,
+    ...(values.largeReplicas !== undefined ? { cloneSetReplicas: values.largeReplicas } : {}),
+    ...(values.managerSize ? { managerCloneSets: values.managerSize.cloneSets, managerPodsPerCloneSet: values.managerSize.podsPerCloneSet } : {}),
+  },
+};
 const started = Date.now();
 const log: Log = (line) => process.stderr.write(`[bench +${((Date.now() - started) / 1000).toFixed(0)}s] ${line}\n`);
 const estimated = estimateSeconds(sizes, names);
@@ -70,7 +85,7 @@ for (const name of names) {
   const t0 = Date.now();
   try {
     const section = await SCENARIOS[name]!(sizes, log);
-    runs.push({ section, seconds: (Date.now() - t0) / 1000, load: [load0, os.loadavg()[0]!] });
+    runs.push({ name, section, seconds: (Date.now() - t0) / 1000, load: [load0, os.loadavg()[0]!] });
   } catch (err) {
     log(`${name} failed: ${(err as Error).stack ?? String(err)}`);
     failures.push(`${name}: ${(err as Error).message.split('\n')[0]}`);
@@ -85,32 +100,40 @@ const distortions = [
   'Pods never run anything: the simulated kubelet (kwok Stages, played by 32 workers) makes them Running after 100 ms and Ready 300 ms later, and removes deleted ones after 100 ms; all times are control-plane times.',
   `The whole bench took ${totalSeconds.toFixed(0)} s (estimated ${estimated.toFixed(0)} s).`,
 ];
-const specLimits = floorNotes(writeFloors(sizes.scaleOut, sizes.rollout));
-await writeFile(
-  values.out,
-  renderReport(env, runs, {
-    quick: values.quick,
-    distortions,
-    failures,
-    specLimits,
-    jsonName: path.basename(jsonOut),
-    estimatedSeconds: estimated,
-    actualSeconds: totalSeconds,
-  }) + '\n',
-);
-const json = buildResultsJson(
-  {
-    machine: env.machine,
-    commit: await gitCommit(),
-    date: env.date,
-    mode: values.quick ? 'quick' : 'full',
-    scenarios: names,
-    estimatedSeconds: estimated,
-    durationSeconds: totalSeconds,
-    failures,
-  },
-  mergeResultData(runs.map((r) => r.section.data)),
-);
-await writeFile(jsonOut, `${JSON.stringify(json, null, 2)}\n`);
+const meta: RunMeta = {
+  machine: env.machine,
+  commit: await gitCommit(),
+  date: env.date,
+  mode: values.quick ? 'quick' : 'full',
+  scenarios: names,
+  estimatedSeconds: estimated,
+  durationSeconds: totalSeconds,
+  failures,
+};
+const data = mergeResultData(runs.map((r) => r.section.data));
+if (values.merge) {
+  // A scenario that failed keeps its earlier section and groups; the merged run lists the failure.
+  const note = mergedRunNote(meta, `${distortions[0]} ${env.versions}.`);
+  const existingMd = await readFile(values.out, 'utf8').catch(() => '');
+  await writeFile(values.out, mergeReport(existingMd, runs.map((r) => ({ name: r.name, text: renderSection(r, [note]) }))));
+  const existingJson = JSON.parse(await readFile(jsonOut, 'utf8').catch(() => '{}')) as Record<string, JsonValue>;
+  const merged = mergeResultsJson(existingJson, meta, toJsonValue(data) as Record<string, JsonValue>);
+  await writeFile(jsonOut, `${JSON.stringify(merged, null, 2)}\n`);
+} else {
+  const specLimits = floorNotes(writeFloors(sizes.scaleOut, sizes.rollout));
+  await writeFile(
+    values.out,
+    renderReport(env, runs, {
+      quick: values.quick,
+      distortions,
+      failures,
+      specLimits,
+      jsonName: path.basename(jsonOut),
+      estimatedSeconds: estimated,
+      actualSeconds: totalSeconds,
+    }) + '\n',
+  );
+  await writeFile(jsonOut, `${JSON.stringify(buildResultsJson(meta, data), null, 2)}\n`);
+}
 log(`wrote ${values.out} and ${jsonOut} in ${totalSeconds.toFixed(0)} s (estimated ${estimated.toFixed(0)} s)`);
 process.exit(failures.length ? 1 : 0);

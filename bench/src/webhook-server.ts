@@ -3,7 +3,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { admissionWebhooks, webhookConfigurations, FEATURE_GATE_DEFAULTS, NO_POD_CACHE } from '@cloneset-suite/controller-manager';
+import {
+  CLONESET_CONVERSION_PATH,
+  CLONESET_CRD_NAME,
+  FEATURE_GATE_DEFAULTS,
+  NO_POD_CACHE,
+  admissionWebhooks,
+  handBackCrdConversion,
+  readCrdConversion,
+  webhookConfigurations,
+} from '@cloneset-suite/controller-manager';
 import { eventually, freePort, getJson, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
 import { parseMetrics, type Scrape } from './server-window.ts';
 
@@ -33,6 +42,13 @@ export async function startWebhookServer(namespace: string): Promise<WebhookServ
   await kubectl(['apply', '--server-side', '--field-manager=cloneset-suite-bench', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: configs }));
   let child: ChildProcess | undefined;
   let output = '';
+  // In URL mode the manager points the CloneSet CRD's conversion webhook at itself when the CRD
+  // has none. Once it has stopped, that URL answers nobody, and every later namespace deletion
+  // holding a CloneSet would wait on it (the namespace collector lists through v1beta1): the CRD
+  // gets back the stanza it had.
+  const previousConversion = await readCrdConversion(kubectl, CLONESET_CRD_NAME);
+  const handBackConversion = (): Promise<unknown> =>
+    handBackCrdConversion(kubectl, CLONESET_CRD_NAME, `${urlBase}${CLONESET_CONVERSION_PATH}`, previousConversion, { restoreNone: true }).catch(() => undefined);
   const removeConfigs = (): Promise<unknown> =>
     kubectl(['delete', 'mutatingwebhookconfiguration,validatingwebhookconfiguration', name, '--ignore-not-found']).catch(() => undefined);
   try {
@@ -86,11 +102,13 @@ export async function startWebhookServer(namespace: string): Promise<WebhookServ
           await exited;
           clearTimeout(timer);
         }
+        await handBackConversion();
       },
     };
   } catch (err) {
     child?.kill('SIGKILL');
     await removeConfigs();
+    await handBackConversion();
     throw new Error(`${(err as Error).message}\ncontroller-manager output:\n${output.slice(-4000)}`, { cause: err });
   }
 }

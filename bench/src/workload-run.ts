@@ -5,7 +5,7 @@ import { ControllerProcess } from './controller-process.ts';
 import { diffSnapshots, type ControllerChildOptions, type WriteSnapshot } from './controller-protocol.ts';
 import { benchClient, cloneSetResource, deploymentResource, now, sleep } from './kube.ts';
 import { NamespaceObserver, controllerWrites, type ObservedWrites } from './observer.ts';
-import type { Pod } from './pods.ts';
+import type { PodGoal } from './pod-goal.ts';
 import { processCpuBetween, processCpuNow, type ProcessCpu } from './process-cpu.ts';
 import { machineCpuNow } from './machine-cpu.ts';
 import { apiserverRequestCounts, countsBetween, type RequestCounts } from './apiserver-requests.ts';
@@ -63,6 +63,8 @@ export interface TimedRun {
   windowMs: number;
   /** CPU seconds the hypervisor gave other guests over the window (/proc/stat steal): noise from outside the machine. */
   stolenSeconds?: number;
+  /** CPU seconds the whole machine was busy over the window (/proc/stat): the measured processes, other tenants and the kernel. */
+  machineBusySeconds?: number;
   /** Requests the apiserver served in that window, every client's (see apiserver-requests.ts). */
   apiserverRequests: RequestCounts;
 }
@@ -96,6 +98,13 @@ export async function withSession<T>(
   }
 }
 
+export interface TimedOptions {
+  /** Further goals, each timed from the same request (e.g. all pods created). */
+  milestones?: Record<string, PodGoal>;
+  /** How long the workload's status may take to agree once the pods met the goal (default 30 s). */
+  settleTimeoutMs?: number;
+}
+
 /**
  * Runs `write` (the bench's own `ownWrites` API writes), then waits for `goal` on the pods and
  * for the workload's status to settle; returns the time to the goal and the writes made.
@@ -106,9 +115,9 @@ export async function timed(
   replicas: number,
   ownWrites: number,
   write: () => Promise<unknown>,
-  goal: (pods: readonly Pod[]) => boolean,
+  goal: PodGoal,
   timeoutMs: number,
-  milestones: Record<string, (pods: readonly Pod[]) => boolean> = {},
+  { milestones = {}, settleTimeoutMs = 30_000 }: TimedOptions = {},
 ): Promise<TimedRun> {
   const before = await s.controller?.snapshot();
   const requestsBefore = await apiserverRequestCounts();
@@ -126,7 +135,7 @@ export async function timed(
   await write();
   const t1 = await s.observer.waitFor(`${s.kind} ${s.ns}/${name}`, goal, timeoutMs);
   const milestonesMs = Object.fromEntries(await Promise.all(reached));
-  await waitStatusSettled(s.kind, s.ns, name, replicas, 30_000);
+  await waitStatusSettled(s.kind, s.ns, name, replicas, settleTimeoutMs);
   // Trailing status and Event writes belong to the run.
   await sleep(1_000);
   const after = await s.controller?.snapshot();
@@ -142,7 +151,7 @@ export async function timed(
     ...(controller ? { controller } : {}),
     processCpu: processCpuBetween(cpuBefore, cpuAfter, controller ? controller.cpuMicros / 1e6 : undefined),
     windowMs,
-    ...(machineBefore && machineAfter ? { stolenSeconds: machineAfter.steal - machineBefore.steal } : {}),
+    ...(machineBefore && machineAfter ? { stolenSeconds: machineAfter.steal - machineBefore.steal, machineBusySeconds: machineAfter.busy - machineBefore.busy } : {}),
     apiserverRequests: countsBetween(requestsBefore, requestsAfter),
     observed,
     observedControllerWrites: controllerWrites(observed, CONTROLLER_COMPONENTS[s.kind], ownWrites),

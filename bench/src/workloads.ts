@@ -13,6 +13,7 @@ export const POD_DELAYS: PodDelays & { restartMs: number; terminateMs: number } 
 
 export const IMAGE_V1 = 'registry.example/bench/app:v1';
 export const IMAGE_V2 = 'registry.example/bench/app:v2';
+export const IMAGE_V3 = 'registry.example/bench/app:v3';
 
 export function podTemplate(app: string, image: string): Record<string, unknown> {
   return {
@@ -40,6 +41,8 @@ export interface WorkloadSpec {
   maxUnavailable?: number | string;
   /** CloneSet only. */
   updateType?: 'ReCreate' | 'InPlaceIfPossible';
+  /** CloneSet only: pods kept at the old revision by an update. */
+  partition?: number;
 }
 
 export function cloneSet(w: WorkloadSpec): KubeObject & Record<string, unknown> {
@@ -55,6 +58,7 @@ export function cloneSet(w: WorkloadSpec): KubeObject & Record<string, unknown> 
         type: w.updateType ?? 'ReCreate',
         maxUnavailable: w.maxUnavailable ?? '20%',
         maxSurge: 0,
+        ...(w.partition !== undefined ? { partition: w.partition } : {}),
       },
     },
   };

@@ -8,4 +8,5 @@ export { NO_POD_CACHE } from './webhooks/pod-cache.ts';
 export { webhookConfigurations } from './webhooks/configurations.ts';
 export { rbacObjects } from './deploy/render.ts';
 export type { PolicyRule } from './rbac.ts';
-export { installCrds, installWebhookConfigurations, urlModeConfigurations } from './local-install.ts';
+export { CLONESET_CRD_NAME, handBackCrdConversion, installCrds, installWebhookConfigurations, readCrdConversion, urlModeConfigurations } from './local-install.ts';
+export { CLONESET_CONVERSION_PATH } from './webhooks/cloneset-conversion.ts';

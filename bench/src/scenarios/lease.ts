@@ -2,30 +2,21 @@
 // shipped client limits. The CloneSet controller child runs with leader election on, with the
 // controller-manager's default lease timings, while its reconcile client is saturated by the
 // scale-out (bound by qps 50); a watcher in the bench process records every renewal.
-import { defaultConfig } from '@cloneset-suite/controller-manager';
 import { LEADER_ELECTION_CLIENT_LIMITS } from '@cloneset-suite/kube-runtime';
-import { SHIPPED_DEFAULTS, type ControllerProcess } from '../controller-process.ts';
+import { SHIPPED_DEFAULTS, SHIPPED_LEASE_TIMINGS as TIMINGS } from '../controller-process.ts';
 import { diffSnapshots, type WriteSnapshot } from '../controller-protocol.ts';
 import { inNamespace, now } from '../kube.ts';
-import { LeaseObserver } from '../lease-observer.ts';
+import { withLeaderSession } from '../leader-session.ts';
 import { summarizeRenewals, type RenewalSummary } from '../lease-renewals.ts';
-import { allReadyOn } from '../pods.ts';
+import { allReadyOn } from '../pod-goal.ts';
 import { fixed, seconds, type BenchSizes, type Section } from '../result.ts';
 import { IMAGE_V1, cloneSet } from '../workloads.ts';
-import { createWorkload, formatByKind, waitStatusSettled, withSession } from '../workload-run.ts';
+import { createWorkload, formatByKind, waitStatusSettled } from '../workload-run.ts';
 
 type Log = (line: string) => void;
 
-const LEASE_NAME = 'bench-cloneset-controller';
-const ACQUIRE_TIMEOUT_MS = 30_000;
 const STATUS_SETTLE_TIMEOUT_MS = 180_000;
 
-const shipped = defaultConfig();
-const TIMINGS = {
-  leaseDurationMs: shipped.leaderElectionLeaseDurationMs,
-  renewDeadlineMs: shipped.leaderElectionRenewDeadlineMs,
-  retryPeriodMs: shipped.leaderElectionRetryPeriodMs,
-};
 
 interface LeaseRun {
   /** From the create request to all pods Ready and the status settled; NaN when the run did not get there. */
@@ -37,50 +28,31 @@ interface LeaseRun {
   identity: string;
 }
 
-/** Resolves with `work`'s value, or rejects as soon as the child's Manager stops (a lost lease ends a run at once). */
-function unlessStopped<T>(work: Promise<T>, controller: ControllerProcess): Promise<T> {
-  work.catch(() => undefined); // when the stop wins, `work` is left to fail on its own
-  const stopped = controller.managerStopped.then((reason) => Promise.reject(new Error(`the controller's Manager stopped: ${reason}`)));
-  return Promise.race([work, stopped]);
-}
-
 async function scaleOutHoldingLease(n: number): Promise<LeaseRun> {
   const identity = `bench-child-${process.pid}-${Date.now()}`;
-  return inNamespace('bench-lease', async (ns) => {
-    const lease = await LeaseObserver.start(ns, LEASE_NAME);
-    try {
-      return await withSession(
-        'CloneSet',
-        ns,
-        async (s) => {
-          const controller = s.controller!;
-          await lease.waitForHolder(identity, ACQUIRE_TIMEOUT_MS);
-          const before = await controller.snapshot();
-          const startMs = now();
-          let failure: string | undefined;
-          try {
-            await createWorkload('CloneSet', ns, cloneSet({ name: 'app', replicas: n, image: IMAGE_V1 }));
-            await unlessStopped(s.observer.waitFor(`${n} Ready pods`, (pods) => allReadyOn(pods, n), 60_000 + n * 500), controller);
-            // At these limits the status trails the pods by the pod writes still queued (up to a pass's worth).
-            await unlessStopped(waitStatusSettled('CloneSet', ns, 'app', n, STATUS_SETTLE_TIMEOUT_MS), controller);
-          } catch (err) {
-            failure = (err as Error).message;
-          }
-          const endMs = now();
-          return {
-            ms: failure ? Number.NaN : endMs - startMs,
-            ...(failure ? { failure } : {}),
-            controller: diffSnapshots(before, await controller.snapshot()),
-            renewals: summarizeRenewals(lease.sightings(), { startMs, endMs }),
-            identity,
-          };
-        },
-        { ...SHIPPED_DEFAULTS, leaderElection: { name: LEASE_NAME, identity, ...TIMINGS } },
-      );
-    } finally {
-      lease.stop();
-    }
-  });
+  return inNamespace('bench-lease', (ns) =>
+    withLeaderSession(ns, SHIPPED_DEFAULTS, identity, async (s) => {
+      const before = await s.controller.snapshot();
+      const startMs = now();
+      let failure: string | undefined;
+      try {
+        await createWorkload('CloneSet', ns, cloneSet({ name: 'app', replicas: n, image: IMAGE_V1 }));
+        await s.controller.unlessStopped(s.observer.waitFor(`${n} Ready pods`, allReadyOn(n), 60_000 + n * 500));
+        // At these limits the status trails the pods by the pod writes still queued (up to a pass's worth).
+        await s.controller.unlessStopped(waitStatusSettled('CloneSet', ns, 'app', n, STATUS_SETTLE_TIMEOUT_MS));
+      } catch (err) {
+        failure = (err as Error).message;
+      }
+      const endMs = now();
+      return {
+        ms: failure ? Number.NaN : endMs - startMs,
+        ...(failure ? { failure } : {}),
+        controller: diffSnapshots(before, await s.controller.snapshot()),
+        renewals: summarizeRenewals(s.lease.sightings(), { startMs, endMs }),
+        identity,
+      };
+    }),
+  );
 }
 
 export async function leaseScenario(sizes: BenchSizes, log: Log): Promise<Section> {

@@ -14,7 +14,8 @@ type Log = (line: string) => void;
 
 const childEntry = fileURLToPath(new URL('../memory-child.ts', import.meta.url));
 
-async function measure(namespace: string, expected: number): Promise<MemoryReport> {
+/** The memory child's report on `namespace` once its pod cache holds `expected` pods. */
+export async function measureCache(namespace: string, expected: number): Promise<MemoryReport> {
   const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', childEntry, JSON.stringify({ namespace, expected })], {
     timeout: 120_000 + expected * 20,
     maxBuffer: 1 << 20,
@@ -41,9 +42,9 @@ export async function memoryScenario(sizes: BenchSizes, log: Log): Promise<Secti
   const perSize: MemorySize[] = [];
   await inNamespace('bench-memory', async (ns) => {
     log('memory: baseline on an empty namespace');
-    const base = await measure(ns, 0);
+    const base = await measureCache(ns, 0);
     baseline = base;
-    rows.push([0, mib(base.heapUsed), '', '', '', '', '', '', mib(base.rss), '', '', '', '']);
+    rows.push([0, mib(base.heapUsed), '', '', '', '', '', '', mib(base.rss), '', '', '', '', '']);
     let previous: MemoryReport | undefined;
     let created = 0;
     for (const n of sizes.memory) {
@@ -52,7 +53,7 @@ export async function memoryScenario(sizes: BenchSizes, log: Log): Promise<Secti
       created = n;
       const ready = await waitReady(ns, n, 60_000 + n * 50);
       if (ready < n) notes.push(`${ready} of the ${n} pods were Ready when measured (the simulated kubelet had not caught up); the others lack a Ready status, so they are slightly smaller.`);
-      const r = await measure(ns, n);
+      const r = await measureCache(ns, n);
       const size = memorySize(base, r, previous);
       perSize.push(size);
       rows.push([
@@ -68,6 +69,7 @@ export async function memoryScenario(sizes: BenchSizes, log: Log): Promise<Secti
         fixed(size.rssMiBPer1000Pods, 1),
         mib(size.relistRssOverSettledBytes),
         mib(size.relistLiveHeapOverSettledBytes),
+        fixed(size.relistLoopMaxMs, 0),
         mib(r.maxRss),
       ]);
       previous = r;
@@ -84,10 +86,10 @@ export async function memoryScenario(sizes: BenchSizes, log: Log): Promise<Secti
     method: [
       'A fresh Node process (`--expose-gc`) creates the CloneSet controller on one namespace (pods, PVCs, ControllerRevisions, CloneSets and the cluster\'s nodes cached, with the controller\'s indexes), waits until its pod cache holds N pods, runs GC four times and reads `process.memoryUsage()` (heapUsed and rss).',
       'Per pod: (value − value of the same process on the empty namespace) / N; marginal: the heap difference between two sizes divided by the pod difference, which cancels fixed costs.',
-      'Relist: the process then lists every pod again into its full cache as the informer does after a 410 (pages of 500, nothing changed), sampling RSS after each page; the rise over the settled RSS is the headroom a relist needs. It relists once more with a GC after each page: the rise of that heap over the settled heap is what a relist keeps alive (one page of listed JSON, and the objects that changed), which no GC can free under a limit. Peak RSS: the process\'s high-water mark (`maxRSS`), its first list included.',
+      'Relist: the process then lists every pod again into its full cache as the informer does after a 410 (pages of 500, nothing changed), sampling RSS after each page; the rise over the settled RSS is the headroom a relist needs. It relists once more with a GC after each page: the rise of that heap over the settled heap is what a relist keeps alive (one page of listed JSON, and the objects that changed), which no GC can free under a limit. "Longest hold of the event loop": the event loop\'s largest delay (`monitorEventLoopDelay`) during the first relist, the longest the relist ran without letting a timer in (a page taken in, a slice of the commit). Peak RSS: the process\'s high-water mark (`maxRSS`), its first list included.',
       'Served JSON: the average length of a pod item as the apiserver serves it in a list (managedFields included; the listed item re-serialized, read during the second relist before the informer\'s transform): the size issue #17 compares the heap per pod with, and `heap / served JSON` is that ratio (target <= 1). Cached JSON: the average `JSON.stringify` length of a pod as the cache holds it (managedFields dropped), for scale.',
     ].join(' '),
-    headers: ['pods cached', 'heap used (MiB)', 'heap over baseline (MiB)', 'KiB / pod', 'marginal KiB / pod', 'served JSON KiB / pod', 'heap / served JSON', 'cached JSON KiB / pod', 'RSS (MiB)', 'RSS MiB / 1,000 pods', 'relist RSS rise (MiB)', 'relist live heap rise (MiB)', 'peak RSS (MiB)'],
+    headers: ['pods cached', 'heap used (MiB)', 'heap over baseline (MiB)', 'KiB / pod', 'marginal KiB / pod', 'served JSON KiB / pod', 'heap / served JSON', 'cached JSON KiB / pod', 'RSS (MiB)', 'RSS MiB / 1,000 pods', 'relist RSS rise (MiB)', 'relist live heap rise (MiB)', 'relist: longest hold of the event loop (ms)', 'peak RSS (MiB)'],
     rows,
     notes,
     data: {
@@ -106,6 +108,7 @@ export async function memoryScenario(sizes: BenchSizes, log: Log): Promise<Secti
         rssMiBPer1000Pods: largest?.rssMiBPer1000Pods,
         relistRssOverSettledBytes: largest?.relistRssOverSettledBytes,
         relistLiveHeapOverSettledBytes: largest?.relistLiveHeapOverSettledBytes,
+        relistLoopMaxMs: largest?.relistLoopMaxMs,
         maxRssBytes: largest?.maxRssBytes,
         perSize,
       },

@@ -2,7 +2,7 @@
 // ReCreate and InPlaceIfPossible vs a Deployment (RollingUpdate maxSurge 0), each run `repeats`
 // times in alternating order.
 import { inNamespace } from '../kube.ts';
-import { allReadyOn } from '../pods.ts';
+import { allReadyOn } from '../pod-goal.ts';
 import { cpuPer100PodsOf, observedWritesPerPodOf, runAlternating, timesOf, writesPerPodOf } from '../repeated.ts';
 import { PROCESS_CPU_HEADERS, processCpuCaption, processCpuMedians, processCpuRow } from '../process-cpu-table.ts';
 import { fixed, seconds, type BenchSizes, type Cell, type Section } from '../result.ts';
@@ -24,10 +24,10 @@ async function rollout(kind: Kind, n: number, updateType: 'ReCreate' | 'InPlaceI
     withSession(kind, ns, async (s) => {
       const spec = { name: 'app', replicas: n, image: IMAGE_V1, maxUnavailable: MAX_UNAVAILABLE, updateType };
       await createWorkload(kind, ns, kind === 'CloneSet' ? cloneSet(spec) : deployment(spec, specPodWrites ? withSpecPodFields : undefined));
-      await s.observer.waitFor(`${n} Ready pods`, (pods) => allReadyOn(pods, n), 60_000 + n * 500);
+      await s.observer.waitFor(`${n} Ready pods`, allReadyOn(n), 60_000 + n * 500);
       await waitStatusSettled(kind, ns, 'app', n, 30_000);
       s.observer.trackMilestones((pod, isNew) => rolloutReached(pod, IMAGE_V2, isNew));
-      return timed(s, 'app', n, 1, () => setImage(kind, ns, 'app', IMAGE_V2), (pods) => allReadyOn(pods, n, IMAGE_V2), 120_000 + n * 1_000);
+      return timed(s, 'app', n, 1, () => setImage(kind, ns, 'app', IMAGE_V2), allReadyOn(n, IMAGE_V2), 120_000 + n * 1_000);
     }, specPodWrites ? { runs: 'spec-pod-writer' } : {}),
   );
 }

@@ -7,7 +7,7 @@ import { summarizeProfile, type CpuProfile } from '../cpu-profile.ts';
 import { PLAN_CASES, timePlanning, type PlanTiming } from '../plan-timing.ts';
 import { STALL_MS, TICK_MS, type LoopStalls } from '../loop-stalls.ts';
 import { inNamespace } from '../kube.ts';
-import { allCreated, allReadyOn, allScheduled } from '../pods.ts';
+import { allCreated, allReadyOn, allScheduled } from '../pod-goal.ts';
 import { cpuPer100PodsOf, loopMaxOf, loopP99Of, milestonesOf, observedWritesPerPodOf, runAlternating, timesOf, writesPerPodOf, type Variant } from '../repeated.ts';
 import { fixed, seconds, type BenchSizes, type Cell, type Section } from '../result.ts';
 import type { ResultData } from '../results-json.ts';
@@ -41,9 +41,8 @@ export async function scaleOut(kind: Kind, n: number, limits: Limits, { profile,
         const spec = { name: 'app', replicas: n, image: IMAGE_V1 };
         const manifest = kind === 'CloneSet' ? cloneSet(spec) : deployment(spec, specPodWrites ? withSpecPodFields : undefined);
         if (profile) await s.controller?.startProfile();
-        const run = await timed(s, 'app', n, 1, () => createWorkload(kind, ns, manifest), (pods) => allReadyOn(pods, n), 60_000 + n * 500, {
-          created: (pods) => allCreated(pods, n),
-          scheduled: (pods) => allScheduled(pods, n),
+        const run = await timed(s, 'app', n, 1, () => createWorkload(kind, ns, manifest), allReadyOn(n), 60_000 + n * 500, {
+          milestones: { created: allCreated(n), scheduled: allScheduled(n) },
         });
         if (profile && s.controller) profile((await s.controller.stopProfile()) as CpuProfile);
         if (planTiming) planTiming(await timePlanning(ns, 'app'));

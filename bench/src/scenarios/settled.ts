@@ -4,7 +4,7 @@ import { diffSnapshots } from '../controller-protocol.ts';
 import { DEFAULT_EVENT_SERIES_FLUSH_MS } from '@cloneset-suite/kube-runtime';
 import { inNamespace, sleep } from '../kube.ts';
 import { controllerWrites } from '../observer.ts';
-import { allReadyOn } from '../pods.ts';
+import { allReadyOn } from '../pod-goal.ts';
 import type { BenchSizes, Cell, Section } from '../result.ts';
 import { IMAGE_V1, cloneSet, deployment } from '../workloads.ts';
 import { CONTROLLER_COMPONENTS, createWorkload, formatByKind, waitStatusSettled, withSession, type Kind } from '../workload-run.ts';
@@ -28,7 +28,7 @@ async function settled(kind: Kind, sizes: BenchSizes): Promise<SettledRun> {
       async (s) => {
         const spec = { name: 'app', replicas: n, image: IMAGE_V1 };
         await createWorkload(kind, ns, kind === 'CloneSet' ? cloneSet(spec) : deployment(spec));
-        await s.observer.waitFor(`${n} Ready pods`, (pods) => allReadyOn(pods, n), 60_000);
+        await s.observer.waitFor(`${n} Ready pods`, allReadyOn(n), 60_000);
         await waitStatusSettled(kind, ns, 'app', n, 30_000);
         // The scale-out's folded SuccessfulCreate Events are written as a series update up to one
         // flush interval later: a deferred write of the creation, not of the settled object.

@@ -24,3 +24,21 @@ describe('CountingTransport', () => {
     expect(Object.fromEntries(t.byKind)).toEqual({ 'POST pods': 1, 'PATCH pods/status': 2 });
   });
 });
+
+describe('CountingTransport with a transport for leases', () => {
+  it('sends Lease requests on their own transport, as the controller-manager\'s elector has its own connections, and counts them too', async () => {
+    const sent: string[] = [];
+    const named = (name: string): Transport => ({ host: 'h', send: (r) => (sent.push(`${name} ${r.method} ${r.path}`), Promise.resolve(answer)) });
+    const t = new CountingTransport(named('main'), { leases: named('elector') });
+    const req = (method: string, path: string): HttpRequest => ({ method, path }) as unknown as HttpRequest;
+    await t.send(req('PUT', '/apis/coordination.k8s.io/v1/namespaces/a/leases/l'));
+    await t.send(req('GET', '/apis/coordination.k8s.io/v1/namespaces/a/leases/l'));
+    await t.send(req('POST', '/api/v1/namespaces/a/pods'));
+    expect(sent).toEqual([
+      'elector PUT /apis/coordination.k8s.io/v1/namespaces/a/leases/l',
+      'elector GET /apis/coordination.k8s.io/v1/namespaces/a/leases/l',
+      'main POST /api/v1/namespaces/a/pods',
+    ]);
+    expect(Object.fromEntries(t.byKind)).toEqual({ 'PUT leases': 1, 'POST pods': 1 });
+  });
+});

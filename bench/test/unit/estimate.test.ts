@@ -13,6 +13,11 @@ describe('estimateSeconds', () => {
     expect(estimateSeconds(QUICK, all)).toBeLessThan(7 * 60);
   });
 
+  it('says the large scenarios take hours at full size, minutes at the quick one', () => {
+    expect(estimateSeconds(FULL, ['scale-large'])).toBeGreaterThan(60 * 60);
+    expect(estimateSeconds(QUICK, ['scale-large'])).toBeLessThan(10 * 60);
+  });
+
   it('counts only the selected scenarios, and grows with the repeats', () => {
     expect(estimateSeconds(FULL, ['webhook'])).toBeLessThan(estimateSeconds(FULL, ['webhook', 'settled']));
     expect(estimateSeconds(FULL, [])).toBe(0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { summarizeRenewals, type LeaseSighting } from '../../src/lease-renewals.ts';
+import { leasesLost, summarizeRenewals, type LeaseSighting } from '../../src/lease-renewals.ts';
 
 const at = (seenAtMs: number, renewTimeMs: number, holder = 'child'): LeaseSighting => ({ seenAtMs, renewTimeMs, holder });
 
@@ -29,5 +29,21 @@ describe('summarizeRenewals', () => {
 
   it('without any renewal, the whole window is the wait', () => {
     expect(summarizeRenewals([], { startMs: 5, endMs: 65 })).toEqual({ renewals: 0, largestRenewGapMs: 0, largestSeenGapMs: 60, holders: [], holderChanges: 0 });
+  });
+});
+
+describe('leasesLost', () => {
+  const o = { identity: 'child', renewDeadlineMs: 10_000 };
+  it('is 0 while the child renewed within the deadline and nobody else held the lease', () => {
+    expect(leasesLost(summarizeRenewals([at(0, 0), at(2_000, 2_000), at(4_100, 4_100)], { startMs: 0, endMs: 5_000 }), o)).toBe(0);
+  });
+  it('counts the Manager stopping for a lost lease', () => {
+    expect(leasesLost(summarizeRenewals([at(0, 0)], { startMs: 0, endMs: 1_000 }), { ...o, stoppedFor: 'lost-leadership' })).toBe(1);
+  });
+  it('counts two renewals further apart than the renew deadline', () => {
+    expect(leasesLost(summarizeRenewals([at(0, 0), at(11_000, 11_000)], { startMs: 0, endMs: 12_000 }), o)).toBe(1);
+  });
+  it('counts every time another holder took the lease', () => {
+    expect(leasesLost(summarizeRenewals([at(0, 0), at(20_000, 20_000, 'other'), at(40_000, 40_000), at(60_000, 60_000, 'other')], { startMs: 0, endMs: 60_000 }), o)).toBe(3);
   });
 });

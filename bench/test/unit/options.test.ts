@@ -4,15 +4,32 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_OUT, USAGE, parseBenchArgs } from '../../src/options.ts';
 
 const known = ['scale-out', 'rollout', 'settled'];
+const defaults = { quick: false, scenarios: known, out: DEFAULT_OUT, merge: false, help: false };
 
 describe('parseBenchArgs', () => {
   it.each([
-    { args: [], want: { quick: false, scenarios: known, out: DEFAULT_OUT, help: false } },
-    { args: ['--quick'], want: { quick: true, scenarios: known, out: DEFAULT_OUT, help: false } },
-    { args: ['--only=rollout, scale-out', '--out=/tmp/x.md'], want: { quick: false, scenarios: ['rollout', 'scale-out'], out: '/tmp/x.md', help: false } },
-    { args: ['--help'], want: { quick: false, scenarios: known, out: DEFAULT_OUT, help: true } },
+    { args: [], want: defaults },
+    { args: ['--quick'], want: { ...defaults, quick: true } },
+    { args: ['--only=rollout, scale-out', '--out=/tmp/x.md'], want: { ...defaults, scenarios: ['rollout', 'scale-out'], out: '/tmp/x.md' } },
+    { args: ['--help'], want: { ...defaults, help: true } },
+    { args: ['--merge', '--large-replicas=2000', '--manager-size=10x200'], want: { ...defaults, merge: true, largeReplicas: 2000, managerSize: { cloneSets: 10, podsPerCloneSet: 200 } } },
   ])('$args', ({ args, want }) => {
     expect(parseBenchArgs(args, known)).toEqual(want);
+  });
+
+  it('leaves the opt-in scenarios out unless --only names them', () => {
+    const all = [...known, 'scale-large'];
+    expect(parseBenchArgs([], all, ['scale-large']).scenarios).toEqual(known);
+    expect(parseBenchArgs(['--only=scale-large,rollout'], all, ['scale-large']).scenarios).toEqual(['scale-large', 'rollout']);
+  });
+
+  it.each([
+    [['--large-replicas=0'], /--large-replicas must be a whole number from 1 to 100000, not "0"/],
+    [['--large-replicas=1e4'], /--large-replicas must be a whole number/],
+    [['--manager-size=50'], /--manager-size must be CLONESETSxPODS, e.g. 50x1000, not "50"/],
+    [['--manager-size=0x100'], /--manager-size must be a whole number from 1 to 1000, not "0"/],
+  ])('refuses %s', (args, message) => {
+    expect(() => parseBenchArgs(args, known)).toThrow(message);
   });
 
   it('names an unknown scenario', () => {

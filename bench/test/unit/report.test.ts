@@ -15,14 +15,15 @@ describe('apiResourceOf', () => {
 });
 
 describe('diffSnapshots', () => {
-  it('subtracts counts and CPU time, drops kinds that did not change, keeps the later event-loop window', () => {
-    const before = { writes: 3, byKind: { 'POST pods': 2, 'PATCH pods': 1 }, reconciles: 5, heapUsedBytes: 1, cpuMicros: 1_000, eventLoop: { p99Ms: 9, maxMs: 20, stalls: NO_STALLS } };
-    const after = { writes: 6, byKind: { 'POST pods': 2, 'PATCH pods': 3, 'DELETE pods': 1 }, reconciles: 9, heapUsedBytes: 2, cpuMicros: 251_000, eventLoop: { p99Ms: 3, maxMs: 7, stalls: addTick(NO_STALLS, 30, 4) } };
+  it('subtracts counts and CPU time, drops kinds that did not change, keeps the later memory and event-loop window', () => {
+    const before = { writes: 3, byKind: { 'POST pods': 2, 'PATCH pods': 1 }, reconciles: 5, heapUsedBytes: 1, rssBytes: 10, cpuMicros: 1_000, eventLoop: { p99Ms: 9, maxMs: 20, stalls: NO_STALLS } };
+    const after = { writes: 6, byKind: { 'POST pods': 2, 'PATCH pods': 3, 'DELETE pods': 1 }, reconciles: 9, heapUsedBytes: 2, rssBytes: 20, cpuMicros: 251_000, eventLoop: { p99Ms: 3, maxMs: 7, stalls: addTick(NO_STALLS, 30, 4) } };
     expect(diffSnapshots(before, after)).toEqual({
       writes: 3,
       byKind: { 'PATCH pods': 2, 'DELETE pods': 1 },
       reconciles: 4,
       heapUsedBytes: 2,
+      rssBytes: 20,
       cpuMicros: 250_000,
       eventLoop: { p99Ms: 3, maxMs: 7, stalls: addTick(NO_STALLS, 30, 4) },
     });

@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ensureBinaries } from './binaries.ts';
+import { kwokConfiguration } from './kwok-config.ts';
 import { nodeManifests } from './nodes.ts';
 import { clusterDir, clusterName, kubeconfigPath, kwokWorkdir, stagesDir, usingExternalCluster, testKubeconfigPath } from './paths.ts';
 import { run, sleep } from './run.ts';
@@ -55,38 +56,17 @@ async function clusterExists(env: NodeJS.ProcessEnv): Promise<boolean> {
   return out.split('\n').map((l) => l.trim()).includes(clusterName);
 }
 
-/**
- * kwok's own settings. Its simulated kubelet plays pod stages with 4 workers by default; under a
- * few hundred pods that queue, not the controllers, set the pace (a pod waited ~15 s between
- * being scheduled and turning Ready), so it gets enough workers not to be the bottleneck.
- * kwokctl writes every option of a given KwokConfiguration (zero values included), so the
- * others are spelled out with kwok's defaults.
- */
-const kwokConfiguration = `apiVersion: config.kwok.x-k8s.io/v1alpha1
-kind: KwokConfiguration
-options:
-  cidr: 10.0.0.0/24
-  podPlayStageParallelism: 32
-  nodePlayStageParallelism: 8
-  nodeLeaseParallelism: 4
-  podsOnNodeSyncParallelism: 1
-  enableDebuggingHandlers: true
-  enableProfilingHandler: true
-  enableContentionProfiling: false
-  enablePodsOnNodeSyncListPager: true
-  enablePodsOnNodeSyncStreamWatch: false`;
-
 /** kwok's configuration and the simulated kubelet's stages, as a cluster created now gets them. */
 async function kwokConfigText(): Promise<string> {
   const files = (await readdir(stagesDir)).filter((f) => f.endsWith('.yaml')).sort();
   const docs = await Promise.all(files.map((f) => readFile(path.join(stagesDir, f), 'utf8')));
-  return [kwokConfiguration, ...docs].map((d) => d.trim()).join('\n---\n') + '\n';
+  return [kwokConfiguration(), ...docs].map((d) => d.trim()).join('\n---\n') + '\n';
 }
 
 /** The configuration the cluster was created with: kwok reads it only then. */
 const createdConfigFile = path.join(clusterDir, 'kwok-config.yaml');
 
-/** Whether the existing cluster was created with other stages than the checkout's (or unknown ones). */
+/** Whether the existing cluster was created with another kwok configuration or other stages than the checkout's (or unknown ones). */
 async function configChanged(): Promise<boolean> {
   const created = await readFile(createdConfigFile, 'utf8').catch(() => undefined);
   return created !== (await kwokConfigText());
@@ -171,10 +151,11 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
   await mkdir(clusterDir, { recursive: true });
   const { env, binDir } = await kwokEnv();
   let started = false;
-  // kwok reads its stages only when the cluster is created: a cluster made before the checkout's
-  // stages changed would simulate the old kubelet, so it is made again.
+  // kwok reads its configuration and stages only when the cluster is created: a cluster made before
+  // the checkout's changed would simulate the old kubelet (or hand out IPs of the old CIDR), so it
+  // is made again.
   if ((await clusterExists(env)) && (await configChanged())) {
-    log(`the simulated kubelet's stages changed since cluster "${clusterName}" was created: recreating it...`);
+    log(`kwok's configuration or the simulated kubelet's stages changed since cluster "${clusterName}" was created: recreating it...`);
     await run('kwokctl', ['delete', 'cluster', '--name', clusterName], { env, timeoutMs: 5 * 60_000 });
     await rm(kubeconfigPath, { force: true });
   }

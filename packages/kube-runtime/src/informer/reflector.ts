@@ -16,8 +16,8 @@ import { Backoff } from './backoff.ts';
 /** A full list, handed over page by page; nothing changes in the store before commit. */
 export interface ReplaceSession<T> {
   addPage(items: readonly T[]): void;
-  /** The store becomes exactly the items of every page added. */
-  commit(resourceVersion: string): void;
+  /** The store becomes exactly the items of every page added (resolves once it has). */
+  commit(resourceVersion: string): Promise<void>;
 }
 
 export interface ReflectorStore<T> {
@@ -124,7 +124,7 @@ export class Reflector<T extends KubeObject> {
       session.addPage(page.items.map((item) => (item.kind ? item : { ...typeMeta, ...item })));
     }
     if (!rv) throw new Error('list answered without a resourceVersion');
-    session.commit(rv);
+    await session.commit(rv);
     this.resourceVersion = rv;
     this.lastHeardAt = this.o.clock.now();
   }

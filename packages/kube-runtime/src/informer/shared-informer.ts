@@ -8,6 +8,7 @@ import type { RuntimeMetrics } from '../metrics.ts';
 import { parseLabelSelector } from '../selectors.ts';
 import { realClock, type Clock, type TimerHandle } from '../util/clock.ts';
 import { deepFreeze, type DeepReadonly } from '../util/deep-readonly.ts';
+import { yieldToEventLoop } from '../util/yield.ts';
 import { Indexer, type IndexFunc } from './indexer.ts';
 import { Reflector, type ReflectorStore, type ReplaceSession } from './reflector.ts';
 import { planRelist, sameVersion } from './relist.ts';
@@ -17,6 +18,13 @@ import { SubtreePool } from './subtree-pool.ts';
 import { stripManagedFields, type ObjectTransform } from './transform.ts';
 import type { CachedSource } from './store.ts';
 import type { ResourceEventHandler } from './types.ts';
+
+/**
+ * Relist changes applied between two turns of the event loop. Applied all at once, the initial
+ * list of 50,000 pods held the loop for 0.2-1.2 s (every object indexed and handed to every
+ * handler), timers such as the Lease renewal included; a thousand take a few milliseconds.
+ */
+export const RELIST_CHANGES_PER_TURN = 1_000;
 
 export interface InformerOptions<T extends KubeObject> {
   client: ResourceClient<T>;
@@ -158,7 +166,10 @@ export class SharedIndexInformer<T extends KubeObject> implements CachedSource<T
   /**
    * A relist, page by page: an object whose resourceVersion is the cached one keeps its cached
    * instance (the listed copy is dropped with its page), others are transformed and frozen as
-   * they come. The cache changes only at commit, in one go.
+   * they come. The cache changes only at commit, RELIST_CHANGES_PER_TURN changes per turn of the
+   * event loop: a reader between two turns sees some objects at their listed version and others
+   * not yet, as it would while a watch delivers the same changes (client-go's informer applies a
+   * relist's deltas one by one too); the informer counts as synced once every change is in.
    */
   beginReplace(): ReplaceSession<T> {
     const listed = new Map<string, DeepReadonly<T>>();
@@ -174,9 +185,12 @@ export class SharedIndexInformer<T extends KubeObject> implements CachedSource<T
     };
   }
 
-  private commitReplace(listed: ReadonlyMap<string, DeepReadonly<T>>): void {
+  private async commitReplace(listed: ReadonlyMap<string, DeepReadonly<T>>): Promise<void> {
     const initial = !this.synced;
-    for (const change of planRelist(this.indexer, listed)) {
+    // Nothing else changes this store meanwhile: the watch starts once the commit is done.
+    const changes = planRelist(this.indexer, listed);
+    for (const [i, change] of changes.entries()) {
+      if (i > 0 && i % RELIST_CHANGES_PER_TURN === 0) await yieldToEventLoop();
       if (change.type === 'delete') {
         this.indexer.delete(change.key);
         // Deleted while we were not watching: deliver the last state we knew.

@@ -4,7 +4,7 @@ import { Resources } from '../../src/client/gvr.ts';
 import type { HttpRequest } from '../../src/client/transport.ts';
 import type { KubeObject } from '../../src/client/types.ts';
 import { InformerFactory } from '../../src/informer/factory.ts';
-import { SharedIndexInformer } from '../../src/informer/shared-informer.ts';
+import { RELIST_CHANGES_PER_TURN, SharedIndexInformer } from '../../src/informer/shared-informer.ts';
 import { keepIdentityAndLabels, stripManagedFields } from '../../src/informer/transform.ts';
 import { FakeClock, flushMicrotasks } from '../../src/util/clock.ts';
 import { FakeTransport, LiveStream, status, type FakeAnswer } from '../support/fake-transport.ts';
@@ -300,6 +300,44 @@ describe('SharedIndexInformer + Reflector', () => {
     expect(cacheNow()).toEqual(['a@1', 'b@15', 'd@16']);
     expect(informer.get('ns', 'a')).toBe(cachedA);
     expect(transformed).toEqual(['b@15', 'd@16']);
+    ac.abort();
+    await run;
+  });
+
+  it(`a large list is committed ${RELIST_CHANGES_PER_TURN} changes per turn of the event loop, so timers (a Lease renewal) run in between; synced once all are in`, async () => {
+    const n = 3 * RELIST_CHANGES_PER_TURN + 1;
+    const items = Array.from({ length: n }, (_, i) => cm(`o${i}`, String(i + 1)));
+    const { informer } = setup((req) => (req.query?.watch ? { stream: new LiveStream(req.signal) } : { body: { metadata: { resourceVersion: String(n + 1) }, items } }));
+    // Which turn of the event loop each add came in: an immediate that schedules itself again runs
+    // once per turn, whatever the machine's speed.
+    let turn = 0;
+    let ticking = true;
+    const tick = (): void => {
+      turn++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    let adds = 0;
+    const addsPerTurn = new Map<number, number>();
+    informer.addEventHandler({
+      onAdd: () => {
+        adds++;
+        addsPerTurn.set(turn, (addsPerTurn.get(turn) ?? 0) + 1);
+      },
+    });
+    // What a timer due during the commit saw: how many objects were in by then.
+    const seenByTimers: number[] = [];
+    const ac = new AbortController();
+    const run = informer.run(ac.signal);
+    const timer = setInterval(() => seenByTimers.push(adds), 0);
+    await informer.waitForSync();
+    clearInterval(timer);
+    ticking = false;
+    expect(adds).toBe(n);
+    expect(informer.indexer.size()).toBe(n);
+    expect(Math.max(...addsPerTurn.values())).toBe(RELIST_CHANGES_PER_TURN);
+    expect(addsPerTurn.size).toBe(Math.ceil(n / RELIST_CHANGES_PER_TURN));
+    expect(seenByTimers.every((seen) => seen === 0 || seen === n || seen % RELIST_CHANGES_PER_TURN === 0)).toBe(true);
     ac.abort();
     await run;
   });

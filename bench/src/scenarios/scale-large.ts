@@ -1,0 +1,276 @@
+// Scenario scale-large (run only when --only names it: about an hour and a half at full size):
+// one CloneSet of N pods (10,000) scaled from 0, then a ReCreate rollout and an in-place rollout
+// (maxUnavailable 10%, no surge), at the shipped client limits and unthrottled, the controller
+// holding its Lease throughout as the controller-manager runs it; and a Deployment of the same
+// size scaled out and rolled out beside it. Per phase: the time to all Ready against the client's
+// rate bound and against the Deployment, API writes per pod, the event loop and GC pauses, the
+// Lease's renewals; and the controller's RSS and heap at N pods.
+import { LEADER_ELECTION_CLIENT_LIMITS, jsonPatch, type KubeObject } from '@cloneset-suite/kube-runtime';
+import { availableParallelism } from 'node:os';
+import { SHIPPED_DEFAULTS, SHIPPED_LEASE_TIMINGS, UNTHROTTLED } from '../controller-process.ts';
+import type { MemoryReading } from '../controller-protocol.ts';
+import { benchClient, cloneSetResource, inNamespace } from '../kube.ts';
+import { phaseFigures, runPhase, type HeldLease, type PhaseFigures, type PhaseRun, type PhaseSpec } from '../large-phase.ts';
+import { withLeaderSession } from '../leader-session.ts';
+import { timePlanning, PLAN_CASES, type PlanTiming } from '../plan-timing.ts';
+import { allCreated, allReadyOn, allScheduled } from '../pod-goal.ts';
+import { PROCESS_CPU_HEADERS, processCpuCaption, processCpuRow } from '../process-cpu-table.ts';
+import { fixed, seconds, type BenchSizes, type Cell, type LargeSizes, type Section } from '../result.ts';
+import { speedRatio } from '../samples.ts';
+import { FRACTIONS, MILESTONES, timelineQuantiles } from '../timeline.ts';
+import { IMAGE_V1, IMAGE_V2, IMAGE_V3, POD_DELAYS, cloneSet, deployment } from '../workloads.ts';
+import { createWorkload, formatByKind, setImage, withSession } from '../workload-run.ts';
+
+type Log = (line: string) => void;
+type Limits = { qps: number; burst: number };
+
+/** 10,000 pods leave with their namespace in a few minutes; the next variant should not compete with that. */
+const GONE_TIMEOUT_MS = 20 * 60_000;
+
+interface VariantRun {
+  workload: 'CloneSet' | 'Deployment';
+  /** The CloneSet controller child's client limits (the Deployment's kcm is unthrottled). */
+  limits?: Limits;
+  phases: PhaseRun[];
+  /** The child's memory on the empty namespace and once N pods were Ready (CloneSet only). */
+  memoryEmpty?: MemoryReading;
+  memoryAtN?: MemoryReading;
+  planning?: PlanTiming;
+}
+
+/** Generous: at the shipped limits a ReCreate rollout of 10,000 pods is about 50,000 writes at 50/s. */
+const phaseTimeoutMs = (n: number): number => 300_000 + n * 400;
+
+function phaseSpec(name: string, n: number, write: () => Promise<unknown>, goal: PhaseSpec['goal'], milestones = false): PhaseSpec {
+  return {
+    name,
+    replicas: n,
+    write,
+    goal,
+    timeoutMs: phaseTimeoutMs(n),
+    // The status trails the last pods by the writes still queued at the client's limit.
+    options: { settleTimeoutMs: 120_000 + n * 20, ...(milestones ? { milestones: { created: allCreated(n), scheduled: allScheduled(n) } } : {}) },
+  };
+}
+
+/** Runs the phases in turn, `after` each one that finished; once one failed, the rest are recorded as not run. */
+async function runPhases(
+  run: (spec: PhaseSpec) => Promise<PhaseRun>,
+  specs: readonly PhaseSpec[],
+  log: Log,
+  what: string,
+  after: (phase: PhaseRun) => Promise<void> = async () => {},
+): Promise<PhaseRun[]> {
+  const out: PhaseRun[] = [];
+  for (const spec of specs) {
+    if (out.some((p) => p.failure)) {
+      out.push({ name: spec.name, failure: 'not run: an earlier phase failed', leasesLost: 0 });
+      continue;
+    }
+    log(`scale-large: ${what}: ${spec.name}`);
+    const phase = await run(spec);
+    if (phase.failure) log(`scale-large: ${what}: ${spec.name} failed: ${phase.failure}`);
+    else await after(phase);
+    out.push(phase);
+  }
+  return out;
+}
+
+function patchCloneSet(ns: string, ops: Parameters<typeof jsonPatch>[0]): Promise<KubeObject> {
+  return benchClient().resource<KubeObject>(cloneSetResource).patch(ns, 'app', jsonPatch(ops));
+}
+
+async function cloneSetRun(sizes: LargeSizes, limits: Limits, log: Log): Promise<VariantRun> {
+  const n = sizes.cloneSetReplicas;
+  const identity = `bench-large-${process.pid}-${Date.now()}`;
+  const what = `CloneSet of ${n}, qps ${limits.qps}`;
+  return inNamespace(
+    'bench-large-cloneset',
+    (ns) =>
+      withLeaderSession(ns, limits, identity, async (s) => {
+        const lease: HeldLease = { observer: s.lease, identity, renewDeadlineMs: SHIPPED_LEASE_TIMINGS.renewDeadlineMs };
+        const memoryEmpty = await s.controller.memory();
+        const result: VariantRun = { workload: 'CloneSet', limits, phases: [], memoryEmpty };
+        const manifest = cloneSet({ name: 'app', replicas: n, image: IMAGE_V1, maxUnavailable: sizes.maxUnavailable, updateType: 'ReCreate' });
+        const inPlace = (): Promise<KubeObject> =>
+          patchCloneSet(ns, [
+            { op: 'replace', path: '/spec/updateStrategy/type', value: 'InPlaceIfPossible' },
+            { op: 'replace', path: '/spec/template/spec/containers/0/image', value: IMAGE_V3 },
+          ]);
+        const specs = [
+          phaseSpec('scale-out', n, () => createWorkload('CloneSet', ns, manifest), allReadyOn(n), true),
+          phaseSpec('ReCreate rollout', n, () => setImage('CloneSet', ns, 'app', IMAGE_V2), allReadyOn(n, IMAGE_V2)),
+          phaseSpec('in-place rollout', n, inPlace, allReadyOn(n, IMAGE_V3)),
+        ];
+        result.phases = await runPhases((spec) => runPhase(s, spec, lease), specs, log, what, async (phase) => {
+          if (phase.name !== 'scale-out') return;
+          result.memoryAtN = await s.controller.memory();
+          log(`scale-large: ${what}: timing the planning of ${n} pods in a fresh process`);
+          const planning = await timePlanning(ns, 'app').catch(() => undefined);
+          if (planning) result.planning = planning;
+        });
+        return result;
+      }),
+    { goneTimeoutMs: GONE_TIMEOUT_MS },
+  );
+}
+
+async function deploymentRun(sizes: LargeSizes, log: Log): Promise<VariantRun> {
+  const n = sizes.cloneSetReplicas;
+  return inNamespace(
+    'bench-large-deployment',
+    (ns) =>
+      withSession('Deployment', ns, async (s) => {
+        const manifest = deployment({ name: 'app', replicas: n, image: IMAGE_V1, maxUnavailable: sizes.maxUnavailable });
+        const phases = await runPhases(
+          (spec) => runPhase(s, spec),
+          [phaseSpec('scale-out', n, () => createWorkload('Deployment', ns, manifest), allReadyOn(n), true), phaseSpec('rollout', n, () => setImage('Deployment', ns, 'app', IMAGE_V2), allReadyOn(n, IMAGE_V2))],
+          log,
+          `Deployment of ${n}`,
+        );
+        return { workload: 'Deployment' as const, phases };
+      }),
+    { goneTimeoutMs: GONE_TIMEOUT_MS },
+  );
+}
+
+const limitsLabel = (v: VariantRun): string => (v.limits ? `qps ${v.limits.qps} / burst ${v.limits.burst}${v.limits.qps === SHIPPED_DEFAULTS.qps ? ', shipped' : ''}` : 'kcm: qps 5000 / burst 10000');
+const variantLabel = (v: VariantRun): string => `${v.workload} (${limitsLabel(v)})`;
+const ms1 = (x: number): string => fixed(x, 1);
+const mib = (b: number | undefined): string => (b === undefined ? 'n/a' : fixed(b / 2 ** 20, 0));
+
+/** The Deployment phase a CloneSet phase is compared with. */
+const DEPLOYMENT_PHASE: Record<string, string> = { 'scale-out': 'scale-out', 'ReCreate rollout': 'rollout', 'in-place rollout': 'rollout' };
+
+function phaseRow(v: VariantRun, p: PhaseRun, n: number, deployment: VariantRun | undefined): Cell[] {
+  const label = [v.workload, limitsLabel(v), p.name];
+  if (!p.run) return [...label, `did not finish: ${p.failure ?? 'unknown'}`, ...Array<Cell>(11).fill(''), p.renewals ? p.leasesLost : 'n/a', ''];
+  const f = phaseFigures(p.run, n, v.limits);
+  const dep = deployment?.phases.find((d) => d.name === DEPLOYMENT_PHASE[p.name])?.run;
+  const child = p.run.controller;
+  return [
+    ...label,
+    seconds(f.ms),
+    Number.isFinite(f.clientRateBoundMs) ? seconds(f.clientRateBoundMs) : 'n/a',
+    Number.isFinite(f.clientRateBoundMs) && f.clientRateBoundMs > 0 ? fixed(f.ms / f.clientRateBoundMs) : 'n/a',
+    v.workload === 'Deployment' ? '1.00' : fixed(speedRatio(dep?.ms ?? Number.NaN, f.ms)),
+    child ? fixed(f.apiWritesPerPod) : 'n/a',
+    child ? fixed(f.cpuSecondsPer100Pods, 3) : 'n/a',
+    child ? `${ms1(f.eventLoopP99Ms)} / ${ms1(f.eventLoopMaxMs)}` : 'n/a',
+    child ? `${ms1(f.gcPauseMaxMs)} (${f.gcPauses} pauses)` : 'n/a',
+    p.renewals ? p.renewals.renewals : 'n/a',
+    p.renewals ? `${seconds(p.renewals.largestRenewGapMs)} / ${seconds(p.renewals.largestSeenGapMs)}` : 'n/a',
+    p.renewals ? p.leasesLost : 'n/a',
+    `${f.boundBy}; CPUs busy: ${fixed(f.cpuBusy)} measured, ${fixed(f.machineBusy)} the whole machine, of ${availableParallelism()}`,
+    child ? formatByKind(child.byKind) : '',
+  ];
+}
+
+function phaseData(v: VariantRun, p: PhaseRun, n: number, deployment: VariantRun | undefined): Record<string, unknown> {
+  const base = { failure: p.failure ?? null, leasesLost: p.renewals ? p.leasesLost : null, renewals: p.renewals ?? null };
+  if (!p.run) return base;
+  const f: PhaseFigures = phaseFigures(p.run, n, v.limits);
+  const dep = deployment?.phases.find((d) => d.name === DEPLOYMENT_PHASE[p.name])?.run;
+  return {
+    ...base,
+    ...f,
+    ratioVsDeployment: v.workload === 'Deployment' ? 1 : speedRatio(dep?.ms ?? Number.NaN, f.ms),
+    writesByKind: p.run.controller?.byKind ?? null,
+    processCpuSeconds: p.run.processCpu,
+    windowMs: p.run.windowMs,
+    stolenSeconds: p.run.stolenSeconds ?? null,
+    milestonesMs: p.run.milestonesMs,
+  };
+}
+
+function memoryNote(v: VariantRun, n: number): string | undefined {
+  const empty = v.memoryEmpty;
+  const at = v.memoryAtN;
+  if (!empty || !at) return undefined;
+  const perThousand = (a: number, b: number): string => fixed(((a - b) / 2 ** 20 / n) * 1000, 1);
+  return `${variantLabel(v)} at ${n} Ready pods: RSS ${mib(at.rssBytes)} MiB and heap ${mib(at.heapUsedBytes)} MiB as it ran; after a full GC RSS ${mib(at.settledRssBytes)} MiB and heap ${mib(at.settledHeapUsedBytes)} MiB (on the empty namespace ${mib(empty.settledRssBytes)} and ${mib(empty.settledHeapUsedBytes)} MiB: ${perThousand(at.settledRssBytes, empty.settledRssBytes)} MiB of RSS and ${perThousand(at.settledHeapUsedBytes, empty.settledHeapUsedBytes)} MiB of heap per 1,000 pods); the process's peak RSS so far ${mib(at.maxRssBytes)} MiB.`;
+}
+
+function planningNote(v: VariantRun): string | undefined {
+  const t = v.planning;
+  if (!t) return undefined;
+  const cases = PLAN_CASES.map((c) => `${c} ${fixed(t.cases[c].median, 1)} ms (largest ${fixed(t.cases[c].max, 1)} ms; ${t.cases[c].actions} actions)`);
+  return `Planning on the ${t.pods} pods after ${variantLabel(v)}'s scale-out (planReconcile and describePlan, the synchronous part of a reconcile, in a fresh process, ${t.passes} passes per case, median): ${cases.join(', ')}.`;
+}
+
+function stallsNote(v: VariantRun): string | undefined {
+  const parts = v.phases.flatMap((p) => {
+    const s = p.run?.controller?.eventLoop.stalls;
+    return s ? [`${p.name}: ${s.stalls} stalls over 20 ms, the longest ${ms1(s.longestMs)} ms (${ms1(s.longestCpuMs)} ms of process CPU in it), GC ${s.gcPauses} pauses, ${ms1(s.gcPauseTotalMs)} ms in all`] : [];
+  });
+  return parts.length ? `What held ${variantLabel(v)}'s event loop: ${parts.join('; ')}.` : undefined;
+}
+
+export async function scaleLargeScenario(sizes: BenchSizes, log: Log): Promise<Section> {
+  const large = sizes.large;
+  const n = large.cloneSetReplicas;
+  const runs: VariantRun[] = [];
+  // The shipped limits first: whether the Lease holds there is the question this scenario answers.
+  runs.push(await cloneSetRun(large, SHIPPED_DEFAULTS, log));
+  runs.push(await cloneSetRun(large, UNTHROTTLED, log));
+  const dep = await deploymentRun(large, log);
+  runs.push(dep);
+  const rows = runs.flatMap((v) => v.phases.map((p) => phaseRow(v, p, n, dep)));
+  const cloneSets = runs.filter((v) => v.workload === 'CloneSet');
+  const leasesLostTotal = cloneSets.flatMap((v) => v.phases).reduce((sum, p) => sum + p.leasesLost, 0);
+  const timelineRows = runs.flatMap((v) => {
+    const run = v.phases.find((p) => p.name === 'scale-out')?.run;
+    if (!run) return [];
+    const q = timelineQuantiles(run.podMilestonesMs, n);
+    return MILESTONES.filter((m) => v.workload === 'CloneSet' || m !== 'gate written').map((m) => [variantLabel(v), m, ...q[m].map(seconds)]);
+  });
+  const cpuRows = runs.flatMap((v) => v.phases.flatMap((p) => (p.run ? [processCpuRow(`${variantLabel(v)}, ${p.name}`, n, [p.run])] : [])));
+  const electorLimits = `qps ${LEADER_ELECTION_CLIENT_LIMITS.qps} / burst ${LEADER_ELECTION_CLIENT_LIMITS.burst}`;
+  return {
+    title: `One CloneSet of ${n} pods: scale-out, ReCreate and in-place rollouts, the Lease held throughout`,
+    method: [
+      `Run only when \`--only\` names \`scale-large\`. A CloneSet of ${n} replicas (ReCreate, maxUnavailable ${large.maxUnavailable}, no surge) is created in a fresh namespace and, once all its pods are Ready and its status settled, its image is changed (a ReCreate rollout), then its update type set to InPlaceIfPossible with another image (an in-place rollout); one run at the shipped client limits (qps ${SHIPPED_DEFAULTS.qps} / burst ${SHIPPED_DEFAULTS.burst}), one unthrottled (qps ${UNTHROTTLED.qps} / burst ${UNTHROTTLED.burst}, as the kcm here). A Deployment of the same size (RollingUpdate, the same budget, no surge) is scaled out and rolled out once.`,
+      `The controller child runs with leader election on, as the controller-manager ships it: lease ${seconds(SHIPPED_LEASE_TIMINGS.leaseDurationMs)} s, renew deadline ${seconds(SHIPPED_LEASE_TIMINGS.renewDeadlineMs)} s, retry period ${seconds(SHIPPED_LEASE_TIMINGS.retryPeriodMs)} s, the elector on its own client (${electorLimits}) and connections; a watch on the Lease in the bench process records every renewal.`,
+      'Time: from the create or patch request until the bench\'s watcher sees exactly N live pods, all Ready (on the new image for a rollout). "Client-rate bound": the time the child\'s client limiter alone needs for the reconciles\' writes of the phase (the Lease\'s aside), (writes − burst) / qps; a run close to it was paced by the limiter. "Deployment / CloneSet": the Deployment\'s time for the same kind of change (its rollout for both rollouts) divided by the CloneSet\'s.',
+      '"API writes / pod", "CPU s / 100 pods", "event loop", "GC": the controller child\'s own counters over the phase, as in the scale-out section; "longest GC pause": V8\'s longest pause of the main thread. "Renewals": distinct renewTimes the Lease watcher saw over the phase; "renewal gap": the largest step between successive renewTimes (the holder\'s clock) / the largest wait the watcher saw, both below the renew deadline for the lease to hold; "leases lost": another holder took it, the child\'s Manager stopped for a lost lease, or a renewal came after the renew deadline.',
+      `"Bounded by": the client rate when the run took less than ${fixed(1 / 0.8, 2)}× its client-rate bound, else the CPU when the measured processes kept 85% of the machine's CPUs busy (the two largest users named), else the simulated pods' delays and the watch round trips.`,
+    ].join(' '),
+    headers: ['workload', 'client limits', 'phase', 'time to all Ready (s)', 'client-rate bound (s)', '× bound', 'Deployment / CloneSet', 'API writes / pod', 'CPU s / 100 pods', 'event loop p99 / max (ms)', 'longest GC pause (ms)', 'renewals', 'renewal gap: renewTime / seen (s)', 'leases lost', 'bounded by', 'writes by kind'],
+    rows,
+    notes: [
+      `Leases lost over every phase of both CloneSet runs: ${leasesLostTotal} (0 wanted).`,
+      ...cloneSets.flatMap((v) => [memoryNote(v, n), planningNote(v), stallsNote(v)].filter((x): x is string => x !== undefined)),
+      'One run per variant: a run of this size takes most of an hour at the shipped limits, so differences of a few percent between rows are noise of the shared machine.',
+    ],
+    extraTables: [
+      {
+        caption: `Where a scale-out's time goes: seconds from the create request until the given share of the ${n} pods had reached each milestone, as the bench's watcher saw it ("gate written": the InPlaceUpdateReady condition True; the Deployment's pods have no gate).`,
+        headers: ['workload', 'milestone', ...FRACTIONS.map((f) => `${f * 100}% of pods (s)`)],
+        rows: timelineRows,
+      },
+      { caption: processCpuCaption('the create or patch request'), headers: PROCESS_CPU_HEADERS, rows: cpuRows },
+    ],
+    data: {
+      scaleLarge: {
+        parameters: {
+          replicas: n,
+          maxUnavailable: large.maxUnavailable,
+          maxSurge: 0,
+          podDelaysMs: POD_DELAYS,
+          lease: SHIPPED_LEASE_TIMINGS,
+          electorClientLimits: LEADER_ELECTION_CLIENT_LIMITS,
+        },
+        runs: runs.map((v) => ({
+          workload: v.workload,
+          clientLimits: v.limits ?? null,
+          leasesLost: v.workload === 'CloneSet' ? v.phases.reduce((sum, p) => sum + p.leasesLost, 0) : null,
+          phases: Object.fromEntries(v.phases.map((p) => [p.name, phaseData(v, p, n, dep)])),
+          memoryEmpty: v.memoryEmpty ?? null,
+          memoryAtReplicas: v.memoryAtN ?? null,
+          planning: v.planning ?? null,
+        })),
+        leasesLost: leasesLostTotal,
+      },
+    },
+  };
+}

@@ -1,0 +1,40 @@
+// kwok's own settings (a KwokConfiguration, written beside the suite's Stages at cluster creation).
+//  - Pod stages are played by 32 workers: with kwok's default of 4, under a few hundred pods that
+//    queue, not the controllers, set the pace (a pod waited ~15 s between being scheduled and
+//    turning Ready).
+//  - Pod IPs come from one CIDR holding every pod the bench runs at once (50,000 under one
+//    manager) with room for a rollout's replacements. kwok's IP pool does not stop at the end of
+//    its CIDR: past it, it hands out the next addresses (10.0.1.x after 10.0.0.0/24), never takes
+//    them back when their pods go, and after a kwok restart it no longer knows they are taken, so
+//    two pods could share an IP.
+// kwokctl writes every option of a given KwokConfiguration (zero values included), so the others
+// are spelled out with kwok's defaults. kwok reads them only at creation: startCluster makes a
+// cluster created with other settings again.
+
+/** The simulated pods' CIDR: 65,534 addresses. */
+export const POD_CIDR = '10.0.0.0/16';
+
+/** How many pods the simulated kubelet can give distinct IPs of its CIDR at once. */
+export function podAddresses(cidr: string): number {
+  const m = /^(\d{1,3})(?:\.(\d{1,3})){3}\/(\d{1,2})$/.exec(cidr);
+  const prefix = Number(m?.[3]);
+  if (!m || prefix > 32) throw new Error(`${cidr} is not an IPv4 CIDR`);
+  // The network and broadcast addresses are not handed out.
+  return Math.max(0, 2 ** (32 - prefix) - 2);
+}
+
+export function kwokConfiguration(): string {
+  return `apiVersion: config.kwok.x-k8s.io/v1alpha1
+kind: KwokConfiguration
+options:
+  cidr: ${POD_CIDR}
+  podPlayStageParallelism: 32
+  nodePlayStageParallelism: 8
+  nodeLeaseParallelism: 4
+  podsOnNodeSyncParallelism: 1
+  enableDebuggingHandlers: true
+  enableProfilingHandler: true
+  enableContentionProfiling: false
+  enablePodsOnNodeSyncListPager: true
+  enablePodsOnNodeSyncStreamWatch: false`;
+}
