@@ -10,6 +10,7 @@ import type { Pod } from '@cloneset-suite/podopslifecycle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloneSet } from '../../../../packages/cloneset-controller/test/integration/support.ts';
 import { installCrds } from '../../src/local-install.ts';
+import { podWebhooksAnswer, releaseNamespace } from '../support/suite-namespace.ts';
 import { PodHistory, WatchHistory } from '../support/pod-history.ts';
 import { operationsAtWrites, servicesListingReady, type SliceVersion } from '../support/traffic-order.ts';
 import { startUrlModeManager, type UrlModeManager } from '../support/url-mode-manager.ts';
@@ -50,23 +51,14 @@ describe('rollout restart of an InPlaceIfPossible CloneSet of controlled pods be
     pods = new PodHistory(client, ns.name);
     slices = new WatchHistory(client, ns.name, Resources.endpointSlices);
     manager = await startUrlModeManager(ns.name, 'restart-test', ['--leader-elect=false']);
-    await eventually('the pod webhooks answer', async () => {
-      await kubectl(['apply', '--dry-run=server', '-n', ns.name, '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'probe', labels: { [CONTROL]: 'true' } }, spec: { containers: [{ name: 'c', image: 'x' }] } }));
-      return true;
-    }, { timeoutMs: 60_000 });
+    await podWebhooksAnswer(ns.name);
   }, 120_000);
 
   afterAll(async () => {
     pods?.stop();
     slices?.stop();
     await manager?.stop();
-    if (ns) {
-      await kubectl(['delete', 'clone', '--all', '-n', ns.name, '--wait=false']).catch(() => undefined);
-      for (const p of (await getJson<{ items: Pod[] }>(['pods', '-n', ns.name]).catch(() => undefined))?.items ?? []) {
-        if ((p.metadata?.finalizers ?? []).length > 0) await kubectl(['patch', 'pod', p.metadata!.name!, '-n', ns.name, '--type=merge', '-p', '{"metadata":{"finalizers":null}}']).catch(() => undefined);
-      }
-      await ns.remove();
-    }
+    if (ns) await releaseNamespace(ns, 'clone');
   });
 
   it('re-creates every pod, one at a time, through PodOpsLifecycle, never while the Service lists it as ready', async () => {

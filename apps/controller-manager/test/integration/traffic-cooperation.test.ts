@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chaosLong, chaosSeed, killSchedule } from '../../../../e2e/src/chaos/seeded.ts';
 import { cloneSet } from '../../../../packages/cloneset-controller/test/integration/support.ts';
 import { installCrds } from '../../src/local-install.ts';
+import { podWebhooksAnswer, releaseNamespace } from '../support/suite-namespace.ts';
 import { PodHistory, WatchHistory } from '../support/pod-history.ts';
 import { finalizerDropsWhileListed as finalizerDropsAtWrites, operationsAtWrites, servicesListingReady, type SliceVersion } from '../support/traffic-order.ts';
 import { startUrlModeManager, type UrlModeManager } from '../support/url-mode-manager.ts';
@@ -72,12 +73,6 @@ describe('traffic cooperation: EndpointSlices of the Services selecting a contro
     kubectl(['patch', 'clone', name, '-n', ns.name, '--type=json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }])]);
   const service = (name: string) => kubectl(['create', 'service', 'clusterip', name, '-n', ns.name, '--tcp=80:80']);
 
-  const webhooksAnswer = () =>
-    eventually('the pod webhooks answer', async () => {
-      await kubectl(['apply', '--dry-run=server', '-n', ns.name, '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'probe', labels: { [CONTROL]: 'true' } }, spec: { containers: [{ name: 'c', image: 'x' }] } }));
-      return true;
-    }, { timeoutMs: 60_000 });
-
   beforeAll(async () => {
     await installCrds((a, input) => kubectl(a, input), path.join(repoRoot, 'crds'));
     ns = await createTestNamespace('traffic');
@@ -85,21 +80,14 @@ describe('traffic cooperation: EndpointSlices of the Services selecting a contro
     pods = new PodHistory(client, ns.name);
     slices = new WatchHistory(client, ns.name, Resources.endpointSlices);
     manager = await startUrlModeManager(ns.name, 'traffic-test', ['--leader-elect=false']);
-    await webhooksAnswer();
+    await podWebhooksAnswer(ns.name);
   }, 120_000);
 
   afterAll(async () => {
     pods?.stop();
     slices?.stop();
     await manager?.stop();
-    if (ns) {
-      await kubectl(['delete', 'clone,podtransitionrule', '--all', '-n', ns.name, '--wait=false']).catch(() => undefined);
-      const left = await getJson<{ items: Pod[] }>(['pods', '-n', ns.name]).catch(() => undefined);
-      for (const p of left?.items ?? []) {
-        if (finalizersOf(p).length > 0) await kubectl(['patch', 'pod', p.metadata!.name!, '-n', ns.name, '--type=merge', '-p', '{"metadata":{"finalizers":null}}']).catch(() => undefined);
-      }
-      await ns.remove();
-    }
+    if (ns) await releaseNamespace(ns, 'clone,podtransitionrule');
   });
 
   it('the README walkthrough: an in-place rollout and a scale-in behind a Service never operate a pod an EndpointSlice lists as ready', async () => {
@@ -302,7 +290,7 @@ describe('traffic cooperation: EndpointSlices of the Services selecting a contro
     // While the manager was down its pod webhooks (failurePolicy Fail) refused the simulated
     // kubelet's status patches, and kwok does not retry a refused stage as a kubelet would: once
     // the webhooks answer again, one write per pod makes it play the stage again.
-    await webhooksAnswer();
+    await podWebhooksAnswer(ns.name);
     await kubectl(['annotate', 'pods', '-n', ns.name, '-l', 'app=crash', '--overwrite', 'test.cloneset-suite.io/nudge=after-kills']);
     await settled('crash', replicas, 'nginx:1.28', true, 240_000);
     const operations = operationsWhileListed('crash');

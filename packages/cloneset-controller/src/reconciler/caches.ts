@@ -17,6 +17,7 @@
 //   selector tells them apart; they are few (history limit) per workload anyway.
 import { keepIdentityAndLabels, type DeepReadonly, type InformerFactory, type InformerScope, type KubeObject } from '@cloneset-suite/kube-runtime';
 import { INSTANCE_ID_LABEL } from '../core/keys.ts';
+import { RESIZABLE } from '../core/update/resize.ts';
 import type { CloneSetLike } from '../core/types.ts';
 import { cloneSetResource, nodeResource, podResource, pvcResource, revisionResource } from './resources.ts';
 
@@ -24,11 +25,9 @@ export type CloneSetObject = CloneSetLike & KubeObject;
 
 export const pvcCacheScope: InformerScope<KubeObject> = { labelSelector: INSTANCE_ID_LABEL };
 
-const RESIZABLE = ['cpu', 'memory'];
-
 function keepLabelsAndAllocatable(node: KubeObject): KubeObject {
   const allocatable = (node as { status?: { allocatable?: Record<string, string> } }).status?.allocatable ?? {};
-  const kept = Object.fromEntries(Object.entries(allocatable).filter(([k]) => RESIZABLE.includes(k)));
+  const kept = Object.fromEntries(Object.entries(allocatable).filter(([k]) => (RESIZABLE as readonly string[]).includes(k)));
   const slim = keepIdentityAndLabels(node);
   return Object.keys(kept).length > 0 ? ({ ...slim, status: { allocatable: kept } } as KubeObject) : slim;
 }

@@ -65,11 +65,14 @@ function isGrace(x: unknown): x is InPlaceUpdateGrace {
   return isRecord(x) && typeof x.revision === 'string' && typeof x.graceSeconds === 'number' && Number.isFinite(x.graceSeconds) && isOptional(x.containerImages, isStringMap);
 }
 
-export function updateStateKey(pod: V1Pod): string | undefined {
+/** The first of `keys` the pod has an annotation under (OpenKruise's key before its legacy one). */
+function presentKey(pod: V1Pod, keys: readonly string[]): string | undefined {
   const a = pod.metadata?.annotations ?? {};
-  if (Object.hasOwn(a, INPLACE_UPDATE_STATE_ANNOTATION)) return INPLACE_UPDATE_STATE_ANNOTATION;
-  if (Object.hasOwn(a, INPLACE_UPDATE_STATE_ANNOTATION_LEGACY)) return INPLACE_UPDATE_STATE_ANNOTATION_LEGACY;
-  return undefined;
+  return keys.find((k) => Object.hasOwn(a, k));
+}
+
+export function updateStateKey(pod: V1Pod): string | undefined {
+  return presentKey(pod, [INPLACE_UPDATE_STATE_ANNOTATION, INPLACE_UPDATE_STATE_ANNOTATION_LEGACY]);
 }
 
 export function readUpdateState(pod: V1Pod): InPlaceUpdateState | undefined {
@@ -79,10 +82,7 @@ export function readUpdateState(pod: V1Pod): InPlaceUpdateState | undefined {
 }
 
 export function graceAnnotationKey(pod: V1Pod): string | undefined {
-  const a = pod.metadata?.annotations ?? {};
-  if (Object.hasOwn(a, INPLACE_UPDATE_GRACE_ANNOTATION)) return INPLACE_UPDATE_GRACE_ANNOTATION;
-  if (Object.hasOwn(a, INPLACE_UPDATE_GRACE_ANNOTATION_LEGACY)) return INPLACE_UPDATE_GRACE_ANNOTATION_LEGACY;
-  return undefined;
+  return presentKey(pod, [INPLACE_UPDATE_GRACE_ANNOTATION, INPLACE_UPDATE_GRACE_ANNOTATION_LEGACY]);
 }
 
 export function readGrace(pod: V1Pod): InPlaceUpdateGrace | undefined {
