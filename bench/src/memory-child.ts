@@ -56,7 +56,7 @@ async function relist(afterPage: () => void, onPage: (items: readonly unknown[])
   for await (const page of manager.client.resource(Resources.pods).listPages({ namespace, limit: 500 })) {
     listedVersion ??= page.metadata?.resourceVersion;
     onPage(page.items);
-    session.addPage(page.items);
+    await session.addPage(page.items);
     afterPage();
   }
   await session.commit(listedVersion ?? '');

@@ -201,7 +201,7 @@ function planningNote(v: VariantRun): string | undefined {
 function stallsNote(v: VariantRun): string | undefined {
   const parts = v.phases.flatMap((p) => {
     const s = p.run?.controller?.eventLoop.stalls;
-    return s ? [`${p.name}: ${s.stalls} stalls over 20 ms, the longest ${ms1(s.longestMs)} ms (${ms1(s.longestCpuMs)} ms of process CPU in it), GC ${s.gcPauses} pauses, ${ms1(s.gcPauseTotalMs)} ms in all`] : [];
+    return s ? [`${p.name}: ${s.stalls} stalls over 20 ms, the longest ${ms1(s.longestMs)} ms (${ms1(s.longestCpuMs)} ms of process CPU in it; the main thread busy ${ms1(s.maxMainThreadCpuMs)} ms at most in one stall), GC ${s.gcPauses} pauses, ${ms1(s.gcPauseTotalMs)} ms in all`] : [];
   });
   return parts.length ? `What held ${variantLabel(v)}'s event loop: ${parts.join('; ')}.` : undefined;
 }

@@ -16,6 +16,16 @@ describe('addTick', () => {
     expect(w).toMatchObject({ stalls: 3, longestMs: 90, longestCpuMs: 10, maxCpuMs: 35 });
   });
 
+  it("keeps the main thread's most CPU in any one stall apart from the process's", () => {
+    const w = [
+      [30, 25, 20],
+      [90, 60, 5],
+      [40, 35, 30],
+    ].reduce((acc, [late, cpu, main]) => addTick(acc, late!, cpu!, main!), NO_STALLS);
+    expect(w).toMatchObject({ stalls: 3, maxCpuMs: 60, maxMainThreadCpuMs: 30 });
+    expect(addTick(NO_STALLS, 10, 50, 50).maxMainThreadCpuMs).toBe(0);
+  });
+
   it('never reports more stalls than ticks, nor a longest below any stall', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.double({ min: 0, max: 1000, noNaN: true }), fc.double({ min: 0, max: 1000, noNaN: true }))), (ticks) => {
@@ -51,6 +61,8 @@ describe('watchLoopStalls', () => {
       expect(w.stalls).toBeGreaterThanOrEqual(1);
       expect(w.longestMs).toBeGreaterThanOrEqual(60);
       expect(w.maxCpuMs).toBeGreaterThan(0);
+      expect(w.maxMainThreadCpuMs).toBeGreaterThan(0);
+      expect(w.maxMainThreadCpuMs).toBeLessThanOrEqual(w.maxCpuMs);
       expect(w.gcPauses).toBeGreaterThan(0);
       expect(watch.take()).toMatchObject({ stalls: 0, gcPauses: 0 });
     } finally {

@@ -15,7 +15,8 @@ import { Backoff } from './backoff.ts';
 
 /** A full list, handed over page by page; nothing changes in the store before commit. */
 export interface ReplaceSession<T> {
-  addPage(items: readonly T[]): void;
+  /** Takes a page in (resolves once it has; it may give the event loop turns meanwhile). */
+  addPage(items: readonly T[]): Promise<void>;
   /** The store becomes exactly the items of every page added (resolves once it has). */
   commit(resourceVersion: string): Promise<void>;
 }
@@ -121,7 +122,7 @@ export class Reflector<T extends KubeObject> {
     const pages = this.o.client.listPages({ ...this.selectors(), limit: this.o.pageSize ?? 500, signal });
     for await (const page of pages) {
       rv ??= page.metadata?.resourceVersion;
-      session.addPage(page.items.map((item) => (item.kind ? item : { ...typeMeta, ...item })));
+      await session.addPage(page.items.map((item) => (item.kind ? item : { ...typeMeta, ...item })));
     }
     if (!rv) throw new Error('list answered without a resourceVersion');
     await session.commit(rv);

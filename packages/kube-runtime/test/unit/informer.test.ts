@@ -4,7 +4,7 @@ import { Resources } from '../../src/client/gvr.ts';
 import type { HttpRequest } from '../../src/client/transport.ts';
 import type { KubeObject } from '../../src/client/types.ts';
 import { InformerFactory } from '../../src/informer/factory.ts';
-import { RELIST_CHANGES_PER_TURN, SharedIndexInformer } from '../../src/informer/shared-informer.ts';
+import { LISTED_OBJECTS_PER_TURN, RELIST_CHANGES_PER_TURN, SharedIndexInformer } from '../../src/informer/shared-informer.ts';
 import { keepIdentityAndLabels, stripManagedFields } from '../../src/informer/transform.ts';
 import { FakeClock, flushMicrotasks } from '../../src/util/clock.ts';
 import { FakeTransport, LiveStream, status, type FakeAnswer } from '../support/fake-transport.ts';
@@ -300,6 +300,56 @@ describe('SharedIndexInformer + Reflector', () => {
     expect(cacheNow()).toEqual(['a@1', 'b@15', 'd@16']);
     expect(informer.get('ns', 'a')).toBe(cachedA);
     expect(transformed).toEqual(['b@15', 'd@16']);
+    ac.abort();
+    await run;
+  });
+
+  it(`a listed page is made cacheable ${LISTED_OBJECTS_PER_TURN} objects per turn of the event loop; objects cached at their listed version cost no share of it`, async () => {
+    const n = 3 * LISTED_OBJECTS_PER_TURN + 1;
+    const page = (rv: (i: number) => string) => Array.from({ length: n }, (_, i) => cm(`o${i}`, rv(i)));
+    const clock = new FakeClock();
+    let lists = 0;
+    const transport = new FakeTransport((req) => {
+      if (req.query?.watch) return lists === 1 ? status(410, 'Gone', 'too old') : { stream: new LiveStream(req.signal) };
+      lists++;
+      // The relist: every other object unchanged (same resourceVersion), the rest moved on.
+      return { body: { metadata: { resourceVersion: String(10 * n + lists) }, items: page((i) => (lists === 1 || i % 2 === 0 ? String(i + 1) : String(n + i + 1))) } };
+    });
+    const client = new KubeClient({ transport, clock, qps: 0 });
+    // Which turn of the event loop each object was transformed in (an immediate that schedules
+    // itself again runs once per turn, whatever the machine's speed).
+    let turn = 0;
+    let ticking = true;
+    const tick = (): void => {
+      turn++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const madePerTurn: Map<number, number>[] = [new Map(), new Map()];
+    const informer = new SharedIndexInformer<KubeObject>({
+      client: client.resource(Resources.configMaps),
+      namespace: 'ns',
+      clock,
+      transform: (o) => {
+        const counts = madePerTurn[lists - 1]!;
+        counts.set(turn, (counts.get(turn) ?? 0) + 1);
+        return o;
+      },
+    });
+    const ac = new AbortController();
+    const run = informer.run(ac.signal);
+    await informer.waitForSync();
+    const [initial] = madePerTurn;
+    expect([...initial!.values()].reduce((a, b) => a + b, 0)).toBe(n);
+    expect(Math.max(...initial!.values())).toBe(LISTED_OBJECTS_PER_TURN);
+    expect(initial!.size).toBe(Math.ceil(n / LISTED_OBJECTS_PER_TURN));
+    // The 410 makes it list again: only the objects that moved are made again, and only they count.
+    while (lists < 2 || informer.lastSyncResourceVersion() !== String(10 * n + 2)) await new Promise((r) => setImmediate(r));
+    ticking = false;
+    const relisted = madePerTurn[1]!;
+    const moved = Math.floor(n / 2);
+    expect([...relisted.values()].reduce((a, b) => a + b, 0)).toBe(moved);
+    expect(relisted.size).toBe(Math.ceil(moved / LISTED_OBJECTS_PER_TURN));
     ac.abort();
     await run;
   });
