@@ -17,7 +17,7 @@ import { leaseScenario } from './scenarios/lease.ts';
 import { memoryScenario } from './scenarios/memory.ts';
 import { rolloutScenario } from './scenarios/rollout.ts';
 import { managerLargeScenario } from './scenarios/manager-large.ts';
-import { scaleLargeScenario } from './scenarios/scale-large.ts';
+import { nodesForLarge, scaleLargeScenario } from './scenarios/scale-large.ts';
 import { scaleOutScenario } from './scenarios/scale-out.ts';
 import { settledScenario } from './scenarios/settled.ts';
 import { webhookScenario } from './scenarios/webhook.ts';
@@ -72,7 +72,8 @@ async function foreignNamespaces(): Promise<string[]> {
   return out.split('\n').filter((n) => n && !system.has(n) && !n.startsWith('bench-') && !n.startsWith(PROBE_NAMESPACE_PREFIX));
 }
 
-await startCluster({ log });
+// scale-large's 10,000 pods need more simulated nodes than the 6 the cluster starts with.
+await startCluster({ log, ...(names.includes('scale-large') ? { nodes: nodesForLarge(sizes.large.cloneSetReplicas) } : {}) });
 await installCrds();
 const env = await describeEnvironment();
 const foreignAtStart = await foreignNamespaces();

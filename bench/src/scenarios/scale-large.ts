@@ -5,7 +5,8 @@
 // size scaled out and rolled out beside it. Per phase: the time to all Ready against the client's
 // rate bound and against the Deployment, API writes per pod, the event loop and GC pauses, the
 // Lease's renewals; and the controller's RSS and heap at N pods.
-import { LEADER_ELECTION_CLIENT_LIMITS, jsonPatch, type KubeObject } from '@cloneset-suite/kube-runtime';
+import { parseQuantity } from '@cloneset-suite/api-types';
+import { LEADER_ELECTION_CLIENT_LIMITS, Resources, jsonPatch, type KubeObject } from '@cloneset-suite/kube-runtime';
 import { availableParallelism } from 'node:os';
 import { SHIPPED_DEFAULTS, SHIPPED_LEASE_TIMINGS, UNTHROTTLED } from '../controller-process.ts';
 import type { MemoryReading } from '../controller-protocol.ts';
@@ -23,6 +24,28 @@ import { createWorkload, formatByKind, setImage, withSession } from '../workload
 
 type Log = (line: string) => void;
 type Limits = { qps: number; burst: number };
+
+/** kwok's node-initialize stage gives each simulated node room for 1,000 pods (`status.allocatable.pods`). */
+const PODS_PER_NODE = 1_000;
+/** Room for pods still terminating beside the N that must be Ready. */
+const NODE_ROOM = 1.2;
+
+/**
+ * The simulated nodes the cluster needs for N pods: the local cluster's 6 (6,000 pods) up to 5,000
+ * replicas, 12 for 10,000. Without them the scheduler leaves the pods past 6,000 Pending.
+ */
+export function nodesForLarge(replicas: number): number {
+  return Math.max(6, Math.ceil((replicas * NODE_ROOM) / PODS_PER_NODE));
+}
+
+/** Fails at once, naming the figures, when the cluster's nodes cannot hold N pods (a cluster given by E2E_KUBECONFIG, say). */
+async function checkNodeRoom(replicas: number): Promise<void> {
+  const nodes = await benchClient().resource<KubeObject & { status?: { allocatable?: Record<string, string> } }>(Resources.nodes).listAll();
+  const room = nodes.items.reduce((sum, n) => sum + (parseQuantity(n.status?.allocatable?.pods ?? '0') ?? 0), 0);
+  if (room < replicas * NODE_ROOM) {
+    throw new Error(`the cluster's ${nodes.items.length} nodes have room for ${room} pods; scale-large needs ${Math.ceil(replicas * NODE_ROOM)} for ${replicas} replicas (${nodesForLarge(replicas)} local nodes)`);
+  }
+}
 
 /** 10,000 pods leave with their namespace in a few minutes; the next variant should not compete with that. */
 const GONE_TIMEOUT_MS = 20 * 60_000;
@@ -209,6 +232,7 @@ function stallsNote(v: VariantRun): string | undefined {
 export async function scaleLargeScenario(sizes: BenchSizes, log: Log): Promise<Section> {
   const large = sizes.large;
   const n = large.cloneSetReplicas;
+  await checkNodeRoom(n);
   const runs: VariantRun[] = [];
   // The shipped limits first: whether the Lease holds there is the question this scenario answers.
   runs.push(await cloneSetRun(large, SHIPPED_DEFAULTS, log));

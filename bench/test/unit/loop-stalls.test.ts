@@ -21,7 +21,7 @@ describe('addTick', () => {
       [30, 25, 20],
       [90, 60, 5],
       [40, 35, 30],
-    ].reduce((acc, [late, cpu, main]) => addTick(acc, late!, cpu!, main!), NO_STALLS);
+    ].reduce((acc, [late, cpu, main]) => addTick(acc, late!, cpu!, main), NO_STALLS);
     expect(w).toMatchObject({ stalls: 3, maxCpuMs: 60, maxMainThreadCpuMs: 30 });
     expect(addTick(NO_STALLS, 10, 50, 50).maxMainThreadCpuMs).toBe(0);
   });

@@ -31,3 +31,4 @@ export { validateCloneSetTemplate } from './cloneset/template-validation.ts';
 export * from './transition-rule/defaults.ts';
 export * from './transition-rule/validation.ts';
 export { jsonEqual } from './json-equal.ts';
+export { parseQuantity } from './quantity.ts';
