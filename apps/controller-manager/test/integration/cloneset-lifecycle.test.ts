@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installCrds } from '../../src/local-install.ts';
 import { TestWebhookServer } from '../../../../packages/transition-rule/test/support/webhook-server.ts';
 import { PodHistory } from '../support/pod-history.ts';
+import { releaseNamespace } from '../support/suite-namespace.ts';
 import { startUrlModeManager, type UrlModeManager } from '../support/url-mode-manager.ts';
 
 const PROT = 'prot.podopslifecycle.kusionstack.io/test-traffic';
@@ -151,17 +152,7 @@ describe('CloneSet through PodOpsLifecycle and PodTransitionRule on a cluster', 
     stopCooperation = true;
     history?.stop();
     await manager?.stop();
-    if (ns) {
-      await kubectl(['delete', 'clone,podtransitionrule', '--all', '-n', ns.name, '--wait=false']).catch(() => undefined);
-      // Protection finalizers would hold the namespace's pods forever.
-      const left = await getJson<{ items: Pod[] }>(['pods', '-n', ns.name]).catch(() => undefined);
-      for (const p of left?.items ?? []) {
-        if ((p.metadata?.finalizers ?? []).length > 0) {
-          await kubectl(['patch', 'pod', p.metadata!.name!, '-n', ns.name, '--type=merge', '-p', '{"metadata":{"finalizers":null}}']).catch(() => undefined);
-        }
-      }
-      await ns.remove();
-    }
+    if (ns) await releaseNamespace(ns, 'clone,podtransitionrule');
   });
 
   it('an in-place update runs PreCheck -> Preparing -> Operating -> update -> PostCheck -> Completing -> service-available, never under the prot. finalizer', async () => {

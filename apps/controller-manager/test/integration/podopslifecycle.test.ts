@@ -8,6 +8,7 @@ import { KubeClient, loadKubeConfig } from '@cloneset-suite/kube-runtime';
 import { OpsLifecycleClient, allowOps, type OperationAdapter, type Pod } from '@cloneset-suite/podopslifecycle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installCrds } from '../../src/local-install.ts';
+import { releaseNamespace } from '../support/suite-namespace.ts';
 import { startUrlModeManager } from '../support/url-mode-manager.ts';
 
 const PROT = 'prot.podopslifecycle.kusionstack.io/test-traffic';
@@ -106,16 +107,7 @@ describe('PodOpsLifecycle on a cluster', () => {
   afterAll(async () => {
     for (const stop of stopCooperation) stop();
     await stopManager?.();
-    if (ns) {
-      // Protection finalizers would hold the namespace's pods forever.
-      const pods = await getJson<{ items: Pod[] }>(['pods', '-n', ns.name]).catch(() => undefined);
-      for (const p of pods?.items ?? []) {
-        if ((p.metadata?.finalizers ?? []).length > 0) {
-          await kubectl(['patch', 'pod', p.metadata!.name!, '-n', ns.name, '--type=merge', '-p', '{"metadata":{"finalizers":null}}']).catch(() => undefined);
-        }
-      }
-      await ns.remove();
-    }
+    if (ns) await releaseNamespace(ns);
   });
 
   it('a controlled pod created directly gets the gate and becomes service-available; an uncontrolled one is never touched', async () => {

@@ -14,9 +14,9 @@ export function podWebhooksAnswer(namespace: string): Promise<boolean> {
   }, { timeoutMs: 60_000 });
 }
 
-/** Deletes `kinds` without waiting, strips every pod's finalizers, then removes the namespace. */
-export async function releaseNamespace(ns: { name: string; remove: () => Promise<void> }, kinds: string): Promise<void> {
-  await kubectl(['delete', kinds, '--all', '-n', ns.name, '--wait=false']).catch(() => undefined);
+/** Deletes `kinds` (if any) without waiting, strips every pod's finalizers, then removes the namespace. */
+export async function releaseNamespace(ns: { name: string; remove: () => Promise<void> }, kinds?: string): Promise<void> {
+  if (kinds) await kubectl(['delete', kinds, '--all', '-n', ns.name, '--wait=false']).catch(() => undefined);
   const left = await getJson<{ items: { metadata?: { name?: string; finalizers?: string[] } }[] }>(['pods', '-n', ns.name]).catch(() => undefined);
   for (const p of left?.items ?? []) {
     if ((p.metadata?.finalizers ?? []).length > 0) await kubectl(['patch', 'pod', p.metadata!.name!, '-n', ns.name, '--type=merge', '-p', '{"metadata":{"finalizers":null}}']).catch(() => undefined);
