@@ -22,6 +22,18 @@ async function tick(clock: FakeClock, ms = 0): Promise<void> {
   await clock.advance(ms);
 }
 
+/** Counts turns of the event loop: an immediate that schedules itself again runs once per turn, whatever the machine's speed. */
+function countTurns(): { now: () => number; stop: () => void } {
+  let turn = 0;
+  let ticking = true;
+  const tick = (): void => {
+    turn++;
+    if (ticking) setImmediate(tick);
+  };
+  setImmediate(tick);
+  return { now: () => turn, stop: () => void (ticking = false) };
+}
+
 /** Records every handler call as a compact string. */
 function record(informer: SharedIndexInformer<KubeObject>) {
   const log: string[] = [];
@@ -316,15 +328,8 @@ describe('SharedIndexInformer + Reflector', () => {
       return { body: { metadata: { resourceVersion: String(10 * n + lists) }, items: page((i) => (lists === 1 || i % 2 === 0 ? String(i + 1) : String(n + i + 1))) } };
     });
     const client = new KubeClient({ transport, clock, qps: 0 });
-    // Which turn of the event loop each object was transformed in (an immediate that schedules
-    // itself again runs once per turn, whatever the machine's speed).
-    let turn = 0;
-    let ticking = true;
-    const tick = (): void => {
-      turn++;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
+    // Which turn of the event loop each object was transformed in.
+    const turns = countTurns();
     const madePerTurn: Map<number, number>[] = [new Map(), new Map()];
     const informer = new SharedIndexInformer<KubeObject>({
       client: client.resource(Resources.configMaps),
@@ -332,7 +337,7 @@ describe('SharedIndexInformer + Reflector', () => {
       clock,
       transform: (o) => {
         const counts = madePerTurn[lists - 1]!;
-        counts.set(turn, (counts.get(turn) ?? 0) + 1);
+        counts.set(turns.now(), (counts.get(turns.now()) ?? 0) + 1);
         return o;
       },
     });
@@ -345,7 +350,7 @@ describe('SharedIndexInformer + Reflector', () => {
     expect(initial!.size).toBe(Math.ceil(n / LISTED_OBJECTS_PER_TURN));
     // The 410 makes it list again: only the objects that moved are made again, and only they count.
     while (lists < 2 || informer.lastSyncResourceVersion() !== String(10 * n + 2)) await new Promise((r) => setImmediate(r));
-    ticking = false;
+    turns.stop();
     const relisted = madePerTurn[1]!;
     const moved = Math.floor(n / 2);
     expect([...relisted.values()].reduce((a, b) => a + b, 0)).toBe(moved);
@@ -358,21 +363,14 @@ describe('SharedIndexInformer + Reflector', () => {
     const n = 3 * RELIST_CHANGES_PER_TURN + 1;
     const items = Array.from({ length: n }, (_, i) => cm(`o${i}`, String(i + 1)));
     const { informer } = setup((req) => (req.query?.watch ? { stream: new LiveStream(req.signal) } : { body: { metadata: { resourceVersion: String(n + 1) }, items } }));
-    // Which turn of the event loop each add came in: an immediate that schedules itself again runs
-    // once per turn, whatever the machine's speed.
-    let turn = 0;
-    let ticking = true;
-    const tick = (): void => {
-      turn++;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
+    // Which turn of the event loop each add came in.
+    const turns = countTurns();
     let adds = 0;
     const addsPerTurn = new Map<number, number>();
     informer.addEventHandler({
       onAdd: () => {
         adds++;
-        addsPerTurn.set(turn, (addsPerTurn.get(turn) ?? 0) + 1);
+        addsPerTurn.set(turns.now(), (addsPerTurn.get(turns.now()) ?? 0) + 1);
       },
     });
     // What a timer due during the commit saw: how many objects were in by then.
@@ -382,7 +380,7 @@ describe('SharedIndexInformer + Reflector', () => {
     const timer = setInterval(() => seenByTimers.push(adds), 0);
     await informer.waitForSync();
     clearInterval(timer);
-    ticking = false;
+    turns.stop();
     expect(adds).toBe(n);
     expect(informer.indexer.size()).toBe(n);
     expect(Math.max(...addsPerTurn.values())).toBe(RELIST_CHANGES_PER_TURN);
