@@ -8,6 +8,7 @@
 // The record is on the pod, so a restarted manager reads what it began.
 import type { V1Pod } from '@kubernetes/client-node';
 import { POL_CLONESET_ID, POL_LABELS, POL_OPERATION_TYPES, POL_PREFIXES, polKey } from '@cloneset-suite/api-types';
+import { memoByPod } from '../pods/pod-memo.ts';
 import { podLabels } from '../pods/pod-state.ts';
 
 /** The suite's own annotation (not a KusionStack key, hence its domain). */
@@ -70,7 +71,7 @@ const inWords = (op: CloneSetOperation): string =>
  * as every begin of a deleting operation writes them); a `scale-in` without that announcement
  * was not begun as one.
  */
-export function cloneSetLifecycle(pod: V1Pod): CloneSetLifecycle {
+export const cloneSetLifecycle = memoByPod((pod: V1Pod): CloneSetLifecycle => {
   const labels = podLabels(pod);
   const operating = labels[OPERATING_LABEL];
   if (operating === undefined) return { state: 'idle' };
@@ -89,4 +90,4 @@ export function cloneSetLifecycle(pod: V1Pod): CloneSetLifecycle {
     return { state: 'altered', granted, labelType: type, begun: undefined, why: `label ${OPERATION_TYPE_LABEL} is "scale-in", but no scale-in was begun on this pod (its begin writes ${POL_LABELS.preparingToDelete} with the ${OPERATING_LABEL} timestamp)` };
   }
   return { state: 'ours', operation: { type, deletesPod }, granted };
-}
+});

@@ -11,9 +11,10 @@ import {
   REVISION_LABEL,
   SPECIFIED_DELETE_LABEL,
 } from '../keys.ts';
-import { findIn, someIn } from '../frozen-lists.ts';
+import { someIn } from '../frozen-lists.ts';
 import { selectorMatcher } from '../selector.ts';
 import { toMillis } from '../time.ts';
+import { memoByPod } from './pod-memo.ts';
 import type { CloneSetLike } from '../types.ts';
 
 export function podName(pod: V1Pod): string {
@@ -31,17 +32,36 @@ export function isActive(pod: V1Pod): boolean {
 }
 
 export function getCondition(pod: V1Pod, type: string): V1PodCondition | undefined {
-  return findIn(pod.status?.conditions, (c) => c.type === type);
+  // A plain loop: every pass reads a few conditions of every pod, and a callback per call costs more.
+  const conditions = pod.status?.conditions;
+  if (!conditions) return undefined;
+  for (let i = 0; i < conditions.length; i++) {
+    if (conditions[i]?.type === type) return conditions[i];
+  }
+  return undefined;
 }
 
+/** What the pod's phase and conditions say of its readiness, read once per pod version (pod-memo.ts). */
+const readiness = memoByPod((pod: V1Pod) => {
+  const ready = getCondition(pod, 'Ready');
+  const inPlaceUpdateReady = getCondition(pod, INPLACE_UPDATE_READY);
+  return {
+    running: pod.status?.phase === 'Running',
+    ready: ready?.status === 'True',
+    /** When Ready last went True, or undefined (not True, or the zero time). */
+    readySinceMs: ready?.status === 'True' ? toMillis(ready.lastTransitionTime) : undefined,
+    /** InPlaceUpdateReady True, or absent. */
+    inPlaceUpdateReady: !inPlaceUpdateReady || inPlaceUpdateReady.status === 'True',
+  };
+});
+
 export function isPodReadyCondition(pod: V1Pod): boolean {
-  return getCondition(pod, 'Ready')?.status === 'True';
+  return readiness(pod).ready;
 }
 
 /** Time the Ready condition last went True, or undefined (the zero time). */
 export function readySinceMs(pod: V1Pod): number | undefined {
-  const c = getCondition(pod, 'Ready');
-  return c?.status === 'True' ? toMillis(c.lastTransitionTime) : undefined;
+  return readiness(pod).readySinceMs;
 }
 
 /**
@@ -50,11 +70,10 @@ export function readySinceMs(pod: V1Pod): number | undefined {
  * m > 0 counts as "not yet long enough", the conservative reading.
  */
 export function isUpdateReady(pod: V1Pod, minReadySeconds: number, nowMs: number): boolean {
-  if (pod.status?.phase !== 'Running' || !isPodReadyCondition(pod)) return false;
-  const ipu = getCondition(pod, INPLACE_UPDATE_READY);
-  if (ipu && ipu.status !== 'True') return false;
+  const r = readiness(pod);
+  if (!r.running || !r.ready || !r.inPlaceUpdateReady) return false;
   if (minReadySeconds > 0) {
-    const since = readySinceMs(pod);
+    const since = r.readySinceMs;
     if (since === undefined || since + minReadySeconds * 1000 >= nowMs) return false;
   }
   return true;
@@ -84,11 +103,11 @@ export function isControlled(pod: V1Pod): boolean {
  * decisions.md "CloneSet meets PodOpsLifecycle": a controlled pod serves only while it is
  * `service-available` and in no PodOpsLifecycle operation (of any id).
  */
-export function isServingUnderOpsLifecycle(pod: V1Pod): boolean {
+export const isServingUnderOpsLifecycle = memoByPod((pod: V1Pod): boolean => {
   if (!isControlled(pod)) return true;
   const labels = podLabels(pod);
   return labels[POL_LABELS.serviceAvailable] !== undefined && readLifecycle(labels).ids.length === 0;
-}
+});
 
 /**
  * available of §2: update-ready for more than minReadySeconds and serving; for a controlled
@@ -114,7 +133,19 @@ export function shortHashOf(revisionName: string): string {
 /** A revision label equals revision X by full name or by the text after the last `-` (§2). */
 export function revisionMatches(label: string, revisionName: string): boolean {
   if (label === '' || revisionName === '') return false;
-  return label === revisionName || shortHashOf(label) === shortHashOf(revisionName);
+  return label === revisionName || sameShortHash(label, revisionName);
+}
+
+/** shortHashOf(a) === shortHashOf(b) without cutting either string: every pass asks it of every pod. */
+function sameShortHash(a: string, b: string): boolean {
+  const fromA = a.lastIndexOf('-') + 1;
+  const fromB = b.lastIndexOf('-') + 1;
+  const length = a.length - fromA;
+  if (length !== b.length - fromB) return false;
+  for (let i = 0; i < length; i++) {
+    if (a.charCodeAt(fromA + i) !== b.charCodeAt(fromB + i)) return false;
+  }
+  return true;
 }
 
 export function isPodAtRevision(pod: V1Pod, revisionName: string): boolean {
@@ -141,7 +172,12 @@ export function maxRestartCount(pod: V1Pod): number {
 // ---- ownership and claiming (§2, §11) ----
 
 export function isOwnedBy(pod: V1Pod, uid: string): boolean {
-  return someIn(pod.metadata?.ownerReferences, (r) => r.uid === uid);
+  const refs = pod.metadata?.ownerReferences;
+  if (!refs) return false;
+  for (let i = 0; i < refs.length; i++) {
+    if (refs[i]?.uid === uid) return true;
+  }
+  return false;
 }
 
 export interface PodClaim {

@@ -10,6 +10,7 @@ import {
 import { findIn } from '../frozen-lists.ts';
 import { resizeApplied } from './resize.ts';
 import { rfc3339 } from '../time.ts';
+import { memoByPod } from '../pods/pod-memo.ts';
 
 /** One batch of containers whose spec was patched, and when (metav1.Time, whole seconds). */
 export interface ContainerBatch {
@@ -75,31 +76,32 @@ export function updateStateKey(pod: V1Pod): string | undefined {
   return presentKey(pod, [INPLACE_UPDATE_STATE_ANNOTATION, INPLACE_UPDATE_STATE_ANNOTATION_LEGACY]);
 }
 
-export function readUpdateState(pod: V1Pod): InPlaceUpdateState | undefined {
+/** The state annotation, parsed once per pod version (pod-memo.ts): read on every pass. */
+export const readUpdateState = memoByPod((pod: V1Pod): InPlaceUpdateState | undefined => {
   const key = updateStateKey(pod);
   const state = key === undefined ? undefined : parse(pod.metadata?.annotations?.[key]);
   return isUpdateState(state) ? state : undefined;
-}
+});
 
 export function graceAnnotationKey(pod: V1Pod): string | undefined {
   return presentKey(pod, [INPLACE_UPDATE_GRACE_ANNOTATION, INPLACE_UPDATE_GRACE_ANNOTATION_LEGACY]);
 }
 
-export function readGrace(pod: V1Pod): InPlaceUpdateGrace | undefined {
+export const readGrace = memoByPod((pod: V1Pod): InPlaceUpdateGrace | undefined => {
   const key = graceAnnotationKey(pod);
   const grace = key === undefined ? undefined : parse(pod.metadata?.annotations?.[key]);
   return isGrace(grace) ? grace : undefined;
-}
+});
 
 /** In-place annotation keys present on the pod whose value the planners cannot read. */
-export function malformedInPlaceAnnotations(pod: V1Pod): { grace?: string; state?: string } {
+export const malformedInPlaceAnnotations = memoByPod((pod: V1Pod): { grace?: string; state?: string } => {
   const graceKey = graceAnnotationKey(pod);
   const stateKey = updateStateKey(pod);
   return {
     ...(graceKey !== undefined && !readGrace(pod) ? { grace: graceKey } : {}),
     ...(stateKey !== undefined && !readUpdateState(pod) ? { state: stateKey } : {}),
   };
-}
+});
 
 /** Image statuses recorded at the moment the new images are written. */
 export function lastContainerStatuses(pod: V1Pod, containers: readonly string[]): Record<string, { imageID?: string }> {
@@ -147,7 +149,7 @@ export function normaliseImage(image: string): string {
  * and memory), and, for every recorded container, the status imageID changed or the status image
  * equals the spec image.
  */
-export function isInPlaceUpdateComplete(pod: V1Pod): boolean {
+export const isInPlaceUpdateComplete = memoByPod((pod: V1Pod): boolean => {
   if (graceAnnotationKey(pod) !== undefined) return false;
   const state = readUpdateState(pod);
   if (!state) return true;
@@ -161,4 +163,4 @@ export function isInPlaceUpdateComplete(pod: V1Pod): boolean {
     if (!idChanged && !sameImage) return false;
   }
   return true;
-}
+});

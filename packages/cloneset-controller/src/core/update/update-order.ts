@@ -5,6 +5,7 @@ import { LifecycleState } from '../keys.ts';
 import { isPodReadyCondition, lifecycleState, maxRestartCount, podLabels, readySinceMs } from '../pods/pod-state.ts';
 import { selectorMatches } from '../selector.ts';
 import { toMillis } from '../time.ts';
+import { memoByPod } from '../pods/pod-memo.ts';
 import type { CloneSetUpdateStrategy } from '../types.ts';
 
 const PHASE_ORDER: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
@@ -22,7 +23,8 @@ interface UpdateOrderKey {
   name: string;
 }
 
-function updateOrderKey(pod: V1Pod): UpdateOrderKey {
+// Read once per pod version (pod-memo.ts): a rollout orders the same unchanged pods on every pass.
+const updateOrderKey = memoByPod((pod: V1Pod): UpdateOrderKey => {
   const ready = isPodReadyCondition(pod);
   return {
     pod,
@@ -34,7 +36,7 @@ function updateOrderKey(pod: V1Pod): UpdateOrderKey {
     created: toMillis(pod.metadata?.creationTimestamp) ?? INF,
     name: pod.metadata?.name ?? '',
   };
-}
+});
 
 /** Default order: unscheduled, Pending<Unknown<Running, not ready, recently ready, restarts, newer, then by name. */
 export function defaultUpdateOrder(pods: readonly V1Pod[]): V1Pod[] {
