@@ -3,7 +3,9 @@
 // synchronous, and grows with the pods a CloneSet owns. Timed in a fresh process on the real
 // objects right after a scale-out (the CloneSet, its pods and revisions, managedFields dropped
 // and frozen as the controller's cache holds them), for three passes a reconcile meets:
-// settled, a scale-out by a tenth, and a template change.
+// settled, a scale-out by a tenth, and a template change; and settled with every pod a new
+// version, as on the first pass after a relist: the planners keep what they read of a pod per
+// version (cloneset-controller's README, "Planning cost"), so a pass over unchanged pods costs less.
 import { describePlan, planReconcile, type ReconcileInput } from '@cloneset-suite/cloneset-controller';
 import { Resources, deepFreeze, stripManagedFields, type KubeObject } from '@cloneset-suite/kube-runtime';
 import { fork } from 'node:child_process';
@@ -12,7 +14,7 @@ import { benchClient, cloneSetResource, now } from './kube.ts';
 import { sampleStats, type SampleStats } from './samples.ts';
 
 type CloneSet = ReconcileInput['cs'];
-export const PLAN_CASES = ['settled', 'scale-out', 'template change'] as const;
+export const PLAN_CASES = ['settled', 'settled, every pod changed', 'scale-out', 'template change'] as const;
 export type PlanCase = (typeof PLAN_CASES)[number];
 export interface PlanTiming {
   pods: number;
@@ -29,9 +31,18 @@ export function planCases(cs: CloneSet): Record<PlanCase, CloneSet> {
   const changed = containers.map((c, i) => (i === 0 ? { ...c, image: `${c.image ?? 'image'}-changed` } : c));
   return {
     settled: cs,
+    'settled, every pod changed': cs,
     'scale-out': { ...cs, spec: { ...cs.spec, replicas: replicas + Math.max(1, Math.round(replicas / 10)) } },
     'template change': { ...cs, spec: { ...cs.spec, template: { ...template, spec: { ...template.spec, containers: changed } } } },
   };
+}
+
+/**
+ * The pods a pass of `name` plans from: for 'settled, every pod changed' a new frozen copy of
+ * each, as the cache holds a pod's next version (made before the pass's timing starts).
+ */
+export function podsForPass(name: PlanCase, pods: ReconcileInput['pods']): ReconcileInput['pods'] {
+  return name === 'settled, every pod changed' ? pods.map((p) => deepFreeze(structuredClone(p)) as unknown as (typeof pods)[number]) : pods;
 }
 
 /** Times `passes` plans per case after `warmUp` untimed ones (the controller's process is warm; this one is not). */
@@ -41,8 +52,9 @@ export function timePlans(input: Omit<ReconcileInput, 'cs'>, cs: CloneSet, passe
     const times: number[] = [];
     let actions = 0;
     for (let i = 0; i < warmUp + passes; i++) {
+      const pods = podsForPass(name, input.pods);
       const start = now();
-      const plan = planReconcile({ ...input, cs: c, nowMs: Date.now() });
+      const plan = planReconcile({ ...input, pods, cs: c, nowMs: Date.now() });
       describePlan(plan);
       if (i >= warmUp) times.push(now() - start);
       actions = plan.actions.length;

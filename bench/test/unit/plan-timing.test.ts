@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deepFreeze } from '@cloneset-suite/kube-runtime';
 import type { KubeObject } from '@cloneset-suite/kube-runtime';
-import { PLAN_CASES, planCases, timePlans, timePlansInChild } from '../../src/plan-timing.ts';
+import { PLAN_CASES, planCases, podsForPass, timePlans, timePlansInChild } from '../../src/plan-timing.ts';
 import { IMAGE_V1, cloneSet } from '../../src/workloads.ts';
 
 type Cs = Parameters<typeof planCases>[0];
@@ -16,6 +16,17 @@ describe('planCases', () => {
     expect(cases['template change'].spec.template.spec?.containers[0]?.image).toBe(`${IMAGE_V1}-changed`);
     expect(input.spec.template.spec?.containers[0]?.image).toBe(IMAGE_V1);
     expect(planCases({ ...input, spec: { ...input.spec, replicas: 1 } })['scale-out'].spec.replicas).toBe(2);
+  });
+});
+
+describe('podsForPass', () => {
+  it('gives every pass of "every pod changed" new frozen versions of the pods, and the other cases the same objects', () => {
+    const pods = [deepFreeze({ metadata: { name: 'app-a', labels: { app: 'app' } } })] as unknown as Parameters<typeof podsForPass>[1];
+    const changed = podsForPass('settled, every pod changed', pods);
+    expect(changed).toEqual(pods);
+    expect(changed[0]).not.toBe(pods[0]);
+    expect(Object.isFrozen(changed[0]?.metadata)).toBe(true);
+    expect(podsForPass('settled', pods)[0]).toBe(pods[0]);
   });
 });
 

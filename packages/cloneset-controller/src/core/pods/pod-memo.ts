@@ -4,19 +4,32 @@
 // operation record of each (the pass's largest costs, README "Planning cost"). The informer
 // caches freeze every object they hold and replace it on change, so a frozen pod object *is* one
 // version: a fact derived from it alone (never from the CloneSet, the clock or other pods) is
-// kept in a WeakMap against it and dropped with it. A pod that is not frozen (a test's literal)
-// may still change and is read afresh each time.
+// kept against it and dropped with it. A pod that is not frozen (a test's literal) may still
+// change and is read afresh each time.
+//
+// One WeakMap entry per pod version holds every fact in a slot of its own: a WeakMap entry is
+// an ephemeron the garbage collector must trace, and a rollout replaces thousands of versions.
 
-/** `derive` read once per frozen pod; the value is frozen too, as callers share it. */
+/** Marks a slot no fact was kept in yet (a fact may itself be undefined). */
+const UNSET = Symbol('unset');
+const factsByPod = new WeakMap<object, unknown[]>();
+let slots = 0;
+
+/** `derive` read once per frozen pod; an object it returns is frozen too, as callers share it. */
 export function memoByPod<P extends object, T>(derive: (pod: P) => T): (pod: P) => T {
-  const memo = new WeakMap<P, { value: T }>();
+  const slot = slots++;
   return (pod) => {
-    const hit = memo.get(pod);
-    if (hit) return hit.value;
+    let facts = factsByPod.get(pod);
+    if (facts !== undefined && slot < facts.length && facts[slot] !== UNSET) return facts[slot] as T;
     const value = derive(pod);
     if (Object.isFrozen(pod)) {
+      if (facts === undefined) {
+        // Every memoByPod runs as its module loads, so `slots` is final by the first pass.
+        facts = new Array<unknown>(slots).fill(UNSET);
+        factsByPod.set(pod, facts);
+      }
       if (typeof value === 'object' && value !== null) Object.freeze(value);
-      memo.set(pod, { value });
+      facts[slot] = value;
     }
     return value;
   };
