@@ -22,7 +22,7 @@ const MEMORY_PER_POD_S = 0.02;
 const WEBHOOK_FIXED_S = 15;
 // scale-large, per pod of its CloneSet: at the shipped limits about 12 writes per pod at 50/s over
 // the scale-out and both rollouts; unthrottled and the Deployment's two phases bound by the CPUs;
-// three namespaces of N pods to delete.
+// three namespaces of N pods to delete. scale-large-shipped: the shipped-limit run and its namespace.
 const LARGE_SHIPPED_PER_POD_S = 12 / 50;
 const LARGE_UNTHROTTLED_PER_POD_S = 0.13;
 const LARGE_DEPLOYMENT_PER_POD_S = 0.05;
@@ -36,6 +36,7 @@ const TEMPLATE_CHANGE_S = 5;
 const REQUEST_S = 0.005;
 
 const scaleOutRun = (n: number): number => SCALE_OUT_FIXED_S + SCALE_OUT_PER_POD_S * n;
+const largeShippedRun = (n: number): number => n * (LARGE_SHIPPED_PER_POD_S + LARGE_DELETE_PER_POD_S);
 
 export function estimateSeconds(sizes: BenchSizes, scenarios: readonly string[]): number {
   const r = sizes.repeats;
@@ -51,7 +52,9 @@ export function estimateSeconds(sizes: BenchSizes, scenarios: readonly string[])
     memory: MEMORY_FIXED_S + sizes.memory.reduce((sum, n) => sum + MEMORY_PER_SIZE_S + MEMORY_PER_POD_S * n, 0),
     'scale-large':
       LARGE_FIXED_S +
-      sizes.large.cloneSetReplicas * (LARGE_SHIPPED_PER_POD_S + LARGE_UNTHROTTLED_PER_POD_S + LARGE_DEPLOYMENT_PER_POD_S + 3 * LARGE_DELETE_PER_POD_S),
+      largeShippedRun(sizes.large.cloneSetReplicas) +
+      sizes.large.cloneSetReplicas * (LARGE_UNTHROTTLED_PER_POD_S + LARGE_DEPLOYMENT_PER_POD_S + 2 * LARGE_DELETE_PER_POD_S),
+    'scale-large-shipped': LARGE_FIXED_S + largeShippedRun(sizes.large.cloneSetReplicas),
     'manager-large':
       MANAGER_FIXED_S + sizes.large.managerCloneSets * sizes.large.managerPodsPerCloneSet * MANAGER_PER_POD_S + 2 * sizes.large.templateChanges * TEMPLATE_CHANGE_S,
     webhook:

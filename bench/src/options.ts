@@ -11,7 +11,7 @@ export interface BenchOptions {
   out: string;
   /** Keep what the existing report and results.json hold of the scenarios this run does not measure. */
   merge: boolean;
-  /** One CloneSet's replicas in scale-large, instead of the size's. */
+  /** One CloneSet's replicas in scale-large and scale-large-shipped, instead of the size's. */
   largeReplicas?: number;
   /** CloneSets and pods per CloneSet in manager-large, instead of the size's. */
   managerSize?: { cloneSets: number; podsPerCloneSet: number };
@@ -23,10 +23,11 @@ export const DEFAULT_OUT = fileURLToPath(new URL('../results.md', import.meta.ur
 export const USAGE = `usage: npm run bench -- [--quick] [--only=NAME[,NAME...]] [--out=PATH] [--merge]
                        [--large-replicas=N] [--manager-size=CLONESETSxPODS]
   --quick            smaller sizes (a smoke run)
-  --only             run only these scenarios (scale-large and manager-large run only when named here)
+  --only             run only these scenarios (scale-large, scale-large-shipped and manager-large
+                     run only when named here)
   --out              where to write the report (default bench/results.md; results.json beside it)
   --merge            keep the sections and results.json groups of scenarios this run does not measure
-  --large-replicas   the replicas of scale-large's CloneSet (default 10000, --quick 300)
+  --large-replicas   the replicas of the CloneSet of scale-large and scale-large-shipped (default 10000, --quick 300)
   --manager-size     manager-large's CloneSets and pods per CloneSet, e.g. 50x1000 (the default; --quick 4x100)`;
 
 /** A whole number within [min, max], or an error naming the option. */

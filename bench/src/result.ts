@@ -30,7 +30,7 @@ export interface PodWebhookLoad {
 
 /** The large scenarios' sizes (run only when --only names them: hours at full size). */
 export interface LargeSizes {
-  /** scale-large: one CloneSet scaled from 0 to this, then rolled out twice. */
+  /** scale-large and scale-large-shipped: one CloneSet scaled from 0 to this, then rolled out twice. */
   cloneSetReplicas: number;
   /** The rollouts' update budget (no surge). */
   maxUnavailable: string;

@@ -1,4 +1,4 @@
-// npm run bench -- [--quick] [--only=scale-out,rollout,settled,memory,webhook,lease,scale-large,manager-large] [--out=path] [--merge] (options: ./options.ts)
+// npm run bench -- [--quick] [--only=scale-out,rollout,settled,memory,webhook,lease,scale-large,scale-large-shipped,manager-large] [--out=path] [--merge] (options: ./options.ts)
 // Starts (or reuses) the local cluster, runs each scenario in its own namespace, one after the
 // other, and writes bench/results.md and bench/results.json beside it.
 import { readFile, writeFile } from 'node:fs/promises';
@@ -11,32 +11,11 @@ import { estimateSeconds } from './estimate.ts';
 import { floorNotes, writeFloors } from './floors.ts';
 import { mergeReport, mergeResultsJson, mergedRunNote } from './merge.ts';
 import { describeEnvironment, gitCommit, renderReport, renderSection, type ScenarioRun } from './report.ts';
-import { FULL, QUICK, type BenchSizes, type Section } from './result.ts';
+import { FULL, QUICK, type BenchSizes } from './result.ts';
 import { buildResultsJson, jsonPathBeside, mergeResultData, toJsonValue, type JsonValue, type RunMeta } from './results-json.ts';
-import { leaseScenario } from './scenarios/lease.ts';
-import { memoryScenario } from './scenarios/memory.ts';
-import { rolloutScenario } from './scenarios/rollout.ts';
-import { managerLargeScenario } from './scenarios/manager-large.ts';
-import { nodesForLarge, scaleLargeScenario } from './scenarios/scale-large.ts';
-import { scaleOutScenario } from './scenarios/scale-out.ts';
-import { settledScenario } from './scenarios/settled.ts';
-import { webhookScenario } from './scenarios/webhook.ts';
+import { OPT_IN, SCENARIOS, clusterNodes } from './scenario-table.ts';
 
 type Log = (line: string) => void;
-// The webhook's latency is measured before the memory section: that one leaves 10,000 pods for
-// the namespace controller and the simulated kubelet to delete, minutes of load on the machine.
-const SCENARIOS: Record<string, (sizes: BenchSizes, log: Log) => Promise<Section>> = {
-  'scale-out': scaleOutScenario,
-  rollout: rolloutScenario,
-  settled: settledScenario,
-  webhook: webhookScenario,
-  memory: memoryScenario,
-  lease: leaseScenario,
-  'scale-large': scaleLargeScenario,
-  'manager-large': managerLargeScenario,
-};
-/** Hours long at full size: run only when --only names them. */
-const OPT_IN = ['scale-large', 'manager-large'];
 
 let values: ReturnType<typeof parseBenchArgs>;
 try {
@@ -72,8 +51,8 @@ async function foreignNamespaces(): Promise<string[]> {
   return out.split('\n').filter((n) => n && !system.has(n) && !n.startsWith('bench-') && !n.startsWith(PROBE_NAMESPACE_PREFIX));
 }
 
-// scale-large's 10,000 pods need more simulated nodes than the 6 the cluster starts with.
-await startCluster({ log, ...(names.includes('scale-large') ? { nodes: nodesForLarge(sizes.large.cloneSetReplicas) } : {}) });
+// A CloneSet of 10,000 pods (scale-large, scale-large-shipped) needs more simulated nodes than the 6 the cluster starts with.
+await startCluster({ log, nodes: clusterNodes(names, sizes.large.cloneSetReplicas) });
 await installCrds();
 const env = await describeEnvironment();
 const foreignAtStart = await foreignNamespaces();

@@ -5,6 +5,8 @@
 // size scaled out and rolled out beside it. Per phase: the time to all Ready against the client's
 // rate bound and against the Deployment, API writes per pod, the event loop and GC pauses, the
 // Lease's renewals; and the controller's RSS and heap at N pods.
+// Scenario scale-large-shipped (opt-in too, about 45 minutes at full size): the shipped-limit
+// CloneSet run alone, to re-measure the controller after a change without re-running the rest.
 import { parseQuantity } from '@cloneset-suite/api-types';
 import { LEADER_ELECTION_CLIENT_LIMITS, Resources, jsonPatch, type KubeObject } from '@cloneset-suite/kube-runtime';
 import { availableParallelism } from 'node:os';
@@ -24,6 +26,8 @@ import { createWorkload, formatByKind, setImage, withSession } from '../workload
 
 type Log = (line: string) => void;
 type Limits = { qps: number; burst: number };
+/** One run of a large scenario: the CloneSet at given client limits, or the Deployment (the kcm's). */
+type Variant = { workload: 'CloneSet'; limits: Limits } | { workload: 'Deployment' };
 
 /** kwok's node-initialize stage gives each simulated node room for 1,000 pods (`status.allocatable.pods`). */
 const PODS_PER_NODE = 1_000;
@@ -39,11 +43,11 @@ export function nodesForLarge(replicas: number): number {
 }
 
 /** Fails at once, naming the figures, when the cluster's nodes cannot hold N pods (a cluster given by E2E_KUBECONFIG, say). */
-async function checkNodeRoom(replicas: number): Promise<void> {
+async function checkNodeRoom(scenario: string, replicas: number): Promise<void> {
   const nodes = await benchClient().resource<KubeObject & { status?: { allocatable?: Record<string, string> } }>(Resources.nodes).listAll();
   const room = nodes.items.reduce((sum, n) => sum + (parseQuantity(n.status?.allocatable?.pods ?? '0') ?? 0), 0);
   if (room < replicas * NODE_ROOM) {
-    throw new Error(`the cluster's ${nodes.items.length} nodes have room for ${room} pods; scale-large needs ${Math.ceil(replicas * NODE_ROOM)} for ${replicas} replicas (${nodesForLarge(replicas)} local nodes)`);
+    throw new Error(`the cluster's ${nodes.items.length} nodes have room for ${room} pods; ${scenario} needs ${Math.ceil(replicas * NODE_ROOM)} for ${replicas} replicas (${nodesForLarge(replicas)} local nodes)`);
   }
 }
 
@@ -90,9 +94,9 @@ async function runPhases(
       out.push({ name: spec.name, failure: 'not run: an earlier phase failed', leasesLost: 0 });
       continue;
     }
-    log(`scale-large: ${what}: ${spec.name}`);
+    log(`${what}: ${spec.name}`);
     const phase = await run(spec);
-    if (phase.failure) log(`scale-large: ${what}: ${spec.name} failed: ${phase.failure}`);
+    if (phase.failure) log(`${what}: ${spec.name} failed: ${phase.failure}`);
     else await after(phase);
     out.push(phase);
   }
@@ -128,7 +132,7 @@ async function cloneSetRun(sizes: LargeSizes, limits: Limits, log: Log): Promise
         result.phases = await runPhases((spec) => runPhase(s, spec, lease), specs, log, what, async (phase) => {
           if (phase.name !== 'scale-out') return;
           result.memoryAtN = await s.controller.memory();
-          log(`scale-large: ${what}: timing the planning of ${n} pods in a fresh process`);
+          log(`${what}: timing the planning of ${n} pods in a fresh process`);
           const planning = await timePlanning(ns, 'app').catch(() => undefined);
           if (planning) result.planning = planning;
         });
@@ -157,7 +161,8 @@ async function deploymentRun(sizes: LargeSizes, log: Log): Promise<VariantRun> {
   );
 }
 
-const limitsLabel = (v: VariantRun): string => (v.limits ? `qps ${v.limits.qps} / burst ${v.limits.burst}${v.limits.qps === SHIPPED_DEFAULTS.qps ? ', shipped' : ''}` : 'kcm: qps 5000 / burst 10000');
+const qpsBurst = (l: Limits): string => `qps ${l.qps} / burst ${l.burst}`;
+const limitsLabel = (v: VariantRun): string => (v.limits ? `${qpsBurst(v.limits)}${v.limits.qps === SHIPPED_DEFAULTS.qps ? ', shipped' : ''}` : 'kcm: qps 5000 / burst 10000');
 const variantLabel = (v: VariantRun): string => `${v.workload} (${limitsLabel(v)})`;
 const ms1 = (x: number): string => fixed(x, 1);
 const mib = (b: number | undefined): string => (b === undefined ? 'n/a' : fixed(b / 2 ** 20, 0));
@@ -229,16 +234,48 @@ function stallsNote(v: VariantRun): string | undefined {
   return parts.length ? `What held ${variantLabel(v)}'s event loop: ${parts.join('; ')}.` : undefined;
 }
 
-export async function scaleLargeScenario(sizes: BenchSizes, log: Log): Promise<Section> {
+/** What a large scenario runs, in turn, and how its section names it. */
+interface LargeScenario {
+  /** Its --only name (the scenario table's), for the method text, log lines and errors. */
+  name: string;
+  /** Its results.json group: its own, so a merged run of one keeps the other's. */
+  dataKey: string;
+  variants: readonly Variant[];
+  title: (n: number) => string;
+  /** The method's words on the variants, after the phases. */
+  variantsText: string;
+}
+
+const SHIPPED_CLONESET: Variant = { workload: 'CloneSet', limits: SHIPPED_DEFAULTS };
+
+const SCALE_LARGE: LargeScenario = {
+  name: 'scale-large',
+  dataKey: 'scaleLarge',
+  // The shipped limits first: whether the Lease holds there is the question this scenario answers.
+  variants: [SHIPPED_CLONESET, { workload: 'CloneSet', limits: UNTHROTTLED }, { workload: 'Deployment' }],
+  title: (n) => `One CloneSet of ${n} pods: scale-out, ReCreate and in-place rollouts, the Lease held throughout`,
+  variantsText: `one run at the shipped client limits (${qpsBurst(SHIPPED_DEFAULTS)}), one unthrottled (${qpsBurst(UNTHROTTLED)}, as the kcm here). A Deployment of the same size (RollingUpdate, the same budget, no surge) is scaled out and rolled out once.`,
+};
+
+const SCALE_LARGE_SHIPPED: LargeScenario = {
+  name: 'scale-large-shipped',
+  dataKey: 'scaleLargeShipped',
+  variants: [SHIPPED_CLONESET],
+  title: (n) => `One CloneSet of ${n} pods at the shipped client limits alone: scale-out, ReCreate and in-place rollouts, the Lease held throughout`,
+  variantsText: `the shipped-limit run alone (${qpsBurst(SHIPPED_DEFAULTS)}), a shorter re-run of scale-large's first variant: no unthrottled run and no Deployment, so "Deployment / CloneSet" is n/a.`,
+};
+
+export const scaleLargeScenario = (sizes: BenchSizes, log: Log): Promise<Section> => largeScenario(SCALE_LARGE, sizes, log);
+export const scaleLargeShippedScenario = (sizes: BenchSizes, log: Log): Promise<Section> => largeScenario(SCALE_LARGE_SHIPPED, sizes, log);
+
+async function largeScenario(scenario: LargeScenario, sizes: BenchSizes, log: Log): Promise<Section> {
   const large = sizes.large;
   const n = large.cloneSetReplicas;
-  await checkNodeRoom(n);
+  const say: Log = (line) => log(`${scenario.name}: ${line}`);
+  await checkNodeRoom(scenario.name, n);
   const runs: VariantRun[] = [];
-  // The shipped limits first: whether the Lease holds there is the question this scenario answers.
-  runs.push(await cloneSetRun(large, SHIPPED_DEFAULTS, log));
-  runs.push(await cloneSetRun(large, UNTHROTTLED, log));
-  const dep = await deploymentRun(large, log);
-  runs.push(dep);
+  for (const v of scenario.variants) runs.push(v.workload === 'CloneSet' ? await cloneSetRun(large, v.limits, say) : await deploymentRun(large, say));
+  const dep = runs.find((v) => v.workload === 'Deployment');
   const rows = runs.flatMap((v) => v.phases.map((p) => phaseRow(v, p, n, dep)));
   const cloneSets = runs.filter((v) => v.workload === 'CloneSet');
   const leasesLostTotal = cloneSets.flatMap((v) => v.phases).reduce((sum, p) => sum + p.leasesLost, 0);
@@ -246,15 +283,15 @@ export async function scaleLargeScenario(sizes: BenchSizes, log: Log): Promise<S
     const run = v.phases.find((p) => p.name === 'scale-out')?.run;
     if (!run) return [];
     const q = timelineQuantiles(run.podMilestonesMs, n);
+    // The Deployment's pods have no gate.
     return MILESTONES.filter((m) => v.workload === 'CloneSet' || m !== 'gate written').map((m) => [variantLabel(v), m, ...q[m].map(seconds)]);
   });
   const cpuRows = runs.flatMap((v) => v.phases.flatMap((p) => (p.run ? [processCpuRow(`${variantLabel(v)}, ${p.name}`, n, [p.run])] : [])));
-  const electorLimits = `qps ${LEADER_ELECTION_CLIENT_LIMITS.qps} / burst ${LEADER_ELECTION_CLIENT_LIMITS.burst}`;
   return {
-    title: `One CloneSet of ${n} pods: scale-out, ReCreate and in-place rollouts, the Lease held throughout`,
+    title: scenario.title(n),
     method: [
-      `Run only when \`--only\` names \`scale-large\`. A CloneSet of ${n} replicas (ReCreate, maxUnavailable ${large.maxUnavailable}, no surge) is created in a fresh namespace and, once all its pods are Ready and its status settled, its image is changed (a ReCreate rollout), then its update type set to InPlaceIfPossible with another image (an in-place rollout); one run at the shipped client limits (qps ${SHIPPED_DEFAULTS.qps} / burst ${SHIPPED_DEFAULTS.burst}), one unthrottled (qps ${UNTHROTTLED.qps} / burst ${UNTHROTTLED.burst}, as the kcm here). A Deployment of the same size (RollingUpdate, the same budget, no surge) is scaled out and rolled out once.`,
-      `The controller child runs with leader election on, as the controller-manager ships it: lease ${seconds(SHIPPED_LEASE_TIMINGS.leaseDurationMs)} s, renew deadline ${seconds(SHIPPED_LEASE_TIMINGS.renewDeadlineMs)} s, retry period ${seconds(SHIPPED_LEASE_TIMINGS.retryPeriodMs)} s, the elector on its own client (${electorLimits}) and connections; a watch on the Lease in the bench process records every renewal.`,
+      `Run only when \`--only\` names \`${scenario.name}\`. A CloneSet of ${n} replicas (ReCreate, maxUnavailable ${large.maxUnavailable}, no surge) is created in a fresh namespace and, once all its pods are Ready and its status settled, its image is changed (a ReCreate rollout), then its update type set to InPlaceIfPossible with another image (an in-place rollout); ${scenario.variantsText}`,
+      `The controller child runs with leader election on, as the controller-manager ships it: lease ${seconds(SHIPPED_LEASE_TIMINGS.leaseDurationMs)} s, renew deadline ${seconds(SHIPPED_LEASE_TIMINGS.renewDeadlineMs)} s, retry period ${seconds(SHIPPED_LEASE_TIMINGS.retryPeriodMs)} s, the elector on its own client (${qpsBurst(LEADER_ELECTION_CLIENT_LIMITS)}) and connections; a watch on the Lease in the bench process records every renewal.`,
       'Time: from the create or patch request until the bench\'s watcher sees exactly N live pods, all Ready (on the new image for a rollout). "Client-rate bound": the time the child\'s client limiter alone needs for the reconciles\' writes of the phase (the Lease\'s aside), (writes − burst) / qps; a run close to it was paced by the limiter. "Deployment / CloneSet": the Deployment\'s time for the same kind of change (its rollout for both rollouts) divided by the CloneSet\'s.',
       '"API writes / pod", "CPU s / 100 pods", "event loop", "GC": the controller child\'s own counters over the phase, as in the scale-out section; "longest GC pause": V8\'s longest pause of the main thread. "Renewals": distinct renewTimes the Lease watcher saw over the phase; "renewal gap": the largest step between successive renewTimes (the holder\'s clock) / the largest wait the watcher saw, both below the renew deadline for the lease to hold; "leases lost": another holder took it, the child\'s Manager stopped for a lost lease, or a renewal came after the renew deadline.',
       `"Bounded by": the client rate when the run took less than ${fixed(1 / 0.8, 2)}× its client-rate bound, else the CPU when the measured processes kept 85% of the machine's CPUs busy (the two largest users named), else the simulated pods' delays and the watch round trips.`,
@@ -262,20 +299,20 @@ export async function scaleLargeScenario(sizes: BenchSizes, log: Log): Promise<S
     headers: ['workload', 'client limits', 'phase', 'time to all Ready (s)', 'client-rate bound (s)', '× bound', 'Deployment / CloneSet', 'API writes / pod', 'CPU s / 100 pods', 'event loop p99 / max (ms)', 'longest GC pause (ms)', 'renewals', 'renewal gap: renewTime / seen (s)', 'leases lost', 'bounded by', 'writes by kind'],
     rows,
     notes: [
-      `Leases lost over every phase of both CloneSet runs: ${leasesLostTotal} (0 wanted).`,
+      `Leases lost over every phase of ${cloneSets.length === 1 ? 'the CloneSet run' : `all ${cloneSets.length} CloneSet runs`}: ${leasesLostTotal} (0 wanted).`,
       ...cloneSets.flatMap((v) => [memoryNote(v, n), planningNote(v), stallsNote(v)].filter((x): x is string => x !== undefined)),
-      'One run per variant: a run of this size takes most of an hour at the shipped limits, so differences of a few percent between rows are noise of the shared machine.',
+      'One run per variant: a run of this size takes most of an hour at the shipped limits, so differences of a few percent between rows or between runs are noise of the shared machine.',
     ],
     extraTables: [
       {
-        caption: `Where a scale-out's time goes: seconds from the create request until the given share of the ${n} pods had reached each milestone, as the bench's watcher saw it ("gate written": the InPlaceUpdateReady condition True; the Deployment's pods have no gate).`,
+        caption: `Where a scale-out's time goes: seconds from the create request until the given share of the ${n} pods had reached each milestone, as the bench's watcher saw it ("gate written": the InPlaceUpdateReady condition True${dep ? "; the Deployment's pods have no gate" : ''}).`,
         headers: ['workload', 'milestone', ...FRACTIONS.map((f) => `${f * 100}% of pods (s)`)],
         rows: timelineRows,
       },
       { caption: processCpuCaption('the create or patch request'), headers: PROCESS_CPU_HEADERS, rows: cpuRows },
     ],
     data: {
-      scaleLarge: {
+      [scenario.dataKey]: {
         parameters: {
           replicas: n,
           maxUnavailable: large.maxUnavailable,

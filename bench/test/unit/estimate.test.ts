@@ -18,6 +18,13 @@ describe('estimateSeconds', () => {
     expect(estimateSeconds(QUICK, ['scale-large'])).toBeLessThan(10 * 60);
   });
 
+  it('puts scale-large-shipped at about 45 minutes at full size: scale-large\'s shipped-limit share', () => {
+    expect(estimateSeconds(FULL, ['scale-large-shipped'])).toBeGreaterThan(40 * 60);
+    expect(estimateSeconds(FULL, ['scale-large-shipped'])).toBeLessThan(50 * 60);
+    expect(estimateSeconds(FULL, ['scale-large-shipped'])).toBeLessThan(estimateSeconds(FULL, ['scale-large']) / 1.5);
+    expect(estimateSeconds(QUICK, ['scale-large-shipped'])).toBeLessThan(estimateSeconds(QUICK, ['scale-large']));
+  });
+
   it('counts only the selected scenarios, and grows with the repeats', () => {
     expect(estimateSeconds(FULL, ['webhook'])).toBeLessThan(estimateSeconds(FULL, ['webhook', 'settled']));
     expect(estimateSeconds(FULL, [])).toBe(0);
