@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoByPod } from '../../src/core/pods/pod-memo.ts';
+import { memoByPod, podVersionMark } from '../../src/core/pods/pod-memo.ts';
 
 describe('memoByPod', () => {
   const counted = () => {
@@ -39,5 +39,27 @@ describe('memoByPod', () => {
     read(pod);
     read(pod);
     expect(calls).toBe(1);
+  });
+});
+
+describe('podVersionMark', () => {
+  it('marks a frozen pod version, not the next version nor a pod that is not frozen', () => {
+    const mark = podVersionMark();
+    const version = Object.freeze({ metadata: Object.freeze({ name: 'a', resourceVersion: '1' }) });
+    const next = Object.freeze({ metadata: Object.freeze({ name: 'a', resourceVersion: '2' }) });
+    const literal = { metadata: { name: 'a' } };
+    mark.add(version);
+    mark.add(literal);
+    expect(mark.has(version)).toBe(true);
+    expect(mark.has(next)).toBe(false);
+    expect(mark.has(literal)).toBe(false);
+  });
+
+  it('keeps its mark apart from the facts memoByPod keeps on the same pod', () => {
+    const mark = podVersionMark();
+    const read = memoByPod((_: object) => true);
+    const pod = Object.freeze({});
+    expect(read(pod)).toBe(true);
+    expect(mark.has(pod)).toBe(false);
   });
 });

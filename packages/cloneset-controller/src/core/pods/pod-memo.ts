@@ -15,22 +15,40 @@ const UNSET = Symbol('unset');
 const factsByPod = new WeakMap<object, unknown[]>();
 let slots = 0;
 
+function kept(pod: object, slot: number): unknown {
+  const facts = factsByPod.get(pod);
+  return facts !== undefined && slot < facts.length ? facts[slot] : UNSET;
+}
+
+function keep(pod: object, slot: number, value: unknown): void {
+  if (!Object.isFrozen(pod)) return;
+  let facts = factsByPod.get(pod);
+  if (facts === undefined) {
+    // Every slot is taken as its module loads, so `slots` is final by the first pass.
+    facts = new Array<unknown>(slots).fill(UNSET);
+    factsByPod.set(pod, facts);
+  }
+  facts[slot] = value;
+}
+
 /** `derive` read once per frozen pod; an object it returns is frozen too, as callers share it. */
 export function memoByPod<P extends object, T>(derive: (pod: P) => T): (pod: P) => T {
   const slot = slots++;
   return (pod) => {
-    let facts = factsByPod.get(pod);
-    if (facts !== undefined && slot < facts.length && facts[slot] !== UNSET) return facts[slot] as T;
+    const hit = kept(pod, slot);
+    if (hit !== UNSET) return hit as T;
     const value = derive(pod);
-    if (Object.isFrozen(pod)) {
-      if (facts === undefined) {
-        // Every memoByPod runs as its module loads, so `slots` is final by the first pass.
-        facts = new Array<unknown>(slots).fill(UNSET);
-        factsByPod.set(pod, facts);
-      }
-      if (typeof value === 'object' && value !== null) Object.freeze(value);
-      facts[slot] = value;
-    }
+    if (typeof value === 'object' && value !== null && Object.isFrozen(pod)) Object.freeze(value);
+    keep(pod, slot, value);
     return value;
   };
+}
+
+/**
+ * A mark on frozen pod versions, set by a caller that knows something holds for that version
+ * whatever else the pass reads (refresh's pods with nothing to do); a pod not frozen is never marked.
+ */
+export function podVersionMark(): { has(pod: object): boolean; add(pod: object): void } {
+  const slot = slots++;
+  return { has: (pod) => kept(pod, slot) === true, add: (pod) => keep(pod, slot, true) };
 }

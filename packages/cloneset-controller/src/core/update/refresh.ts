@@ -14,6 +14,7 @@ import {
 import { isAllHooked, hasReadinessGate, kruisePodReadyChange, statePatch } from '../lifecycle/lifecycle.ts';
 import { PASS_LIMIT_REQUEUE_MS, passBudget, type PassBudget } from '../pass-limits.ts';
 import { setPodConditions } from '../pods/pod-conditions.ts';
+import { podVersionMark } from '../pods/pod-memo.ts';
 import { emptyPlan, minRequeue, type InPlaceUpdateAction, type Plan, type PlanAction, type PodConditionPatch } from '../plan.ts';
 import { getCondition, isPodAtRevision, lifecycleState, podLabels, podName, podRevision, revisionMatches, shortHashOf } from '../pods/pod-state.ts';
 import { revisionLabels } from '../revisions/revisions.ts';
@@ -229,7 +230,7 @@ export function refreshPod(ctx: PlanContext, pod: V1Pod): { actions: PlanAction[
  * until the pod changes (a frozen cached pod is one version: pods/pod-memo.ts). At 10,000 pods
  * this is most of a settled pass's refresh.
  */
-const refreshedToNothing = new WeakSet<V1Pod>();
+const refreshedToNothing = podVersionMark();
 
 /**
  * Serving (no lifecycle state, or Normal: no transition ahead) and no grace period pending: then
@@ -251,7 +252,7 @@ export function planRefresh(ctx: PlanContext, budget: PassBudget = passBudget())
   for (const pod of ctx.pods) {
     if (refreshedToNothing.has(pod)) continue;
     const r = refreshPod(ctx, pod);
-    if (r.actions.length === 0 && refreshReadsPodAlone(pod) && Object.isFrozen(pod)) refreshedToNothing.add(pod);
+    if (r.actions.length === 0 && refreshReadsPodAlone(pod)) refreshedToNothing.add(pod);
     if (r.actions.length > 0 && !budget.take()) continue;
     plan.actions.push(...r.actions);
     stop ||= r.labelPatched;
