@@ -19,6 +19,23 @@ export const SHIPPED_LEASE_TIMINGS = {
   retryPeriodMs: shipped.leaderElectionRetryPeriodMs,
 } as const;
 
+/**
+ * Extra Node and V8 flags for every CloneSet controller child (`BENCH_CONTROLLER_NODE_FLAGS`, split
+ * on spaces, e.g. `--max-semi-space-size=64`): a garbage-collector setting is tried on the bench
+ * without a code change, and the report's versions line names the flags.
+ */
+export function controllerNodeFlags(env: NodeJS.ProcessEnv): string[] {
+  return (env.BENCH_CONTROLLER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+}
+
+/** The child's execArgv: the bench's own, gc() callable, the extra flags, and a CPU profile when asked. */
+export function controllerChildExecArgv(env: NodeJS.ProcessEnv, parent: readonly string[]): string[] {
+  // BENCH_CPU_PROF_DIR=<dir> writes a V8 CPU profile of each controller child (open it in Chrome DevTools).
+  const profileDir = env.BENCH_CPU_PROF_DIR;
+  // --expose-gc only makes gc() callable: the child collects garbage for a memory reading, never otherwise.
+  return [...parent, '--expose-gc', ...controllerNodeFlags(env), ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
+}
+
 type Answered = Extract<ChildReply, { id: number }>;
 
 export class ControllerProcess {
@@ -48,11 +65,7 @@ export class ControllerProcess {
 
   static async start(options: Partial<ControllerChildOptions> & { namespace: string }): Promise<ControllerProcess> {
     const full: ControllerChildOptions = { ...UNTHROTTLED, resyncMs: 0, maxConcurrentReconciles: 1, ...options };
-    // BENCH_CPU_PROF_DIR=<dir> writes a V8 CPU profile of each controller child (open it in Chrome DevTools).
-    const profileDir = process.env.BENCH_CPU_PROF_DIR;
-    // --expose-gc only makes gc() callable: the child collects garbage for a memory reading, never otherwise.
-    const execArgv = [...process.execArgv, '--expose-gc', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
-    const child = fork(childEntry, [JSON.stringify(full)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
+    const child = fork(childEntry, [JSON.stringify(full)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: controllerChildExecArgv(process.env, process.execArgv) });
     await new Promise<void>((resolve, reject) => {
       child.once('message', () => resolve());
       child.once('exit', (code) => reject(new Error(`the controller child exited with ${code} before starting`)));

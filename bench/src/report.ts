@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import path from 'node:path';
 import { ensureBinaries, kubectl, repoRoot, usingExternalCluster } from '@cloneset-suite/local-cluster';
 import type { Cell, Section } from './result.ts';
+import { controllerNodeFlags } from './controller-process.ts';
 
 export interface Environment {
   date: string;
@@ -30,11 +31,12 @@ export async function describeEnvironment(): Promise<Environment> {
   const pinned = usingExternalCluster() ? '' : path.basename(path.dirname(await ensureBinaries()));
   const kwok = (await kubectl(['get', 'nodes', '-o', 'jsonpath={.items[0].status.nodeInfo.kubeletVersion}']).catch(() => '')).trim();
   const nodes = (await kubectl(['get', 'nodes', '-o', 'name'])).trim().split('\n').filter(Boolean).length;
+  const flags = controllerNodeFlags(process.env);
   return {
     date: new Date().toISOString(),
     machine: `${os.availableParallelism()} CPUs (${cpus[0]?.model.trim() ?? 'unknown'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB memory, ${os.platform()} ${os.release()}`,
     versions: [
-      `Node ${process.version}`,
+      `Node ${process.version}${flags.length ? ` (controller children run with ${flags.join(' ')})` : ''}`,
       `kube-apiserver and kube-controller-manager ${server.major ?? '?'}.${server.minor ?? '?'} (${server.goVersion ?? '?'}; local build ${pinned || 'n/a'})`,
       `kwok ${kwok || '?'} (${nodes} simulated nodes)`,
       `kubectl ${client.clientVersion?.gitVersion ?? '?'}`,
