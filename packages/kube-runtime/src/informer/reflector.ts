@@ -11,6 +11,7 @@ import type { KubeObject } from '../client/types.ts';
 import type { Logger } from '../logger.ts';
 import type { RuntimeMetrics } from '../metrics.ts';
 import { sleep, type Clock, type TimerHandle } from '../util/clock.ts';
+import { yieldToEventLoop } from '../util/yield.ts';
 import { Backoff } from './backoff.ts';
 
 /** A full list, handed over page by page; nothing changes in the store before commit. */
@@ -51,6 +52,14 @@ export interface ReflectorOptions<T extends KubeObject> {
 
 const DEFAULT_SILENT_WATCH_LIMIT_MS = 90_000;
 const GONE_AGAIN_WINDOW_MS = 1_000;
+
+/**
+ * Watch events applied per turn of the event loop. Events already received (a burst of pod
+ * updates, or what queued in the socket while the process was paused) are otherwise read and
+ * applied as one chain of microtasks, each object made cacheable (transform, shared values,
+ * freeze: 0.1-0.4 ms a pod), holding timers such as the Lease renewal for the whole backlog.
+ */
+export const WATCH_EVENTS_PER_TURN = 100;
 
 export class Reflector<T extends KubeObject> {
   private readonly o: ReflectorOptions<T>;
@@ -160,9 +169,14 @@ export class Reflector<T extends KubeObject> {
         timeoutSeconds,
         signal: abort.signal,
       });
+      let appliedThisTurn = 0;
       for await (const event of events) {
         arm();
         progressed = true;
+        if (appliedThisTurn++ === WATCH_EVENTS_PER_TURN) {
+          appliedThisTurn = 1;
+          await yieldToEventLoop();
+        }
         this.lastHeardAt = this.o.clock.now();
         switch (event.type) {
           case 'ERROR':

@@ -5,6 +5,7 @@ import type { HttpRequest } from '../../src/client/transport.ts';
 import type { KubeObject } from '../../src/client/types.ts';
 import { InformerFactory } from '../../src/informer/factory.ts';
 import { LISTED_OBJECTS_PER_TURN, RELIST_CHANGES_PER_TURN, SharedIndexInformer } from '../../src/informer/shared-informer.ts';
+import { WATCH_EVENTS_PER_TURN } from '../../src/informer/reflector.ts';
 import { keepIdentityAndLabels, stripManagedFields } from '../../src/informer/transform.ts';
 import { FakeClock, flushMicrotasks } from '../../src/util/clock.ts';
 import { FakeTransport, LiveStream, status, type FakeAnswer } from '../support/fake-transport.ts';
@@ -386,6 +387,32 @@ describe('SharedIndexInformer + Reflector', () => {
     expect(Math.max(...addsPerTurn.values())).toBe(RELIST_CHANGES_PER_TURN);
     expect(addsPerTurn.size).toBe(Math.ceil(n / RELIST_CHANGES_PER_TURN));
     expect(seenByTimers.every((seen) => seen === 0 || seen === n || seen % RELIST_CHANGES_PER_TURN === 0)).toBe(true);
+    ac.abort();
+    await run;
+  });
+
+  it(`watch events already received are applied ${WATCH_EVENTS_PER_TURN} per turn of the event loop, so timers run in between`, async () => {
+    const n = 3 * WATCH_EVENTS_PER_TURN + 1;
+    let stream: LiveStream | undefined;
+    const { informer } = setup((req) => {
+      if (!req.query?.watch) return { body: { metadata: { resourceVersion: '1' }, items: [] } };
+      stream = new LiveStream(req.signal);
+      return { stream };
+    });
+    const ac = new AbortController();
+    const run = informer.run(ac.signal);
+    await informer.waitForSync();
+    while (!stream) await new Promise((r) => setImmediate(r));
+    // Which turn of the event loop each add came in.
+    const turns = countTurns();
+    const addsPerTurn = new Map<number, number>();
+    informer.addEventHandler({ onAdd: () => addsPerTurn.set(turns.now(), (addsPerTurn.get(turns.now()) ?? 0) + 1) });
+    // A backlog: every event is there before the informer reads the first.
+    for (let i = 0; i < n; i++) stream.push({ type: 'ADDED', object: cm(`o${i}`, String(i + 2)) });
+    while (informer.indexer.size() < n) await new Promise((r) => setImmediate(r));
+    turns.stop();
+    expect(Math.max(...addsPerTurn.values())).toBe(WATCH_EVENTS_PER_TURN);
+    expect(addsPerTurn.size).toBe(Math.ceil(n / WATCH_EVENTS_PER_TURN));
     ac.abort();
     await run;
   });
