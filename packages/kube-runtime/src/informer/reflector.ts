@@ -11,7 +11,7 @@ import type { KubeObject } from '../client/types.ts';
 import type { Logger } from '../logger.ts';
 import type { RuntimeMetrics } from '../metrics.ts';
 import { sleep, type Clock, type TimerHandle } from '../util/clock.ts';
-import { yieldToEventLoop } from '../util/yield.ts';
+import { TurnBudget } from '../util/yield.ts';
 import { Backoff } from './backoff.ts';
 
 /** A full list, handed over page by page; nothing changes in the store before commit. */
@@ -169,14 +169,11 @@ export class Reflector<T extends KubeObject> {
         timeoutSeconds,
         signal: abort.signal,
       });
-      let appliedThisTurn = 0;
+      const budget = new TurnBudget(WATCH_EVENTS_PER_TURN);
       for await (const event of events) {
         arm();
         progressed = true;
-        if (appliedThisTurn++ === WATCH_EVENTS_PER_TURN) {
-          appliedThisTurn = 1;
-          await yieldToEventLoop();
-        }
+        await budget.take();
         this.lastHeardAt = this.o.clock.now();
         switch (event.type) {
           case 'ERROR':

@@ -8,7 +8,7 @@ import type { RuntimeMetrics } from '../metrics.ts';
 import { parseLabelSelector } from '../selectors.ts';
 import { realClock, type Clock, type TimerHandle } from '../util/clock.ts';
 import { deepFreeze, type DeepReadonly } from '../util/deep-readonly.ts';
-import { yieldToEventLoop } from '../util/yield.ts';
+import { TurnBudget } from '../util/yield.ts';
 import { Indexer, type IndexFunc } from './indexer.ts';
 import { Reflector, type ReflectorStore, type ReplaceSession } from './reflector.ts';
 import { planRelist, sameVersion } from './relist.ts';
@@ -184,7 +184,7 @@ export class SharedIndexInformer<T extends KubeObject> implements CachedSource<T
     return {
       addPage: async (items) => {
         // This turn parsed the page (20-30 ms for 500 pods): the objects are made on the next ones.
-        let madeThisTurn = LISTED_OBJECTS_PER_TURN;
+        const budget = new TurnBudget(LISTED_OBJECTS_PER_TURN, { startSpent: true });
         for (const raw of items) {
           const key = objectKey(raw);
           const cached = this.indexer.getByKey(key);
@@ -192,12 +192,8 @@ export class SharedIndexInformer<T extends KubeObject> implements CachedSource<T
             listed.set(key, cached);
             continue;
           }
-          if (madeThisTurn === LISTED_OBJECTS_PER_TURN) {
-            await yieldToEventLoop();
-            madeThisTurn = 0;
-          }
+          await budget.take();
           listed.set(key, this.cacheable(raw));
-          madeThisTurn++;
         }
       },
       commit: () => this.commitReplace(listed),
@@ -208,8 +204,9 @@ export class SharedIndexInformer<T extends KubeObject> implements CachedSource<T
     const initial = !this.synced;
     // Nothing else changes this store meanwhile: the watch starts once the commit is done.
     const changes = planRelist(this.indexer, listed);
-    for (const [i, change] of changes.entries()) {
-      if (i > 0 && i % RELIST_CHANGES_PER_TURN === 0) await yieldToEventLoop();
+    const budget = new TurnBudget(RELIST_CHANGES_PER_TURN);
+    for (const change of changes) {
+      await budget.take();
       if (change.type === 'delete') {
         this.indexer.delete(change.key);
         // Deleted while we were not watching: deliver the last state we knew.

@@ -7,3 +7,27 @@
 export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
+
+/**
+ * A bound on the work one turn of the event loop does: `await budget.take()` before each unit
+ * (an object made cacheable, a change applied, a watch event) gives the loop a turn first once
+ * this one has had `perTurn` units. `startSpent`: the caller's turn already did its share (parsing
+ * the page the units come from), so the first unit waits for the next turn.
+ */
+export class TurnBudget {
+  private readonly perTurn: number;
+  private used: number;
+
+  constructor(perTurn: number, { startSpent = false }: { startSpent?: boolean } = {}) {
+    this.perTurn = perTurn;
+    this.used = startSpent ? perTurn : 0;
+  }
+
+  async take(): Promise<void> {
+    if (this.used >= this.perTurn) {
+      await yieldToEventLoop();
+      this.used = 0;
+    }
+    this.used++;
+  }
+}

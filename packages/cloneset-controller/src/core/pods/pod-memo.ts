@@ -20,8 +20,9 @@ function kept(pod: object, slot: number): unknown {
   return facts !== undefined && slot < facts.length ? facts[slot] : UNSET;
 }
 
-function keep(pod: object, slot: number, value: unknown): void {
-  if (!Object.isFrozen(pod)) return;
+/** Keeps `value` in the pod's slot when the pod is frozen (one version); says whether it did. */
+function keep(pod: object, slot: number, value: unknown): boolean {
+  if (!Object.isFrozen(pod)) return false;
   let facts = factsByPod.get(pod);
   if (facts === undefined) {
     // Every slot is taken as its module loads, so `slots` is final by the first pass.
@@ -29,6 +30,7 @@ function keep(pod: object, slot: number, value: unknown): void {
     factsByPod.set(pod, facts);
   }
   facts[slot] = value;
+  return true;
 }
 
 /** `derive` read once per frozen pod; an object it returns is frozen too, as callers share it. */
@@ -38,8 +40,7 @@ export function memoByPod<P extends object, T>(derive: (pod: P) => T): (pod: P) 
     const hit = kept(pod, slot);
     if (hit !== UNSET) return hit as T;
     const value = derive(pod);
-    if (typeof value === 'object' && value !== null && Object.isFrozen(pod)) Object.freeze(value);
-    keep(pod, slot, value);
+    if (keep(pod, slot, value) && typeof value === 'object' && value !== null) Object.freeze(value);
     return value;
   };
 }
@@ -50,5 +51,5 @@ export function memoByPod<P extends object, T>(derive: (pod: P) => T): (pod: P) 
  */
 export function podVersionMark(): { has(pod: object): boolean; add(pod: object): void } {
   const slot = slots++;
-  return { has: (pod) => kept(pod, slot) === true, add: (pod) => keep(pod, slot, true) };
+  return { has: (pod) => kept(pod, slot) === true, add: (pod) => void keep(pod, slot, true) };
 }

@@ -11,7 +11,7 @@ import {
   REVISION_LABEL,
   SPECIFIED_DELETE_LABEL,
 } from '../keys.ts';
-import { someIn } from '../frozen-lists.ts';
+import { findIn, someIn } from '../frozen-lists.ts';
 import { selectorMatcher } from '../selector.ts';
 import { toMillis } from '../time.ts';
 import { memoByPod } from './pod-memo.ts';
@@ -32,13 +32,7 @@ export function isActive(pod: V1Pod): boolean {
 }
 
 export function getCondition(pod: V1Pod, type: string): V1PodCondition | undefined {
-  // A plain loop: every pass reads a few conditions of every pod, and a callback per call costs more.
-  const conditions = pod.status?.conditions;
-  if (!conditions) return undefined;
-  for (let i = 0; i < conditions.length; i++) {
-    if (conditions[i]?.type === type) return conditions[i];
-  }
-  return undefined;
+  return findIn(pod.status?.conditions, (c) => c.type === type);
 }
 
 /** What the pod's phase and conditions say of its readiness, read once per pod version (pod-memo.ts). */
@@ -172,12 +166,7 @@ export function maxRestartCount(pod: V1Pod): number {
 // ---- ownership and claiming (§2, §11) ----
 
 export function isOwnedBy(pod: V1Pod, uid: string): boolean {
-  const refs = pod.metadata?.ownerReferences;
-  if (!refs) return false;
-  for (let i = 0; i < refs.length; i++) {
-    if (refs[i]?.uid === uid) return true;
-  }
-  return false;
+  return someIn(pod.metadata?.ownerReferences, (r) => r.uid === uid);
 }
 
 export interface PodClaim {

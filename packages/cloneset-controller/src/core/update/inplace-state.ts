@@ -94,14 +94,14 @@ export const readGrace = memoByPod((pod: V1Pod): InPlaceUpdateGrace | undefined 
 });
 
 /** In-place annotation keys present on the pod whose value the planners cannot read. */
-export const malformedInPlaceAnnotations = memoByPod((pod: V1Pod): { grace?: string; state?: string } => {
+export function malformedInPlaceAnnotations(pod: V1Pod): { grace?: string; state?: string } {
   const graceKey = graceAnnotationKey(pod);
   const stateKey = updateStateKey(pod);
   return {
     ...(graceKey !== undefined && !readGrace(pod) ? { grace: graceKey } : {}),
     ...(stateKey !== undefined && !readUpdateState(pod) ? { state: stateKey } : {}),
   };
-});
+}
 
 /** Image statuses recorded at the moment the new images are written. */
 export function lastContainerStatuses(pod: V1Pod, containers: readonly string[]): Record<string, { imageID?: string }> {
