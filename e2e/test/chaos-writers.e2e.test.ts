@@ -5,8 +5,8 @@
 // writes). The sampler checks every 250 ms that a mark the user wrote is never removed or changed
 // by a later write (user-marks.ts) and that no instance id has two pods; at the end the CloneSet
 // is at the last spec written (settled-spec.ts) and every written mark is on its surviving pod.
-// The schedule closes by marking every pod and then changing the image below the partition, so
-// the controller rewrites marked pods in every run. The last test breaks the guarantee on purpose
+// The schedule closes by marking every pod and then changing to an image no earlier edit set,
+// below the partition, so the controller rewrites marked pods in every run. The last test breaks the guarantee on purpose
 // (a writer drops a user label): the sampler must report it. `npm test`: 40 edits in 30 s; `npm run test:chaos`: 300 in 240 s. CHAOS_SEED=<n> replays.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergePatch, NotFoundError, Resources, retryOnConflict, type KubeClient } from '@cloneset-suite/kube-runtime';
@@ -26,6 +26,8 @@ const EDITS = long ? 300 : 40;
 const SPAN_MS = long ? 240_000 : 30_000;
 const MAX_REPLICAS = long ? 16 : 8;
 const IMAGES = ['nginx:1.0', 'nginx:2.0'] as const;
+/** Set only by the schedule's close: no pod is at it before. */
+const CLOSING_IMAGE = 'nginx:3.0';
 const NAME = 'writers';
 const seed = chaosSeed();
 const client = observerClient();
@@ -123,7 +125,7 @@ async function mismatches(namespace: string, want: WantedSpec): Promise<string[]
   const pods = (await podsOf(client).list({ namespace, labelSelector: `app=${NAME}` })).items;
   const rev = cs.status?.updateRevision;
   const revision = rev ? await client.resource<{ data?: unknown; metadata: object }>(Resources.controllerRevisions).get(namespace, rev).catch(() => undefined) : undefined;
-  const revisionImages = IMAGES.filter((img) => JSON.stringify(revision?.data ?? '').includes(`"${img}"`));
+  const revisionImages = [...IMAGES, CLOSING_IMAGE].filter((img) => JSON.stringify(revision?.data ?? '').includes(`"${img}"`));
   return specMismatches(
     want,
     {
@@ -185,7 +187,7 @@ describe(`concurrent writers during a rollout (seed ${seed}, ${EDITS} edits in $
     });
     sampler.start();
 
-    const schedule = writerSchedule(seed, { edits: EDITS, spanMs: SPAN_MS, minReplicas: 3, maxReplicas: MAX_REPLICAS, images: IMAGES });
+    const schedule = writerSchedule(seed, { edits: EDITS, spanMs: SPAN_MS, minReplicas: 3, maxReplicas: MAX_REPLICAS, images: IMAGES, closingImage: CLOSING_IMAGE });
     const want = finalSpec(initial, schedule);
     user = new User(client, ns);
     const started = Date.now();

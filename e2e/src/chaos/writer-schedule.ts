@@ -32,6 +32,11 @@ export interface ScheduleOptions {
   maxReplicas: number;
   /** The image goes back and forth between these. */
   images: readonly [string, string];
+  /**
+   * The image of the closing change, one no earlier edit sets: no pod can be at it before the
+   * close (with `images` alone, a pause or a partition could have kept pods at the closing image).
+   */
+  closingImage: string;
 }
 
 type RandomKind = Exclude<WriterEdit['kind'], 'markAll'>;
@@ -58,12 +63,13 @@ function pickKind(x: number): RandomKind {
 }
 
 /**
- * Edits at increasing times within spanMs. Ends with every pod marked, then the other image and a
- * partition below replicas, so at least one marked pod is updated by the controller whatever the
- * seed; and unpaused (a paused CloneSet never settles), so the last spec is one the controller must reach.
+ * Edits at increasing times within spanMs. Ends with every pod marked, then the closing image (no
+ * pod is at it yet) and a partition below replicas, so at least one marked pod is updated by the
+ * controller whatever the seed and the timing; and unpaused (a paused CloneSet never settles), so
+ * the last spec is one the controller must reach.
  */
 export function writerSchedule(seed: number, o: ScheduleOptions): ScheduledEdit[] {
-  if (o.edits < 1 || o.minReplicas < 1 || o.maxReplicas < o.minReplicas) throw new Error(`bad writer schedule options: ${JSON.stringify(o)}`);
+  if (o.edits < 1 || o.minReplicas < 1 || o.maxReplicas < o.minReplicas || o.images.includes(o.closingImage)) throw new Error(`bad writer schedule options: ${JSON.stringify(o)}`);
   const next = seededRandom(seed);
   const times = Array.from({ length: o.edits }, () => Math.round(next() * o.spanMs)).sort((a, b) => a - b);
   let replicas = o.minReplicas;
@@ -87,7 +93,7 @@ export function writerSchedule(seed: number, o: ScheduleOptions): ScheduledEdit[
   });
   out.push(
     { atMs: o.spanMs, edit: { kind: 'markAll' } },
-    { atMs: o.spanMs, edit: { kind: 'image', value: o.images[1 - imageIndex]! } },
+    { atMs: o.spanMs, edit: { kind: 'image', value: o.closingImage } },
     { atMs: o.spanMs, edit: { kind: 'partition', value: Math.floor(next() * replicas) } },
     { atMs: o.spanMs, edit: { kind: 'paused', value: false } },
   );
