@@ -1,12 +1,13 @@
-// How long the CloneSet controller's planning holds the event loop. A reconcile reads its cache,
-// calls planReconcile and describePlan with no await in between, then writes: that stretch is
-// synchronous, and grows with the pods a CloneSet owns. Timed in a fresh process on the real
+// How long the CloneSet controller's planning holds the event loop. A reconcile reads its cache
+// and plans in stages (planReconcileStages), giving the event loop a turn between two, then
+// describes the plan and writes: each stage is synchronous and grows with the pods a CloneSet
+// owns, so both the whole pass and its longest stage (what holds the loop) are timed. Timed in a fresh process on the real
 // objects right after a scale-out (the CloneSet, its pods and revisions, managedFields dropped
 // and frozen as the controller's cache holds them), for three passes a reconcile meets:
 // settled, a scale-out by a tenth, and a template change; and settled with every pod a new
 // version, as on the first pass after a relist: the planners keep what they read of a pod per
 // version (cloneset-controller's README, "Planning cost"), so a pass over unchanged pods costs less.
-import { describePlan, planReconcile, type ReconcileInput } from '@cloneset-suite/cloneset-controller';
+import { describePlan, planReconcileStages, type ReconcileInput } from '@cloneset-suite/cloneset-controller';
 import { Resources, deepFreeze, stripManagedFields, type KubeObject } from '@cloneset-suite/kube-runtime';
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -19,8 +20,12 @@ export type PlanCase = (typeof PLAN_CASES)[number];
 export interface PlanTiming {
   pods: number;
   passes: number;
-  /** Milliseconds per pass, by case; `actions`: what the pass planned (so a reader sees it did work). */
-  cases: Record<PlanCase, SampleStats & { actions: number }>;
+  /**
+   * Milliseconds per pass, by case; `longestStage`: per pass, the longest stretch between two of
+   * the planner's yields (describePlan counted in the last); `actions`: what the pass planned (so a
+   * reader sees it did work).
+   */
+  cases: Record<PlanCase, SampleStats & { longestStage: SampleStats; actions: number }>;
 }
 
 /** The CloneSet as a reconcile would see it for each case (new objects; the input is not touched). */
@@ -50,16 +55,30 @@ export function timePlans(input: Omit<ReconcileInput, 'cs'>, cs: CloneSet, passe
   const cases = {} as PlanTiming['cases'];
   for (const [name, c] of Object.entries(planCases(cs)) as [PlanCase, CloneSet][]) {
     const times: number[] = [];
+    const stageTimes: number[] = [];
     let actions = 0;
     for (let i = 0; i < warmUp + passes; i++) {
       const pods = podsForPass(name, input.pods);
       const start = now();
-      const plan = planReconcile({ ...input, pods, cs: c, nowMs: Date.now() });
-      describePlan(plan);
-      if (i >= warmUp) times.push(now() - start);
-      actions = plan.actions.length;
+      const stages = planReconcileStages({ ...input, pods, cs: c, nowMs: Date.now() });
+      let stageStart = start;
+      let longest = 0;
+      let next = stages.next();
+      while (!next.done) {
+        const t = now();
+        longest = Math.max(longest, t - stageStart);
+        stageStart = t;
+        next = stages.next();
+      }
+      describePlan(next.value);
+      const end = now();
+      if (i >= warmUp) {
+        times.push(end - start);
+        stageTimes.push(Math.max(longest, end - stageStart));
+      }
+      actions = next.value.actions.length;
     }
-    cases[name] = { ...sampleStats(times), actions };
+    cases[name] = { ...sampleStats(times), longestStage: sampleStats(stageTimes), actions };
   }
   return { pods: input.pods.length, passes, cases };
 }

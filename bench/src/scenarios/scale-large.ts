@@ -222,8 +222,11 @@ function memoryNote(v: VariantRun, n: number): string | undefined {
 function planningNote(v: VariantRun): string | undefined {
   const t = v.planning;
   if (!t) return undefined;
-  const cases = PLAN_CASES.map((c) => `${c} ${fixed(t.cases[c].median, 1)} ms (largest ${fixed(t.cases[c].max, 1)} ms; ${t.cases[c].actions} actions)`);
-  return `Planning on the ${t.pods} pods after ${variantLabel(v)}'s scale-out (planReconcile and describePlan, the synchronous part of a reconcile, in a fresh process, ${t.passes} passes per case, median): ${cases.join(', ')}.`;
+  const cases = PLAN_CASES.map((c) => {
+    const k = t.cases[c];
+    return `${c} ${fixed(k.median, 1)} ms (largest ${fixed(k.max, 1)} ms; longest stage ${fixed(k.longestStage.median, 1)} ms, largest ${fixed(k.longestStage.max, 1)} ms; ${k.actions} actions)`;
+  });
+  return `Planning on the ${t.pods} pods after ${variantLabel(v)}'s scale-out (the planner's stages and describePlan, in a fresh process, ${t.passes} passes per case, median; "longest stage": the longest stretch between two of the planner's yields, where the reconcile gives the event loop a turn): ${cases.join(', ')}.`;
 }
 
 function stallsNote(v: VariantRun): string | undefined {

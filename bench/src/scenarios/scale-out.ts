@@ -99,9 +99,10 @@ function planningNote(n: number, timings: readonly PlanTiming[]): string {
   const cases = PLAN_CASES.map((name) => {
     const medians = timings.map((t) => t.cases[name].median);
     const largest = Math.max(...timings.map((t) => t.cases[name].max));
-    return `${name} ${fixed(sampleStats(medians).median, 2)} ms (largest of all passes ${fixed(largest, 2)} ms; ${last.cases[name].actions} actions planned)`;
+    const stage = sampleStats(timings.map((t) => t.cases[name].longestStage.median)).median;
+    return `${name} ${fixed(sampleStats(medians).median, 2)} ms (largest of all passes ${fixed(largest, 2)} ms; longest stage ${fixed(stage, 2)} ms; ${last.cases[name].actions} actions planned)`;
   });
-  return `Planning, the synchronous part of a reconcile (planReconcile and describePlan, which run between the cache reads and the first write with no await), timed in a fresh process (the bench's own heap and watchers left out) on the CloneSet's ${last.pods} pods and revisions, as the controller's cache holds them, after each of its ${timings.length} run(s) at N = ${n}, ${last.passes} passes per case, median of the runs' medians: ${cases.join(', ')}.`;
+  return `Planning, the synchronous part of a reconcile (the planner's stages and describePlan, run between the cache reads and the first write; the reconcile gives the event loop a turn between two stages, "longest stage" is the longest stretch), timed in a fresh process (the bench's own heap and watchers left out) on the CloneSet's ${last.pods} pods and revisions, as the controller's cache holds them, after each of its ${timings.length} run(s) at N = ${n}, ${last.passes} passes per case, median of the runs' medians: ${cases.join(', ')}.`;
 }
 
 /**

@@ -37,6 +37,9 @@ describe('timePlans', () => {
     for (const name of PLAN_CASES) {
       expect(t.cases[name].samples).toHaveLength(4);
       expect(t.cases[name].samples.every((ms) => ms >= 0)).toBe(true);
+      expect(t.cases[name].longestStage.samples).toHaveLength(4);
+      // A stage is part of its pass.
+      expect(t.cases[name].longestStage.max).toBeLessThanOrEqual(t.cases[name].max);
     }
     // No pods yet: every case creates, the scaled-out one one pod more.
     expect(t.cases['scale-out'].actions).toBeGreaterThan(t.cases.settled.actions);

@@ -7,7 +7,7 @@ export type { FeatureGates } from './core/keys.ts';
 export { FEATURE_GATE_DEFAULTS, FEATURE_GATE_NAMES, type FeatureGateName } from './core/feature-gate-defaults.ts';
 // One pass's decisions as data, from the objects a reconcile reads (the pure core the reconciler
 // calls): for tools that show what the controller would do, and the bench that times it.
-export { planReconcile, describePlan, type ReconcileInput, type ReconcilePlan } from './core/reconcile-plan.ts';
+export { planReconcile, planReconcileStages, describePlan, type ReconcileInput, type ReconcilePlan } from './core/reconcile-plan.ts';
 // How a ControllerRevision's template is read, compared and ordered: shared with
 // kubectl-cloneset (rollout history and undo), so both agree on revision identity.
 export { sortRevisions, templateOfRevision, templatesEqual } from './core/revisions/revisions.ts';

@@ -36,6 +36,7 @@ export { matchesLabels, parseLabelSelector } from './selectors.ts';
 // The manager and what runs beside controllers.
 export { LEADER_ELECTION_CLIENT_LIMITS, Manager } from './manager.ts';
 export { whenAborted, type Runnable } from './runnable.ts';
+export { runInTurns, yieldToEventLoop } from './util/yield.ts';
 export { createMetrics } from './metrics.ts';
 export { createLogger, silentLogger, type Logger } from './logger.ts';
 export { FakeClock, realClock, type Clock, type TimerHandle } from './util/clock.ts';

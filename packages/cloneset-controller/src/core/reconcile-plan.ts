@@ -16,7 +16,8 @@ import { planPodsToDeleteCleanup, planPvcCleanup, planScale } from './scale/scal
 import { deletesAfterRecreateMarks } from './scale/recreate-deletes.ts';
 import type { NodeLabels } from './scale/scale-in-order.ts';
 import type { CloneSetLike } from './types.ts';
-import { planUpdate, type UpdateDiffs } from './update/update-plan.ts';
+import { planUpdateStages, type UpdateDiffs } from './update/update-plan.ts';
+import { runToEnd, type Stages } from './stages.ts';
 import type { StatusInput } from './status/status.ts';
 
 export interface ReconcileInput {
@@ -72,7 +73,20 @@ export interface ReconcilePlan {
   context: PlanContext;
 }
 
+/** The whole pass at once: the stages below run back to back. */
 export function planReconcile(input: ReconcileInput): ReconcilePlan {
+  return runToEnd(planReconcileStages(input));
+}
+
+/**
+ * The pass in stages (./stages.ts), with a `yield` between two: claim and revisions; Scale;
+ * Update (itself in three: refresh, its diffs, the choice and its writes); holds, undos and clean-ups. Each stage reads every pod, tens of milliseconds at 10,000 pods and more
+ * on a busy machine, so the shell gives the event loop a turn at each yield (a Lease renewal,
+ * watch events, a webhook request go first; README "Planning cost"). The stages read only the
+ * input, whose lookups (`podNamed`, `nodeLabels`...) each stage calls within itself, so the same
+ * input gives the same plan however the turns fall.
+ */
+export function* planReconcileStages(input: ReconcileInput): Stages<ReconcilePlan> {
   const { cs } = input;
   const deleting = !!cs.metadata.deletionTimestamp;
   const actions: PlannedAction[] = [];
@@ -107,12 +121,13 @@ export function planReconcile(input: ReconcileInput): ReconcilePlan {
     ...(input.podNamed ? { podNamed: input.podNamed } : {}),
   });
 
+  yield;
   const result: Omit<ReconcilePlan, 'sync'> = { actions, errors: [], waits: [], holds: [], revisions, context: ctx };
   // §3 step 10. A revision created in this very pass is handled by the next one, once it exists.
   if (!revisions.actions.some((a) => a.kind === 'createRevision')) {
     actions.push(...inStep('preDownload', planImagePreDownload(ctx, { crdPresent: !!input.imagePullJobCrdPresent })));
   }
-  const sync: SyncStep = deleting ? { step: 'none', reason: 'deleting' } : planSync(ctx, result);
+  const sync: SyncStep = deleting ? { step: 'none', reason: 'deleting' } : yield* planSync(ctx, result);
   const history = planHistoryTruncation(
     allRevisions,
     {
@@ -131,9 +146,10 @@ export function planReconcile(input: ReconcileInput): ReconcilePlan {
  * step would make of the pods Update marked for a recreate, then the pods whose lifecycle labels
  * no longer say what the CloneSet began, undos and clean-ups, into `plan`.
  */
-function planSync(ctx: PlanContext, plan: Omit<ReconcilePlan, 'sync'>): SyncStep {
+function* planSync(ctx: PlanContext, plan: Omit<ReconcilePlan, 'sync'>): Stages<SyncStep> {
   const { actions } = plan;
   const scale = planScale(ctx);
+  yield;
   actions.push(...inStep('scale', scale.actions));
   plan.errors.push(...scale.errors);
   plan.waits.push(...scale.waits);
@@ -141,7 +157,7 @@ function planSync(ctx: PlanContext, plan: Omit<ReconcilePlan, 'sync'>): SyncStep
   let sync: SyncStep = { step: 'scale', scaleDiffs: scale.diffs };
   const wanted: Record<CloneSetOperationType, WantedPods> = { 'scale-in': scale.chosen, update: undefined };
   if (!scale.modified) {
-    const update = planUpdate(ctx);
+    const update = yield* planUpdateStages(ctx);
     wanted.update = update.chosen;
     actions.push(...inStep('update', update.actions));
     actions.push(...inStep('scale', deletesAfterRecreateMarks(ctx, update.actions)));
@@ -149,6 +165,7 @@ function planSync(ctx: PlanContext, plan: Omit<ReconcilePlan, 'sync'>): SyncStep
     plan.waits.push(...update.waits);
     plan.requeueAfterMs = minRequeue(plan.requeueAfterMs, update.requeueAfterMs);
     sync = { step: 'update', scaleDiffs: scale.diffs, update: 'diffs' in update ? { diffs: update.diffs } : { stoppedBy: update.stoppedBy } };
+    yield;
   }
   // Held pods are said whichever step ran: the controller has nothing to do until they are released.
   plan.holds.push(...hookWaits(ctx), ...transitionRuleWaits(ctx), ...alteredOperationWaits(ctx.pods));

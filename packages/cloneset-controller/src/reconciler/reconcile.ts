@@ -1,7 +1,7 @@
 // One CloneSet pass, the controller's imperative shell (README, Architecture): gather inputs from the
-// shared caches, call planReconcile, execute its actions, write /status only when it changed, and
-// say what comes next: done, requeue after a delay, or the pass's failures thrown for the error
-// policy (a lost race included).
+// shared caches, plan the pass (planReconcileStages, the event loop getting a turn between two
+// stages), execute its actions, write /status only when it changed, and say what comes next: done,
+// requeue after a delay, or the pass's failures thrown for the error policy (a lost race included).
 import type { V1ControllerRevision, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import {
   OwnerUIDIndex,
@@ -9,6 +9,8 @@ import {
   namespacedKey,
   requeueAfter,
   keyOf,
+  runInTurns,
+  yieldToEventLoop,
   type Clock,
   type EventRecorder,
   type KubeClient,
@@ -19,7 +21,7 @@ import {
   type ScaleExpectations,
 } from '@cloneset-suite/kube-runtime';
 import type { FeatureGates } from '../core/keys.ts';
-import { describePlan, planReconcile, statusInputFor } from '../core/reconcile-plan.ts';
+import { describePlan, planReconcileStages, statusInputFor } from '../core/reconcile-plan.ts';
 import { selectorMatches } from '../core/selector.ts';
 import { computeStatus, statusEquals } from '../core/status/status.ts';
 import { cachedAllocatable, type CloneSetCaches, type CloneSetObject } from './caches.ts';
@@ -80,7 +82,8 @@ export function cloneSetReconciler(deps: CloneSetReconcilerDeps): ReconcilerPart
       return requeueAfter(STALE_CACHE_REQUEUE_MS);
     }
     const nowMs = clock.now();
-    const plan = planReconcile({
+    // The cached pods listed above are this pass's snapshot: the stages read them, not the cache.
+    const plan = await runInTurns(planReconcileStages({
       cs,
       pods: asPods(cachedPods),
       pvcs: caches.pvcs.byIndex(OwnerUIDIndex, uid).filter((p) => !p.metadata?.deletionTimestamp) as unknown as V1PersistentVolumeClaim[],
@@ -95,7 +98,7 @@ export function cloneSetReconciler(deps: CloneSetReconcilerDeps): ReconcilerPart
       // Any pod of the namespace by name from the cache, ours or not: a released pod keeps its name (§6.1).
       podNamed: (name) => asPods([caches.pods.getByKey(namespacedKey(ns, name))].filter(Boolean))[0],
       imagePullJobCrdPresent: imagePullJobs ? await imagePullJobs.available(ctx.signal) : false,
-    });
+    }));
     ctx.logger.debug({ cloneSet: key, ...describePlan(plan) }, 'reconcile plan');
 
     const execution = await executePlan(plan.actions, {
@@ -111,6 +114,8 @@ export function cloneSetReconciler(deps: CloneSetReconcilerDeps): ReconcilerPart
       imagePullJobs,
     });
 
+    // A pass with nothing to write would otherwise read every pod once more in the planner's last turn.
+    await yieldToEventLoop();
     const { status, requeueAfterMs: statusRequeueMs } = computeStatus(statusInputFor(plan, execution.failures, nowMs));
     const conflicts = execution.conflicts.map((c) => c.message);
     if (!statusEquals(cs.status, status)) {

@@ -1,8 +1,9 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { describePlan, planReconcile, type SyncStep } from '../../src/core/reconcile-plan.ts';
+import { describePlan, planReconcile, planReconcileStages, type ReconcileInput, type SyncStep } from '../../src/core/reconcile-plan.ts';
 import { POD_TEMPLATE_HASH_LABEL } from '../../src/core/keys.ts';
+import { REFRESH_PODS_PER_STAGE } from '../../src/core/update/refresh.ts';
 import type { CloneSetLike, CloneSetSpecLike } from '../../src/core/types.ts';
 import { CS_UID, NOW, cloneSet, pod, revision, seededRandom, templateWithImage } from './fixtures.ts';
 
@@ -10,6 +11,40 @@ describe('planReconcile: every action says which step planned it', () => {
   it('scale-out from nothing: a revision (revisions step), then creates (scale step)', () => {
     const plan = planReconcile({ cs: cloneSet({ replicas: 3 }), pods: [], pvcs: [], revisions: [], gates: {}, nowMs: NOW, random: seededRandom(1) });
     expect(plan.actions.map((a) => `${a.step}:${a.kind}`)).toEqual(['revisions:createRevision', 'scale:createPod', 'scale:createPod', 'scale:createPod']);
+  });
+});
+
+describe('planReconcileStages: the pass in stages, the shell giving the event loop a turn between two', () => {
+  const stagesOf = (input: ReconcileInput): { yields: number; plan: ReturnType<typeof planReconcile> } => {
+    const stages = planReconcileStages(input);
+    let yields = 0;
+    for (;;) {
+      const next = stages.next();
+      if (next.done) return { yields, plan: next.value };
+      yields++;
+    }
+  };
+  const input = (cs: CloneSetLike, pods: V1Pod[]): ReconcileInput => ({ cs, pods, pvcs: [], revisions: revisions(cs), gates: {}, nowMs: NOW, random: seededRandom(1) });
+  const rolling = (replicas = 1, extra: Partial<CloneSetLike> = {}) => cloneSet({ replicas }, { status: { currentRevision: 'cs-old' }, ...extra });
+  const oldPods = (n = 1) => Array.from({ length: n }, () => pod({ rev: 'cs-old', state: 'Normal', labels: { [POD_TEMPLATE_HASH_LABEL]: 'old' } }));
+  const newPod = () => [pod({ rev: 'cs-new', state: 'Normal', labels: { [POD_TEMPLATE_HASH_LABEL]: 'new' } })];
+  const many = REFRESH_PODS_PER_STAGE + 1;
+
+  it.each<[string, string, CloneSetLike, () => V1Pod[]]>([
+    ['Update ran and chose a pod', 'claim and revisions | Scale | refresh | diffs | order | choice and writes | holds, undos and clean-ups', rolling(), oldPods],
+    ['Update ran, nothing to update', 'claim and revisions | Scale | refresh | diffs | holds, undos and clean-ups', rolling(), newPod],
+    [`refresh of ${many} pods, in two stages`, 'claim and revisions | Scale | refresh | refresh | diffs | order | choice and writes | holds, undos and clean-ups', rolling(many), () => oldPods(many)],
+    ['Scale wrote, Update skipped', 'claim and revisions | Scale | holds, undos and clean-ups', rolling(2), oldPods],
+    ['the CloneSet is being deleted', 'claim and revisions | the rest', rolling(1, { metadata: { name: 'cs', namespace: 'ns', uid: CS_UID, deletionTimestamp: new Date(NOW) } }), oldPods],
+  ])('%s: %s', (_, stages, cs, podsOf) => {
+    const pods = podsOf();
+    const staged = stagesOf(input(cs, pods));
+    expect(staged.yields).toBe(stages.split(' | ').length - 1);
+    // The same input plans the same pass whether it runs in stages or at once (the context
+    // aside: it holds the input's random function, a new one per input).
+    const { context: _staged, ...fromStages } = staged.plan;
+    const { context: _whole, ...atOnce } = planReconcile(input(cs, pods));
+    expect(fromStages).toEqual(atOnce);
   });
 });
 

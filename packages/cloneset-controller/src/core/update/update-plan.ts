@@ -22,13 +22,14 @@ import { PASS_LIMIT_REQUEUE_MS, passBudget } from '../pass-limits.ts';
 import { emptyPlan, minRequeue, type Plan, type PlanAction, type PodConditionPatch } from '../plan.ts';
 import { isAvailable, isControlled, isPodAtRevision, isPreparingDelete, lifecycleState, podName, podRevision } from '../pods/pod-state.ts';
 import { inOperationFirst, isBegun, isGranted, throughLifecycle } from '../lifecycle/ops-lifecycle.ts';
-import { planRefresh } from './refresh.ts';
+import { planRefreshStages } from './refresh.ts';
 import { revisionLabels } from '../revisions/revisions.ts';
 import { rfc3339 } from '../time.ts';
 import { sortForUpdate } from './update-order.ts';
 import { updateMode } from './update-mode.ts';
 import { recreateMark } from './recreate-mark.ts';
 import { planResizeFallbacks } from './resize-fallback.ts';
+import { runToEnd, type Stages } from '../stages.ts';
 
 /**
  * §8.5: walk the ordered candidates (already truncated to |updateNum|), stopping when
@@ -176,9 +177,14 @@ export type UpdateDiffs = { diffs: Diffs } | { stoppedBy: UpdateStop };
 export type UpdatePlan = Plan & UpdateDiffs;
 
 export function planUpdate(ctx: PlanContext): UpdatePlan {
+  return runToEnd(planUpdateStages(ctx));
+}
+
+/** planUpdate in stages (../stages.ts): refresh (in stages of its own) | the diffs | the order | the choice and its writes; each reads every pod. */
+export function* planUpdateStages(ctx: PlanContext): Stages<UpdatePlan> {
   // One budget for the pass's pod writes: refresh first, then the updates it leaves room for.
   const budget = passBudget();
-  const refresh = planRefresh(ctx, budget);
+  const refresh = yield* planRefreshStages(ctx, budget);
   const refreshed = new Set(refresh.actions.map((a) => ('name' in a ? a.name : '')));
   const plan: Plan = { ...emptyPlan(), actions: [...refresh.actions, ...planFinishes(ctx, refreshed)] };
   if (refresh.requeueAfterMs !== undefined) plan.requeueAfterMs = refresh.requeueAfterMs;
@@ -193,9 +199,11 @@ export function planUpdate(ctx: PlanContext): UpdatePlan {
   plan.chosen = new Set(fallbacks.chosen);
   if (ctx.updateType === 'OnDelete') return done({ stoppedBy: 'onDelete' });
   if (ctx.cs.spec.updateStrategy?.paused) return done({ stoppedBy: 'paused' });
+  yield;
 
   const d = updateDiffs(ctx);
   if (d.updateNum === 0) return done({ diffs: d });
+  yield;
   const target = d.updateNum > 0 ? ctx.updateRevision : ctx.currentRevision;
   const targetName = revisionNameOf(target);
   // Pods already in the CloneSet's update operation go first, so a choice is kept (§3).
@@ -203,6 +211,7 @@ export function planUpdate(ctx: PlanContext): UpdatePlan {
     sortForUpdate(updateCandidates(ctx, d.updateNum), ctx.cs.spec.updateStrategy, ctx.pods),
     POL_OPERATION_TYPES.update,
   ).slice(0, Math.abs(d.updateNum));
+  yield;
   const chosen = limitByMaxUnavailable(ctx, ordered, targetName, d.updateMaxUnavailable);
   plan.chosen = new Set([...fallbacks.chosen, ...chosen.map(podName)]);
 
