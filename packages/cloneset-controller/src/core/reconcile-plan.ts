@@ -12,7 +12,7 @@ import { alteredOperationWaits, planAlteredOperations, planUndos, type CloneSetO
 import { classifyPods, podName } from './pods/pod-state.ts';
 import { computeRevisions, planHistoryTruncation, type RevisionsResult } from './revisions/revisions.ts';
 import { transitionRuleWaits } from './lifecycle/rule-waits.ts';
-import { planPodsToDeleteCleanup, planPvcCleanup, planScale } from './scale/scale-plan.ts';
+import { planPodsToDeleteCleanup, planPvcCleanup, planScaleStages } from './scale/scale-plan.ts';
 import { deletesAfterRecreateMarks } from './scale/recreate-deletes.ts';
 import type { NodeLabels } from './scale/scale-in-order.ts';
 import type { CloneSetLike } from './types.ts';
@@ -79,12 +79,13 @@ export function planReconcile(input: ReconcileInput): ReconcilePlan {
 }
 
 /**
- * The pass in stages (./stages.ts), with a `yield` between two: claim and revisions; Scale;
- * Update (itself in three: refresh, its diffs, the choice and its writes); holds, undos and clean-ups. Each stage reads every pod, tens of milliseconds at 10,000 pods and more
- * on a busy machine, so the shell gives the event loop a turn at each yield (a Lease renewal,
- * watch events, a webhook request go first; README "Planning cost"). The stages read only the
- * input, whose lookups (`podNamed`, `nodeLabels`...) each stage calls within itself, so the same
- * input gives the same plan however the turns fall.
+ * The pass in stages (./stages.ts), with a `yield` between two: claim and revisions; Scale (its
+ * diffs, then what they ask for); Update (refresh 2,000 pods a stage, its diffs, its order, the
+ * choice and its writes); holds, undos and clean-ups. Each stage reads every pod, tens of
+ * milliseconds at 10,000 pods and more on a busy machine, so the shell gives the event loop a
+ * turn at each yield (a Lease renewal, watch events, a webhook request go first; README
+ * "Planning cost"). The stages read only the input, whose lookups (`podNamed`, `nodeLabels`...)
+ * each stage calls within itself, so the same input gives the same plan however the turns fall.
  */
 export function* planReconcileStages(input: ReconcileInput): Stages<ReconcilePlan> {
   const { cs } = input;
@@ -148,7 +149,7 @@ export function* planReconcileStages(input: ReconcileInput): Stages<ReconcilePla
  */
 function* planSync(ctx: PlanContext, plan: Omit<ReconcilePlan, 'sync'>): Stages<SyncStep> {
   const { actions } = plan;
-  const scale = planScale(ctx);
+  const scale = yield* planScaleStages(ctx);
   yield;
   actions.push(...inStep('scale', scale.actions));
   plan.errors.push(...scale.errors);

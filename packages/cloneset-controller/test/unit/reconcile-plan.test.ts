@@ -31,10 +31,10 @@ describe('planReconcileStages: the pass in stages, the shell giving the event lo
   const many = REFRESH_PODS_PER_STAGE + 1;
 
   it.each<[string, string, CloneSetLike, () => V1Pod[]]>([
-    ['Update ran and chose a pod', 'claim and revisions | Scale | refresh | diffs | order | choice and writes | holds, undos and clean-ups', rolling(), oldPods],
-    ['Update ran, nothing to update', 'claim and revisions | Scale | refresh | diffs | holds, undos and clean-ups', rolling(), newPod],
-    [`refresh of ${many} pods, in two stages`, 'claim and revisions | Scale | refresh | refresh | diffs | order | choice and writes | holds, undos and clean-ups', rolling(many), () => oldPods(many)],
-    ['Scale wrote, Update skipped', 'claim and revisions | Scale | holds, undos and clean-ups', rolling(2), oldPods],
+    ['Update ran and chose a pod', 'claim and revisions | scale diffs | scale | refresh | diffs | order | choice and writes | holds, undos and clean-ups', rolling(), oldPods],
+    ['Update ran, nothing to update', 'claim and revisions | scale diffs | scale | refresh | diffs | holds, undos and clean-ups', rolling(), newPod],
+    [`refresh of ${many} pods, in two stages`, 'claim and revisions | scale diffs | scale | refresh | refresh | diffs | order | choice and writes | holds, undos and clean-ups', rolling(many), () => oldPods(many)],
+    ['Scale wrote, Update skipped', 'claim and revisions | scale diffs | scale | holds, undos and clean-ups', rolling(2), oldPods],
     ['the CloneSet is being deleted', 'claim and revisions | the rest', rolling(1, { metadata: { name: 'cs', namespace: 'ns', uid: CS_UID, deletionTimestamp: new Date(NOW) } }), oldPods],
   ])('%s: %s', (_, stages, cs, podsOf) => {
     const pods = podsOf();

@@ -17,6 +17,7 @@ import { instanceIdOf, isControlled, isPreparingDelete, isReady, isSpecifiedDele
 import { templateOfRevision } from '../revisions/revisions.ts';
 import { SELECTOR_EXCLUDES_REASON, selfReleaseRefusal } from './selector-guard.ts';
 import { sortForScaleIn } from './scale-in-order.ts';
+import { runToEnd, type Stages } from '../stages.ts';
 
 /** Requeue delay while a reusable id waits for its terminating pod (decisions.md fix 5). */
 export const ID_WAIT_REQUEUE_MS = 1_000;
@@ -191,7 +192,13 @@ export function chooseScaleIn(ctx: PlanContext, d: Diffs): V1Pod[] {
 }
 
 export function planScale(ctx: PlanContext): Plan & { diffs: Diffs } {
+  return runToEnd(planScaleStages(ctx));
+}
+
+/** planScale in stages (../stages.ts): the diffs | what they ask for; each reads every pod. */
+export function* planScaleStages(ctx: PlanContext): Stages<Plan & { diffs: Diffs }> {
   const d = scaleDiffs(ctx);
+  yield;
   const plan: Plan & { diffs: Diffs } = { ...emptyPlan(), diffs: d };
   const budget = passBudget();
   const done = (): Plan & { diffs: Diffs } => {
