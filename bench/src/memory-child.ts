@@ -9,6 +9,7 @@ import { testKubeconfigPath } from '@cloneset-suite/local-cluster';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
 import type { MemoryReport } from './memory-report.ts';
+import { watchLoopStalls } from './loop-stalls.ts';
 
 const { namespace, expected } = JSON.parse(process.argv[2] ?? '{}') as { namespace: string; expected: number };
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -76,10 +77,14 @@ const measureServed = (items: readonly unknown[]): void => {
   servedItems += items.length;
 };
 const sampler = setInterval(sampleRss, 10);
-// How long the relist held the event loop at a stretch (a page taken in, the commit's slices).
+// How long the relist held the event loop at a stretch (a page taken in, the commit's slices),
+// and how much of the longest stall was the main thread's own work (against waiting for a CPU).
 const loopDelay = monitorEventLoopDelay({ resolution: 1 });
 loopDelay.enable();
+const stalls = watchLoopStalls();
 await relist(sampleRss);
+const relistStalls = stalls.take();
+stalls.stop();
 loopDelay.disable();
 clearInterval(sampler);
 await settled();
@@ -97,6 +102,8 @@ const report: MemoryReport = {
   relistPeakRss: peakRss,
   relistPeakLiveHeap: peakLiveHeap,
   relistLoopMaxMs: loopDelay.max / 1e6,
+  relistMainThreadMaxMs: relistStalls.maxMainThreadCpuMs,
+  relistGcPauseMaxMs: relistStalls.gcPauseMaxMs,
   maxRss: process.resourceUsage().maxRSS * 1024,
 };
 process.stdout.write(`${JSON.stringify(report)}\n`);

@@ -18,6 +18,13 @@ export interface MemoryReport {
   relistPeakLiveHeap: number;
   /** The event loop's longest delay while the first relist ran: how long it held the loop at a stretch. */
   relistLoopMaxMs: number;
+  /**
+   * The most CPU the main thread used within one stall of that relist (./loop-stalls.ts): the
+   * relist's own longest stretch, however long the process then waited for a busy CPU.
+   */
+  relistMainThreadMaxMs: number;
+  /** V8's longest garbage-collection pause during that relist. */
+  relistGcPauseMaxMs: number;
   /** The process's RSS high-water mark (initial list included). */
   maxRss: number;
 }
@@ -44,6 +51,8 @@ export interface MemorySize {
   /** How far the live heap rose above the settled heap during a relist. */
   relistLiveHeapOverSettledBytes: number;
   relistLoopMaxMs: number;
+  relistMainThreadMaxMs: number;
+  relistGcPauseMaxMs: number;
   maxRssBytes: number;
 }
 
@@ -68,6 +77,8 @@ export function memorySize(baseline: MemoryReport, r: MemoryReport, previous: Me
     relistRssOverSettledBytes: Math.max(0, r.relistPeakRss - r.rss),
     relistLiveHeapOverSettledBytes: Math.max(0, r.relistPeakLiveHeap - r.heapUsed),
     relistLoopMaxMs: r.relistLoopMaxMs,
+    relistMainThreadMaxMs: r.relistMainThreadMaxMs,
+    relistGcPauseMaxMs: r.relistGcPauseMaxMs,
     maxRssBytes: r.maxRss,
   };
 }

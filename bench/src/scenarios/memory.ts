@@ -69,7 +69,7 @@ export async function memoryScenario(sizes: BenchSizes, log: Log): Promise<Secti
         fixed(size.rssMiBPer1000Pods, 1),
         mib(size.relistRssOverSettledBytes),
         mib(size.relistLiveHeapOverSettledBytes),
-        fixed(size.relistLoopMaxMs, 0),
+        `${fixed(size.relistLoopMaxMs, 0)} / ${fixed(size.relistMainThreadMaxMs, 0)} / ${fixed(size.relistGcPauseMaxMs, 0)}`,
         mib(r.maxRss),
       ]);
       previous = r;
@@ -86,10 +86,10 @@ export async function memoryScenario(sizes: BenchSizes, log: Log): Promise<Secti
     method: [
       'A fresh Node process (`--expose-gc`) creates the CloneSet controller on one namespace (pods, PVCs, ControllerRevisions, CloneSets and the cluster\'s nodes cached, with the controller\'s indexes), waits until its pod cache holds N pods, runs GC four times and reads `process.memoryUsage()` (heapUsed and rss).',
       'Per pod: (value − value of the same process on the empty namespace) / N; marginal: the heap difference between two sizes divided by the pod difference, which cancels fixed costs.',
-      'Relist: the process then lists every pod again into its full cache as the informer does after a 410 (pages of 500, nothing changed), sampling RSS after each page; the rise over the settled RSS is the headroom a relist needs. It relists once more with a GC after each page: the rise of that heap over the settled heap is what a relist keeps alive (one page of listed JSON, and the objects that changed), which no GC can free under a limit. "Longest hold of the event loop": the event loop\'s largest delay (`monitorEventLoopDelay`) during the first relist, the longest the relist ran without letting a timer in (a page taken in, a slice of the commit). Peak RSS: the process\'s high-water mark (`maxRSS`), its first list included.',
+      'Relist: the process then lists every pod again into its full cache as the informer does after a 410 (pages of 500, nothing changed), sampling RSS after each page; the rise over the settled RSS is the headroom a relist needs. It relists once more with a GC after each page: the rise of that heap over the settled heap is what a relist keeps alive (one page of listed JSON, and the objects that changed), which no GC can free under a limit. "Longest hold of the event loop": the event loop\'s largest delay (`monitorEventLoopDelay`) during the first relist, the longest the relist ran without letting a timer in (a page taken in, a slice of the commit); "main thread busy": the most CPU the main thread itself used within any one stall of over 20 ms (`process.threadCpuUsage`; the rest of a hold is the process waiting for a CPU); the longest GC pause: V8\'s longest stop of the main thread in that relist. Peak RSS: the process\'s high-water mark (`maxRSS`), its first list included.',
       'Served JSON: the average length of a pod item as the apiserver serves it in a list (managedFields included; the listed item re-serialized, read during the second relist before the informer\'s transform): the size issue #17 compares the heap per pod with, and `heap / served JSON` is that ratio (target <= 1). Cached JSON: the average `JSON.stringify` length of a pod as the cache holds it (managedFields dropped), for scale.',
     ].join(' '),
-    headers: ['pods cached', 'heap used (MiB)', 'heap over baseline (MiB)', 'KiB / pod', 'marginal KiB / pod', 'served JSON KiB / pod', 'heap / served JSON', 'cached JSON KiB / pod', 'RSS (MiB)', 'RSS MiB / 1,000 pods', 'relist RSS rise (MiB)', 'relist live heap rise (MiB)', 'relist: longest hold of the event loop (ms)', 'peak RSS (MiB)'],
+    headers: ['pods cached', 'heap used (MiB)', 'heap over baseline (MiB)', 'KiB / pod', 'marginal KiB / pod', 'served JSON KiB / pod', 'heap / served JSON', 'cached JSON KiB / pod', 'RSS (MiB)', 'RSS MiB / 1,000 pods', 'relist RSS rise (MiB)', 'relist live heap rise (MiB)', 'relist: longest hold of the event loop / main thread busy / longest GC pause (ms)', 'peak RSS (MiB)'],
     rows,
     notes,
     data: {
@@ -109,6 +109,8 @@ export async function memoryScenario(sizes: BenchSizes, log: Log): Promise<Secti
         relistRssOverSettledBytes: largest?.relistRssOverSettledBytes,
         relistLiveHeapOverSettledBytes: largest?.relistLiveHeapOverSettledBytes,
         relistLoopMaxMs: largest?.relistLoopMaxMs,
+        relistMainThreadMaxMs: largest?.relistMainThreadMaxMs,
+        relistGcPauseMaxMs: largest?.relistGcPauseMaxMs,
         maxRssBytes: largest?.maxRssBytes,
         perSize,
       },

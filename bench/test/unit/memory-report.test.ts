@@ -12,6 +12,8 @@ const report = (pods: number, heapMiB: number, rssMiB: number, relistPeakRssMiB 
   relistPeakRss: relistPeakRssMiB * MiB,
   relistPeakLiveHeap: relistPeakLiveHeapMiB * MiB,
   relistLoopMaxMs: 12.5,
+  relistMainThreadMaxMs: 7.5,
+  relistGcPauseMaxMs: 3.25,
   maxRss: (relistPeakRssMiB + 10) * MiB,
 });
 
@@ -31,7 +33,7 @@ describe('memorySize', () => {
   });
 
   it('relist headroom: peak during the relist over the settled value, never negative', () => {
-    expect(memorySize(base, report(1000, 50, 150, 180, 70), undefined)).toMatchObject({ relistRssOverSettledBytes: 30 * MiB, relistLiveHeapOverSettledBytes: 20 * MiB, relistLoopMaxMs: 12.5 });
+    expect(memorySize(base, report(1000, 50, 150, 180, 70), undefined)).toMatchObject({ relistRssOverSettledBytes: 30 * MiB, relistLiveHeapOverSettledBytes: 20 * MiB, relistLoopMaxMs: 12.5, relistMainThreadMaxMs: 7.5, relistGcPauseMaxMs: 3.25 });
     expect(memorySize(base, report(1000, 50, 150, 140, 45), undefined)).toMatchObject({ relistRssOverSettledBytes: 0, relistLiveHeapOverSettledBytes: 0 });
   });
 
