@@ -253,7 +253,7 @@ export function planRefresh(ctx: PlanContext, budget: PassBudget = passBudget())
 
 /**
  * Pods refreshed per stage: a pod version refresh has not read yet (each after a relist) costs
- * about 15 us on a 2-CPU machine, so 10,000 of them held the event loop about 150 ms at once.
+ * up to about 15 us on a busy 2-CPU machine, so 10,000 of them held the event loop up to 150 ms at once.
  */
 export const REFRESH_PODS_PER_STAGE = 2_000;
 
