@@ -1,7 +1,8 @@
 // How long the CloneSet controller's planning holds the event loop. A reconcile reads its cache
-// and plans in stages (planReconcileStages), giving the event loop a turn between two, then
-// describes the plan and writes: each stage is synchronous and grows with the pods a CloneSet
-// owns, so both the whole pass and its longest stage (what holds the loop) are timed. Timed in a fresh process on the real
+// and plans in stages (planReconcileStages), giving the event loop a turn between two once 10 ms
+// have passed, then describes the plan and writes: each stage is synchronous and grows with the
+// pods a CloneSet owns, so both the whole pass and its longest stage are timed (the loop is held
+// at most 10 ms plus one stage). Timed in a fresh process on the real
 // objects right after a scale-out (the CloneSet, its pods and revisions, managedFields dropped
 // and frozen as the controller's cache holds them), for three passes a reconcile meets:
 // settled, a scale-out by a tenth, and a template change; and settled with every pod a new

@@ -102,7 +102,7 @@ function planningNote(n: number, timings: readonly PlanTiming[]): string {
     const stage = sampleStats(timings.map((t) => t.cases[name].longestStage.median)).median;
     return `${name} ${fixed(sampleStats(medians).median, 2)} ms (largest of all passes ${fixed(largest, 2)} ms; longest stage ${fixed(stage, 2)} ms; ${last.cases[name].actions} actions planned)`;
   });
-  return `Planning, the synchronous part of a reconcile (the planner's stages and describePlan, run between the cache reads and the first write; the reconcile gives the event loop a turn between two stages, "longest stage" is the longest stretch), timed in a fresh process (the bench's own heap and watchers left out) on the CloneSet's ${last.pods} pods and revisions, as the controller's cache holds them, after each of its ${timings.length} run(s) at N = ${n}, ${last.passes} passes per case, median of the runs' medians: ${cases.join(', ')}.`;
+  return `Planning, the synchronous part of a reconcile (the planner's stages and describePlan, run between the cache reads and the first write; the reconcile gives the event loop a turn between two stages once 10 ms have passed, so it is held at most 10 ms plus the "longest stage"), timed in a fresh process (the bench's own heap and watchers left out) on the CloneSet's ${last.pods} pods and revisions, as the controller's cache holds them, after each of its ${timings.length} run(s) at N = ${n}, ${last.passes} passes per case, median of the runs' medians: ${cases.join(', ')}.`;
 }
 
 /**

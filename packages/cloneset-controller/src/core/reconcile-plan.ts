@@ -80,12 +80,14 @@ export function planReconcile(input: ReconcileInput): ReconcilePlan {
 
 /**
  * The pass in stages (./stages.ts), with a `yield` between two: claim and revisions; Scale (its
- * diffs, then what they ask for); Update (refresh 2,000 pods a stage, its diffs, its order, the
- * choice and its writes); holds, undos and clean-ups. Each stage reads every pod, tens of
- * milliseconds at 10,000 pods and more on a busy machine, so the shell gives the event loop a
- * turn at each yield (a Lease renewal, watch events, a webhook request go first; README
- * "Planning cost"). The stages read only the input, whose lookups (`podNamed`, `nodeLabels`...)
- * each stage calls within itself, so the same input gives the same plan however the turns fall.
+ * diffs, then what they ask for); Update (refresh 1,000 pods read a stage, its diffs, its order,
+ * the choice and its writes; the ReCreate deletes, a Scale step of their own); holds, undos and
+ * clean-ups. Each stage reads every pod, tens of milliseconds at 10,000 pods and more on a busy
+ * machine, so the shell gives the event loop a turn at the first yield after 10 ms (a Lease
+ * renewal, watch events, a webhook request go first; README "Planning cost"). The stages read the
+ * input's pods, listed before the first; its lookups (`podNamed`, `nodeLabels`, `nodeAllocatable`) answer when a
+ * stage calls them, so in the shell they may see the cache a turn later than the listed pods: a
+ * name or a node label one event newer, as a pass begun a moment later would have read it.
  */
 export function* planReconcileStages(input: ReconcileInput): Stages<ReconcilePlan> {
   const { cs } = input;
@@ -161,7 +163,7 @@ function* planSync(ctx: PlanContext, plan: Omit<ReconcilePlan, 'sync'>): Stages<
     const update = yield* planUpdateStages(ctx);
     wanted.update = update.chosen;
     actions.push(...inStep('update', update.actions));
-    actions.push(...inStep('scale', deletesAfterRecreateMarks(ctx, update.actions)));
+    actions.push(...inStep('scale', yield* deletesAfterRecreateMarks(ctx, update.actions)));
     plan.errors.push(...update.errors);
     plan.waits.push(...update.waits);
     plan.requeueAfterMs = minRequeue(plan.requeueAfterMs, update.requeueAfterMs);

@@ -1,7 +1,8 @@
 // One CloneSet pass, the controller's imperative shell (README, Architecture): gather inputs from the
 // shared caches, plan the pass (planReconcileStages, the event loop getting a turn between two
-// stages), execute its actions, write /status only when it changed, and say what comes next: done,
-// requeue after a delay, or the pass's failures thrown for the error policy (a lost race included).
+// stages once 10 ms have passed), execute its actions, write /status only when it changed, and
+// say what comes next: done, requeue after a delay, or the pass's failures thrown for the error
+// policy (a lost race included).
 import type { V1ControllerRevision, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import {
   OwnerUIDIndex,
@@ -82,7 +83,7 @@ export function cloneSetReconciler(deps: CloneSetReconcilerDeps): ReconcilerPart
       return requeueAfter(STALE_CACHE_REQUEUE_MS);
     }
     const nowMs = clock.now();
-    // The cached pods listed above are this pass's snapshot: the stages read them, not the cache.
+    // The stages plan from the pods listed above; the lookups below read the cache when called.
     const plan = await runInTurns(planReconcileStages({
       cs,
       pods: asPods(cachedPods),

@@ -1,5 +1,6 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import fc from 'fast-check';
+import { deepFreeze } from '@cloneset-suite/kube-runtime';
 import { describe, expect, it } from 'vitest';
 import { describePlan, planReconcile, planReconcileStages, type ReconcileInput, type SyncStep } from '../../src/core/reconcile-plan.ts';
 import { POD_TEMPLATE_HASH_LABEL } from '../../src/core/keys.ts';
@@ -14,7 +15,7 @@ describe('planReconcile: every action says which step planned it', () => {
   });
 });
 
-describe('planReconcileStages: the pass in stages, the shell giving the event loop a turn between two', () => {
+describe('planReconcileStages: the pass in stages, the shell free to give the event loop a turn between two', () => {
   const stagesOf = (input: ReconcileInput): { yields: number; plan: ReturnType<typeof planReconcile> } => {
     const stages = planReconcileStages(input);
     let yields = 0;
@@ -31,9 +32,9 @@ describe('planReconcileStages: the pass in stages, the shell giving the event lo
   const many = REFRESH_PODS_PER_STAGE + 1;
 
   it.each<[string, string, CloneSetLike, () => V1Pod[]]>([
-    ['Update ran and chose a pod', 'claim and revisions | scale diffs | scale | refresh | diffs | order | choice and writes | holds, undos and clean-ups', rolling(), oldPods],
+    ['Update ran and chose a pod to re-create', 'claim and revisions | scale diffs | scale | refresh | diffs | order | choice and writes | recreate deletes: scale diffs | their deletes | holds, undos and clean-ups', rolling(), oldPods],
     ['Update ran, nothing to update', 'claim and revisions | scale diffs | scale | refresh | diffs | holds, undos and clean-ups', rolling(), newPod],
-    [`refresh of ${many} pods, in two stages`, 'claim and revisions | scale diffs | scale | refresh | refresh | diffs | order | choice and writes | holds, undos and clean-ups', rolling(many), () => oldPods(many)],
+    [`refresh of ${many} pods, in two stages`, 'claim and revisions | scale diffs | scale | refresh | refresh | diffs | order | choice and writes | recreate deletes: scale diffs | their deletes | holds, undos and clean-ups', rolling(many), () => oldPods(many)],
     ['Scale wrote, Update skipped', 'claim and revisions | scale diffs | scale | holds, undos and clean-ups', rolling(2), oldPods],
     ['the CloneSet is being deleted', 'claim and revisions | the rest', rolling(1, { metadata: { name: 'cs', namespace: 'ns', uid: CS_UID, deletionTimestamp: new Date(NOW) } }), oldPods],
   ])('%s: %s', (_, stages, cs, podsOf) => {
@@ -45,6 +46,14 @@ describe('planReconcileStages: the pass in stages, the shell giving the event lo
     const { context: _staged, ...fromStages } = staged.plan;
     const { context: _whole, ...atOnce } = planReconcile(input(cs, pods));
     expect(fromStages).toEqual(atOnce);
+  });
+
+  it(`refresh counts only the pods it reads: ${many} cached pod versions it found nothing to do for take no refresh stage of their own`, () => {
+    const cs = rolling(many);
+    const cached = Array.from({ length: many }, () => deepFreeze(newPod()[0]!) as V1Pod);
+    const settled = 'claim and revisions | scale diffs | scale | refresh | diffs | holds, undos and clean-ups';
+    expect(stagesOf(input(cs, cached)).yields).toBe(settled.replace('refresh', 'refresh | refresh').split(' | ').length - 1);
+    expect(stagesOf(input(cs, cached)).yields).toBe(settled.split(' | ').length - 1);
   });
 });
 

@@ -3,7 +3,8 @@
 // says so with a Warning that names the pod and the annotation, and never throws.
 import { describe, expect, it } from 'vitest';
 import { planReconcile } from '../../src/core/reconcile-plan.ts';
-import { planRefresh, refreshPod } from '../../src/core/update/refresh.ts';
+import { planRefreshStages, refreshPod } from '../../src/core/update/refresh.ts';
+import { runToEnd } from '../../src/core/stages.ts';
 import { NOW, cloneSet, ctxFor, pod, seededRandom } from './fixtures.ts';
 
 const GRACE = 'apps.kruise.io/inplace-update-grace';
@@ -45,7 +46,7 @@ describe('refresh with a malformed grace annotation', () => {
 
   it('a whole pass over such a pod plans instead of throwing', () => {
     const p = podWith({ [GRACE]: '{"revision":5}', [STATE]: '7' });
-    expect(() => planRefresh(ctxFor(cs, [p]))).not.toThrow();
+    expect(() => runToEnd(planRefreshStages(ctxFor(cs, [p])))).not.toThrow();
     expect(() => planReconcile({ cs, pods: [p], pvcs: [], revisions: [], gates: {}, nowMs: NOW, random: seededRandom(1) })).not.toThrow();
   });
 });

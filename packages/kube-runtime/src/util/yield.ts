@@ -32,14 +32,23 @@ export class TurnBudget {
   }
 }
 
+/** How long runInTurns goes on through a computation's stages before it gives the event loop a turn. */
+export const COMPUTE_MS_PER_TURN = 10;
+
 /**
  * Runs a synchronous computation written as a generator to its end, giving the event loop a turn
- * at each of its `yield`s: a long pure computation (a CloneSet's plan over thousands of pods)
- * stays one function of its input while no stretch of it holds the loop longer than one stage.
+ * at the first of its `yield`s reached once COMPUTE_MS_PER_TURN has passed since the last turn: a
+ * long pure computation (a CloneSet's plan over thousands of pods) stays one function of its input
+ * and holds the loop at most that long plus one stage, while a short one (a CloneSet of a few pods)
+ * runs through without waiting on the loop at all. `now` is for tests.
  */
-export async function runInTurns<T>(stages: Generator<void, T, void>): Promise<T> {
+export async function runInTurns<T>(stages: Generator<void, T, void>, now: () => number = () => performance.now()): Promise<T> {
+  let turnStarted = now();
   for (let next = stages.next(); ; next = stages.next()) {
     if (next.done) return next.value;
-    await yieldToEventLoop();
+    if (now() - turnStarted >= COMPUTE_MS_PER_TURN) {
+      await yieldToEventLoop();
+      turnStarted = now();
+    }
   }
 }

@@ -10,7 +10,8 @@ import type { PlanContext } from '../context.ts';
 import { SPECIFIED_DELETE_LABEL } from '../keys.ts';
 import type { DeletePodAction, PlanAction } from '../plan.ts';
 import { podName } from '../pods/pod-state.ts';
-import { planScale } from './scale-plan.ts';
+import { planScaleStages } from './scale-plan.ts';
+import type { Stages } from '../stages.ts';
 
 /** Pods this pass's actions mark specified-delete for a recreate. */
 function markedForRecreate(actions: readonly PlanAction[]): Set<string> {
@@ -21,13 +22,17 @@ function markedForRecreate(actions: readonly PlanAction[]): Set<string> {
   return marked;
 }
 
-/** The deletes the next pass's Scale step would plan once the marks are in the cache, or none. */
-export function deletesAfterRecreateMarks(ctx: PlanContext, actions: readonly PlanAction[]): DeletePodAction[] {
+/**
+ * The deletes the next pass's Scale step would plan once the marks are in the cache, or none; a
+ * Scale step of its own, so in stages of its own (../stages.ts), after a yield.
+ */
+export function* deletesAfterRecreateMarks(ctx: PlanContext, actions: readonly PlanAction[]): Stages<DeletePodAction[]> {
   const marked = markedForRecreate(actions);
   if (marked.size === 0) return [];
+  yield;
   const withMark = (p: V1Pod): V1Pod =>
     marked.has(podName(p)) ? { ...p, metadata: { ...p.metadata, labels: { ...(p.metadata?.labels ?? {}), [SPECIFIED_DELETE_LABEL]: 'true' } } } : p;
-  const next = planScale({ ...ctx, pods: ctx.pods.map(withMark), allPods: ctx.allPods.map(withMark) });
+  const next = yield* planScaleStages({ ...ctx, pods: ctx.pods.map(withMark), allPods: ctx.allPods.map(withMark) });
   const onlyMarkedDeletes =
     next.errors.length === 0 &&
     next.waits.length === 0 &&

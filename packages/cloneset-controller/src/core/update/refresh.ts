@@ -30,7 +30,7 @@ import {
   withBatch,
 } from './inplace-state.ts';
 import { rfc3339, toMillis } from '../time.ts';
-import { runToEnd, type Stages } from '../stages.ts';
+import type { Stages } from '../stages.ts';
 
 /** Whether the lifecycle block is defined at all (§9 "Updated if the lifecycle is defined"). */
 function lifecycleDefined(ctx: PlanContext): boolean {
@@ -244,28 +244,25 @@ function refreshReadsPodAlone(pod: V1Pod): boolean {
 }
 
 /**
- * Refresh every claimed pod. `stop` is true when a state or hash label was patched. Pods past the
- * pass's write budget keep their writes for a later pass.
+ * Pods refreshed per stage (the pod versions it skips cost next to nothing and are not counted): a
+ * pod version refresh has not read yet (each after a relist) costs up to about 15 us on a busy
+ * 2-CPU machine, so 10,000 of them held the event loop up to 150 ms at once.
  */
-export function planRefresh(ctx: PlanContext, budget: PassBudget = passBudget()): Plan & { stop: boolean } {
-  return runToEnd(planRefreshStages(ctx, budget));
-}
+export const REFRESH_PODS_PER_STAGE = 1_000;
 
 /**
- * Pods refreshed per stage: a pod version refresh has not read yet (each after a relist) costs
- * up to about 15 us on a busy 2-CPU machine, so 10,000 of them held the event loop up to 150 ms at once.
+ * Refresh every claimed pod, in stages (../stages.ts) of REFRESH_PODS_PER_STAGE pods read. `stop`
+ * is true when a state or hash label was patched. Pods past the pass's write budget keep their
+ * writes for a later pass.
  */
-export const REFRESH_PODS_PER_STAGE = 2_000;
-
-/** planRefresh in stages (../stages.ts) of REFRESH_PODS_PER_STAGE pods. */
 export function* planRefreshStages(ctx: PlanContext, budget: PassBudget = passBudget()): Stages<Plan & { stop: boolean }> {
   const plan = emptyPlan();
   let stop = false;
   let read = 0;
   for (const pod of ctx.pods) {
+    if (refreshedToNothing.has(pod)) continue;
     if (read > 0 && read % REFRESH_PODS_PER_STAGE === 0) yield;
     read++;
-    if (refreshedToNothing.has(pod)) continue;
     const r = refreshPod(ctx, pod);
     if (r.actions.length === 0 && refreshReadsPodAlone(pod)) refreshedToNothing.add(pod);
     if (r.actions.length > 0 && !budget.take()) continue;
