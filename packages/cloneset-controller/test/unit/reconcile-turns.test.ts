@@ -1,0 +1,112 @@
+// The reconciler runs a pass's planning stages with runInTurns (package README, "Planning cost"):
+// once a pass has planned for COMPUTE_MS_PER_TURN, it gives the event loop a turn at the next
+// stage boundary, so a Lease renewal or a watch event is not held behind a 10,000-pod plan. Here
+// performance.now is made to advance past that threshold between any two readings, and the turns
+// the event loop gets during one settled pass are counted against a pass whose clock stands still.
+import type { V1ControllerRevision, V1Pod } from '@kubernetes/client-node';
+import { FakeClock, ResourceVersionExpectations, ScaleExpectations, type KubeObject, type Logger, type ReconcileContext } from '@cloneset-suite/kube-runtime';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { revisionNameOf } from '../../src/core/context.ts';
+import { planReconcile, planReconcileStages } from '../../src/core/reconcile-plan.ts';
+import type { CloneSetLike } from '../../src/core/types.ts';
+import type { CloneSetCaches } from '../../src/reconciler/caches.ts';
+import { cloneSetReconciler } from '../../src/reconciler/reconcile.ts';
+import { fakeApi } from './fake-api.ts';
+import { CS_UID, NOW, cloneSet, pod, seededRandom } from './fixtures.ts';
+
+const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} } as unknown as Logger;
+
+/** A read-only cache over a fixed list: what the reconciler reads of an informer. */
+function listCache(objects: readonly KubeObject[]) {
+  const keyOf = (o: KubeObject) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
+  const byKey = new Map(objects.map((o) => [keyOf(o), o]));
+  return {
+    getByKey: (key: string) => byKey.get(key),
+    get: (ns: string | undefined, name: string) => byKey.get(`${ns ?? ''}/${name}`),
+    byIndex: (_index: string, uid: string) => objects.filter((o) => (o.metadata?.ownerReferences ?? []).some((r) => r.uid === uid)),
+  };
+}
+
+/** A settled CloneSet of `n` pods: the pass plans no write. */
+function settledCaches(n: number): CloneSetCaches {
+  const cs = cloneSet({ replicas: n });
+  const first = planReconcile({ cs: cloneSet({ replicas: 1 }), pods: [], pvcs: [], revisions: [], gates: {}, nowMs: NOW, random: seededRandom(1) });
+  const revision = first.revisions.updateRevision;
+  const rev = revisionNameOf(revision);
+  const pods: V1Pod[] = Array.from({ length: n }, (_, i) => pod({ id: `t${i}`, rev, labels: { 'pod-template-hash': rev.slice(rev.lastIndexOf('-') + 1) } }));
+  const owned = { ...revision, metadata: { ...revision.metadata, namespace: 'ns', ownerReferences: pods[0]?.metadata?.ownerReferences } };
+  return {
+    cloneSets: listCache([cs as KubeObject]),
+    pods: listCache(pods as KubeObject[]),
+    pvcs: listCache([]),
+    revisions: listCache([owned as KubeObject]),
+    nodes: listCache([]),
+  } as unknown as CloneSetCaches;
+}
+
+/** How many times the settled pass's planning yields: what runInTurns can turn a turn at. */
+function stageBoundaries(caches: CloneSetCaches): number {
+  const cs = caches.cloneSets.getByKey('ns/cs') as unknown as CloneSetLike;
+  const stages = planReconcileStages({
+    cs,
+    pods: caches.pods.byIndex('ownerUID', CS_UID) as unknown as V1Pod[],
+    pvcs: [],
+    revisions: caches.revisions.byIndex('ownerUID', CS_UID) as unknown as V1ControllerRevision[],
+    gates: {},
+    nowMs: NOW,
+    random: seededRandom(2),
+    revisionNameTaken: () => false,
+    imagePullJobCrdPresent: false,
+  });
+  let yields = 0;
+  while (!stages.next().done) yields++;
+  return yields;
+}
+
+/** Runs one pass and counts the event-loop turns (check phases) that ran while it was in flight. */
+async function turnsDuringOnePass(caches: CloneSetCaches): Promise<number> {
+  const api = fakeApi();
+  const { reconcile } = cloneSetReconciler({
+    caches,
+    client: api.client,
+    clock: new FakeClock(NOW),
+    recorder: api.recorder,
+    expectations: new ScaleExpectations({ controller: 'cloneset' }),
+    podWrites: new ResourceVersionExpectations(),
+    statusWrites: new ResourceVersionExpectations(),
+    gates: {},
+    random: seededRandom(2),
+    resizeDeferredTimeoutMs: undefined,
+    imagePullJobs: undefined,
+  });
+  const ctx: ReconcileContext = { key: 'ns/cs', namespace: 'ns', name: 'cs', reconcileID: 'r1', logger: silent, signal: new AbortController().signal, retries: 0 };
+  let turns = 0;
+  let passing = true;
+  const count = (): void => {
+    if (!passing) return;
+    turns++;
+    setImmediate(count);
+  };
+  setImmediate(count);
+  await reconcile('ns/cs', ctx);
+  passing = false;
+  return turns;
+}
+
+describe('the reconciler plans a pass in turns', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('gives the event loop a turn between planning stages once a pass has planned for 10 ms, and not before', async () => {
+    const caches = settledCaches(20);
+    vi.spyOn(performance, 'now').mockReturnValue(1_000);
+    const still = await turnsDuringOnePass(caches);
+    let t = 1_000;
+    vi.spyOn(performance, 'now').mockImplementation(() => (t += 11));
+    const slow = await turnsDuringOnePass(caches);
+    // Every stage boundary is reached past the threshold, so each gives the loop a turn.
+    expect(stageBoundaries(caches)).toBeGreaterThanOrEqual(4);
+    expect(slow - still).toBe(stageBoundaries(caches));
+  });
+});
