@@ -85,9 +85,10 @@ export function planReconcile(input: ReconcileInput): ReconcilePlan {
  * clean-ups. Each stage reads every pod, tens of milliseconds at 10,000 pods and more on a busy
  * machine, so the shell gives the event loop a turn at the first yield after 10 ms (a Lease
  * renewal, watch events, a webhook request go first; README "Planning cost"). The stages read the
- * input's pods, listed before the first; its lookups (`podNamed`, `nodeLabels`, `nodeAllocatable`) answer when a
- * stage calls them, so in the shell they may see the cache a turn later than the listed pods: a
- * name or a node label one event newer, as a pass begun a moment later would have read it.
+ * input's pods, listed before the first; its lookups (`podNamed`, `nodeLabels`,
+ * `nodeAllocatable`) answer when a stage calls them, so in the shell they may see the cache a turn
+ * later than the listed pods: a name or a node label one event newer, as a pass begun a moment
+ * later would have read it.
  */
 export function* planReconcileStages(input: ReconcileInput): Stages<ReconcilePlan> {
   const { cs } = input;

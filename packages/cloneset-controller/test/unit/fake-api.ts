@@ -1,6 +1,6 @@
 // A small in-memory stand-in for the apiserver's pod and PVC endpoints, for executor tests:
 // each verb can be answered normally or replaced by a test's own behaviour.
-import type { EventRecorder, KubeClient, KubeObject, Logger, ScaleExpectations } from '@cloneset-suite/kube-runtime';
+import { silentLogger, type EventRecorder, type KubeClient, type KubeObject, type ScaleExpectations } from '@cloneset-suite/kube-runtime';
 import type { ExecutionContext } from '../../src/reconciler/executor.ts';
 import { cloneSet } from './fixtures.ts';
 
@@ -32,8 +32,6 @@ export interface FakeApi {
   events: RecordedEvent[];
   recorder: EventRecorder;
 }
-
-const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} } as unknown as Logger;
 
 /**
  * `override` answers a call itself by returning a promise, or leaves it to the store (undefined).
@@ -82,7 +80,7 @@ export function executionContext(api: FakeApi, expectations: ScaleExpectations, 
     client: api.client,
     recorder: api.recorder,
     expectations,
-    logger: silent,
+    logger: silentLogger(),
     key: 'ns/cs',
     cs: cloneSet({ replicas: 1 }) as ExecutionContext['cs'],
     podsByName: new Map(),

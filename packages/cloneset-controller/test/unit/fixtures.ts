@@ -108,7 +108,7 @@ export function seededRandom(seed: number): () => number {
 
 // ---- plan contexts ----
 import type { V1ControllerRevision, V1PersistentVolumeClaim } from '@kubernetes/client-node';
-import { buildContext, type PlanContext } from '../../src/core/context.ts';
+import { buildContext, revisionNameOf, type PlanContext } from '../../src/core/context.ts';
 import { planReconcile, type ReconcilePlan } from '../../src/core/reconcile-plan.ts';
 import { revisionData } from '../../src/core/revisions/revisions.ts';
 import type { FeatureGates } from '../../src/core/keys.ts';
@@ -177,4 +177,15 @@ export function pvc(name: string, id: string): V1PersistentVolumeClaim {
     metadata: { name, labels: { app: 'demo', 'apps.kruise.io/cloneset-instance-id': id }, ownerReferences: [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'cs', uid: CS_UID, controller: true }] },
     spec: {},
   };
+}
+
+/**
+ * `n` ready pods at the revision a CloneSet of this template hashes to (found by planning once),
+ * with that revision: a settled CloneSet, whose pass plans no write.
+ */
+export function settledPods(n: number): { pods: V1Pod[]; revisions: V1ControllerRevision[] } {
+  const first = planReconcile({ cs: cloneSet({ replicas: 1 }), pods: [], pvcs: [], revisions: [], gates: {}, nowMs: NOW, random: seededRandom(11) });
+  const rev = revisionNameOf(first.revisions.updateRevision);
+  const pods = Array.from({ length: n }, (_, i) => pod({ id: `i${i}`, rev, labels: { 'pod-template-hash': rev.slice(rev.lastIndexOf('-') + 1) } }));
+  return { pods, revisions: [first.revisions.updateRevision] };
 }

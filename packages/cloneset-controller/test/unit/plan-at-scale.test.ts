@@ -7,22 +7,13 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { PlannedAction } from '../../src/core/plan.ts';
 import { planReconcile, type ReconcileInput } from '../../src/core/reconcile-plan.ts';
 import { MAX_POD_WRITES_PER_PASS } from '../../src/core/pass-limits.ts';
-import { revisionNameOf } from '../../src/core/context.ts';
-import { NOW, cloneSet, pod, seededRandom } from './fixtures.ts';
+import { NOW, cloneSet, seededRandom, settledPods } from './fixtures.ts';
 
 const REPLICAS = 130_000;
 const count = (actions: readonly PlannedAction[], kind: PlannedAction['kind']) => actions.filter((a) => a.kind === kind).length;
 
 function input(replicas: number, pods: V1Pod[], extra: Partial<ReconcileInput> = {}): ReconcileInput {
   return { cs: cloneSet({ replicas }), pods, pvcs: [], revisions: [], gates: {}, nowMs: NOW, random: seededRandom(11), ...extra };
-}
-
-/** `n` ready pods at the revision the spec template hashes to (found by planning once). */
-function settledPods(n: number): { pods: V1Pod[]; revisions: ReconcileInput['revisions'] } {
-  const first = planReconcile(input(1, []));
-  const rev = revisionNameOf(first.revisions.updateRevision);
-  const pods = Array.from({ length: n }, (_, i) => pod({ id: `i${i}`, rev, labels: { 'pod-template-hash': rev.slice(rev.lastIndexOf('-') + 1) } }));
-  return { pods, revisions: [first.revisions.updateRevision] };
 }
 
 describe('a pass at 130,000 replicas', () => {

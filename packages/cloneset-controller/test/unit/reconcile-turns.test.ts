@@ -4,17 +4,14 @@
 // performance.now is made to advance past that threshold between any two readings, and the turns
 // the event loop gets during one settled pass are counted against a pass whose clock stands still.
 import type { V1ControllerRevision, V1Pod } from '@kubernetes/client-node';
-import { FakeClock, ResourceVersionExpectations, ScaleExpectations, type KubeObject, type Logger, type ReconcileContext } from '@cloneset-suite/kube-runtime';
+import { FakeClock, ResourceVersionExpectations, ScaleExpectations, silentLogger, type KubeObject, type ReconcileContext } from '@cloneset-suite/kube-runtime';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { revisionNameOf } from '../../src/core/context.ts';
-import { planReconcile, planReconcileStages } from '../../src/core/reconcile-plan.ts';
+import { planReconcileStages } from '../../src/core/reconcile-plan.ts';
 import type { CloneSetLike } from '../../src/core/types.ts';
 import type { CloneSetCaches } from '../../src/reconciler/caches.ts';
 import { cloneSetReconciler } from '../../src/reconciler/reconcile.ts';
 import { fakeApi } from './fake-api.ts';
-import { CS_UID, NOW, cloneSet, pod, seededRandom } from './fixtures.ts';
-
-const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} } as unknown as Logger;
+import { CS_UID, NOW, cloneSet, seededRandom, settledPods } from './fixtures.ts';
 
 /** A read-only cache over a fixed list: what the reconciler reads of an informer. */
 function listCache(objects: readonly KubeObject[]) {
@@ -29,17 +26,13 @@ function listCache(objects: readonly KubeObject[]) {
 
 /** A settled CloneSet of `n` pods: the pass plans no write. */
 function settledCaches(n: number): CloneSetCaches {
-  const cs = cloneSet({ replicas: n });
-  const first = planReconcile({ cs: cloneSet({ replicas: 1 }), pods: [], pvcs: [], revisions: [], gates: {}, nowMs: NOW, random: seededRandom(1) });
-  const revision = first.revisions.updateRevision;
-  const rev = revisionNameOf(revision);
-  const pods: V1Pod[] = Array.from({ length: n }, (_, i) => pod({ id: `t${i}`, rev, labels: { 'pod-template-hash': rev.slice(rev.lastIndexOf('-') + 1) } }));
-  const owned = { ...revision, metadata: { ...revision.metadata, namespace: 'ns', ownerReferences: pods[0]?.metadata?.ownerReferences } };
+  const { pods, revisions } = settledPods(n);
+  const owned = revisions.map((r) => ({ ...r, metadata: { ...r.metadata, namespace: 'ns', ownerReferences: pods[0]?.metadata?.ownerReferences } }));
   return {
-    cloneSets: listCache([cs as KubeObject]),
+    cloneSets: listCache([cloneSet({ replicas: n }) as KubeObject]),
     pods: listCache(pods as KubeObject[]),
     pvcs: listCache([]),
-    revisions: listCache([owned as KubeObject]),
+    revisions: listCache(owned as KubeObject[]),
     nodes: listCache([]),
   } as unknown as CloneSetCaches;
 }
@@ -79,7 +72,7 @@ async function turnsDuringOnePass(caches: CloneSetCaches): Promise<number> {
     resizeDeferredTimeoutMs: undefined,
     imagePullJobs: undefined,
   });
-  const ctx: ReconcileContext = { key: 'ns/cs', namespace: 'ns', name: 'cs', reconcileID: 'r1', logger: silent, signal: new AbortController().signal, retries: 0 };
+  const ctx: ReconcileContext = { key: 'ns/cs', namespace: 'ns', name: 'cs', reconcileID: 'r1', logger: silentLogger(), signal: new AbortController().signal, retries: 0 };
   let turns = 0;
   let passing = true;
   const count = (): void => {
