@@ -42,10 +42,10 @@ export async function startWebhookServer(namespace: string): Promise<WebhookServ
   await kubectl(['apply', '--server-side', '--field-manager=cloneset-suite-bench', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: configs }));
   let child: ChildProcess | undefined;
   let output = '';
-  // In URL mode the manager points the CloneSet CRD's conversion webhook at itself when the CRD
-  // has none. Once it has stopped, that URL answers nobody, and every later namespace deletion
-  // holding a CloneSet would wait on it (the namespace collector lists through v1beta1): the CRD
-  // gets back the stanza it had.
+  // In URL mode, when the CloneSet CRD serves v1beta1 (stored there), the manager points its
+  // conversion webhook at itself if the CRD has none. Once it has stopped, that URL answers
+  // nobody, and every later namespace deletion holding a CloneSet would wait on it (the
+  // namespace collector lists through v1beta1): the CRD gets back the stanza it had.
   const previousConversion = await readCrdConversion(kubectl, CLONESET_CRD_NAME);
   const handBackConversion = (): Promise<unknown> =>
     handBackCrdConversion(kubectl, CLONESET_CRD_NAME, `${urlBase}${CLONESET_CONVERSION_PATH}`, previousConversion, { restoreNone: true }).catch(() => undefined);

@@ -24,7 +24,7 @@ describe('kubectl cloneset plugin', () => {
   let manager: E2EManager;
   let ns: { name: string; remove: () => Promise<void> };
   const plugin = (...args: string[]): Promise<Run> => kubectlWithPlugin(['cloneset', ...args, '-n', ns.name]);
-  // v1alpha1 by name: kubectl without a version speaks v1beta1 (partition under rollingUpdate).
+  // v1alpha1 by name: a cluster that opted in to v1beta1 would answer the unversioned resource in v1beta1.
   const cloneSet = async (): Promise<CloneSet> => (await getJson<CloneSet>(['clonesets.v1alpha1.apps.kruise.io', 'web', '-n', ns.name]))!;
   const livePods = async (): Promise<Pod[]> =>
     ((await getJson<{ items: Pod[] }>(['pods', '-n', ns.name, '-l', 'app=web']))?.items ?? []).filter((p) => !p.metadata.deletionTimestamp);

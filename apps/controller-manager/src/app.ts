@@ -156,7 +156,7 @@ export function startManager(config: ManagerConfig, options: StartOptions = {}):
         server: webhookServer,
         hosts: webhookHosts(config),
         logger,
-        conversions: { target: conversionTarget(config), webhooks: conversions },
+        conversions: { target: conversionTarget(config), webhooks: conversions, optIn: config.serveV1beta1 },
         ...(options.certCheckIntervalMs ? { checkIntervalMs: options.certCheckIntervalMs } : {}),
       }),
     );

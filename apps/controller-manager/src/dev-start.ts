@@ -1,9 +1,9 @@
-// `npm start`: bring up (or reuse) the local cluster, install the CRDs, the URL-mode webhook
-// configurations and the CloneSet CRD's conversion webhook URL, and run the controller-manager
-// against it in this process. Extra arguments
-// are controller-manager flags (`npm start -- --log-level=debug`). With --kubeconfig (or inside
-// a pod) it runs against that cluster instead and never starts a local one. The cluster outlives
-// this process (even SIGKILL); `npm run cluster:down` stops it.
+// `npm start`: bring up (or reuse) the local cluster, install the CRDs and the URL-mode webhook
+// configurations (and, when the CloneSet CRD serves v1beta1, its conversion webhook URL), and run
+// the controller-manager against it in this process. Extra arguments are controller-manager
+// flags (`npm start -- --log-level=debug`). With --kubeconfig (or inside a pod) it runs against
+// that cluster instead and never starts a local one. The cluster outlives this process (even
+// SIGKILL); `npm run cluster:down` stops it.
 import path from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
 import { kubeconfigPath, kubectl, repoRoot, startCluster } from '@cloneset-suite/local-cluster';
@@ -21,7 +21,6 @@ import {
   handBackCrdConversion,
   installCrds,
   installWebhookConfigurations,
-  pointCrdConversion,
   readCrdConversion,
   urlModeConfigurations,
   type Kubectl,
@@ -92,13 +91,17 @@ if (external) {
   const crdDir = path.join(repoRoot, 'crds');
   if (!existsSync(crdDir)) fail(`no CRDs in ${crdDir} (npm run gen)`, 1);
   process.stderr.write('[start] installing the CRDs and URL-mode webhook configurations...\n');
-  await installCrds(run, crdDir);
+  const url = `${urlBase.replace(/\/+$/, '')}${CLONESET_CONVERSION_PATH}`;
+  // Read before the CRD is applied: what to hand conversion back to when this process stops.
+  const previous = await readCrdConversion(run, CLONESET_CRD_NAME);
+  const converts = final.config.webhookPort > 0;
+  const crds = await installCrds(run, crdDir, { optIn: final.config.serveV1beta1, ...(converts ? { conversion: { url } } : {}) });
+  if (crds.notice) process.stderr.write(`[start] ${crds.notice}\n`);
+  else if (crds.servesV1beta1) process.stderr.write('[start] --serve-v1beta1: the CloneSet CRD serves apps.kruise.io/v1beta1 too, converted by this manager (kubectl\'s default version is now v1beta1)\n');
   await ensureNamespace(run, SYSTEM_NAMESPACE);
-  if (final.config.webhookPort > 0) {
+  if (converts) {
     await installWebhookConfigurations(run, urlModeConfigurations(final.config));
-    const url = `${urlBase.replace(/\/+$/, '')}${CLONESET_CONVERSION_PATH}`;
-    conversion = { run, url, previous: await readCrdConversion(run, CLONESET_CRD_NAME) };
-    await pointCrdConversion(run, CLONESET_CRD_NAME, { url });
+    if (crds.servesV1beta1) conversion = { run, url, previous };
   }
 }
 

@@ -4,8 +4,9 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { cloneSetCrd, type WebhookClientConfig } from '@cloneset-suite/api-types';
+import { cloneSetCrd, CLONESET_GVK, CLONESET_OPT_IN_VERSION, webhookConversion, type WebhookClientConfig } from '@cloneset-suite/api-types';
 import type { CrdConversionState } from './certs/crd-conversion.ts';
+import { decideOptInVersion, type CrdVersionsState } from './certs/crd-versions.ts';
 import { admissionWebhooks } from './webhooks/index.ts';
 import { webhookConfigurations, type WebhookConfiguration } from './webhooks/configurations.ts';
 import type { ManagerConfig } from './config/flags.ts';
@@ -31,10 +32,36 @@ export function toYaml(objects: readonly object[]): string {
   return objects.map((o) => stringify(o)).join('---\n');
 }
 
-export async function installCrds(kubectl: Kubectl, crdDir: string): Promise<void> {
+export interface InstalledCrds {
+  /** Whether the CloneSet CRD serves v1beta1 (the opt-in, or because it is stored). */
+  servesV1beta1: boolean;
+  /** Set when v1beta1 stays served without the opt-in (stored), or the opt-in's switch-off is refused. */
+  notice?: string;
+}
+
+/**
+ * Applies the CRDs of `crdDir`. The CloneSet CRD serves v1alpha1 only, unless `v1beta1.optIn`
+ * asks for v1beta1 or the live CRD still stores it (decideOptInVersion: a CRD dropping a stored
+ * version would be refused by the apiserver, and its objects would become unreadable); then it is
+ * applied with v1beta1, converting through `v1beta1.conversion` when given.
+ */
+export async function installCrds(kubectl: Kubectl, crdDir: string, v1beta1: { optIn?: boolean; conversion?: WebhookClientConfig } = {}): Promise<InstalledCrds> {
+  const live = await kubectl(['get', 'crd', CLONESET_CRD_NAME, '--ignore-not-found', '-o', 'json']);
+  const decision = decideOptInVersion(CLONESET_CRD_NAME, live.trim() ? (JSON.parse(live) as CrdVersionsState) : {}, CLONESET_OPT_IN_VERSION, v1beta1.optIn ?? false);
+  // The file name renderCrdFiles gives the CloneSet CRD.
+  const cloneSetFile = `${CLONESET_GVK.group}_${CLONESET_GVK.plural}.yaml`;
   const files = (await readdir(crdDir)).filter((f) => f.endsWith('.yaml')).sort();
-  for (const f of files) await kubectl(['apply', '--server-side', '--force-conflicts', '--field-manager=cloneset-suite-start', '-f', path.join(crdDir, f)]);
+  const apply = ['apply', '--server-side', '--force-conflicts', '--field-manager=cloneset-suite-start'];
+  for (const f of files) {
+    if (f === cloneSetFile && decision.serve) {
+      const crd = cloneSetCrd({ v1beta1: true, ...(v1beta1.conversion ? { conversion: webhookConversion(v1beta1.conversion) } : {}) });
+      await kubectl([...apply, '-f', '-'], toYaml([crd]));
+    } else {
+      await kubectl([...apply, '-f', path.join(crdDir, f)]);
+    }
+  }
   await kubectl(['wait', '--for=condition=Established', '--timeout=60s', '-f', crdDir]);
+  return { servesV1beta1: decision.serve, ...(decision.serve && decision.why !== 'opted-in' ? { notice: decision.message } : {}) };
 }
 
 export async function ensureNamespace(kubectl: Kubectl, name: string): Promise<void> {

@@ -19,7 +19,7 @@ export * from './selector.ts';
 export * from './field-errors.ts';
 export * from './names.ts';
 
-export { cloneSetCrd, podTransitionRuleCrd, webhookConversion, CLONESET_PRINTER_COLUMNS, PODTRANSITIONRULE_PRINTER_COLUMNS } from './crd/definitions.ts';
+export { cloneSetCrd, CLONESET_OPT_IN_VERSION, podTransitionRuleCrd, webhookConversion, CLONESET_PRINTER_COLUMNS, PODTRANSITIONRULE_PRINTER_COLUMNS } from './crd/definitions.ts';
 export type { PrinterColumn, CustomResourceDefinition, CrdVersion, SchemaNode, CrdConversion, WebhookClientConfig, CloneSetCrdOptions } from './crd/definitions.ts';
 export { renderCrdFiles, renderYaml, type GeneratedFile } from './crd/generate.ts';
 

@@ -5,9 +5,10 @@
 // (`npm start`) decides which process converts (a local cluster may run several managers, each
 // test its own): the manager writes only a stanza that points at its URL, or one that is missing
 // (strategy None, which would only rename apiVersion).
-import { webhookConversion, type CrdConversion, type WebhookClientConfig } from '@cloneset-suite/api-types';
-import { isConflict, isInvalid, isNotFound, jsonPatch, type GroupVersionResource, type KubeClient, type KubeObject, type Logger } from '@cloneset-suite/kube-runtime';
+import { webhookConversion, type CrdConversion, type CrdVersion, type WebhookClientConfig } from '@cloneset-suite/api-types';
+import { isConflict, isInvalid, isNotFound, jsonPatch, type GroupVersionResource, type JsonPatchOperation, type KubeClient, type KubeObject, type Logger } from '@cloneset-suite/kube-runtime';
 import { isOlderCaBundle } from './ca-bundle-age.ts';
+import { decideOptInVersion, servedVersionOps, type OptInVersionDecision } from './crd-versions.ts';
 
 export const CustomResourceDefinitions = {
   group: 'apiextensions.k8s.io',
@@ -74,19 +75,54 @@ export function planCrdConversion(current: CrdConversionState | undefined, goal:
 }
 
 interface Crd extends KubeObject {
-  spec?: { conversion?: CrdConversionState };
+  spec?: { conversion?: CrdConversionState; versions?: { name: string }[] };
+  status?: { storedVersions?: string[] };
+}
+
+/** A CRD whose conversion webhook the server serves, and the version only the opt-in serves, if any. */
+export interface ConvertedCrd {
+  name: string;
+  optInVersion?: CrdVersion;
 }
 
 export interface EnsureResult {
   /** A CRD already trusts a newer CA than ours; nothing older was written over it. */
   newerPresent: boolean;
+  /** What the operator must hear about a version kept served (warn) or a switch-off refused (error). */
+  notices: { level: 'warn' | 'error'; crd: string; message: string }[];
 }
 
-/** Applies planCrdConversion to each named CRD; a missing CRD is not an error (it may be installed later). */
-export async function ensureCrdConversions(client: KubeClient, crdNames: readonly string[], goal: CrdConversionGoal, logger: Logger): Promise<EnsureResult> {
+/**
+ * The patch that serves (or stops serving) the CRD's opt-in version with the conversion it needs,
+ * or why nothing is written (pure). A CRD without an opt-in version always converts.
+ */
+export function planCrdServing(crd: Crd, converted: ConvertedCrd, goal: CrdConversionGoal & { optIn: boolean }): { ops: JsonPatchOperation[]; conversion: CrdConversionPlan; decision: OptInVersionDecision } {
+  const version = converted.optInVersion;
+  const decision: OptInVersionDecision = version ? decideOptInVersion(converted.name, crd, version.name, goal.optIn) : { serve: true, why: 'opted-in' };
+  const conversion = planCrdConversion(crd.spec?.conversion, goal);
+  // URL mode: a stanza naming another URL belongs to another converter (the installer chose it).
+  const elsewhere = conversion.action === 'none' && 'urlBase' in goal.target && crd.spec?.conversion?.strategy === 'Webhook' && conversion.reason.startsWith('conversion is served by');
+  if (elsewhere || conversion.action === 'newer-present') return { ops: [], conversion, decision };
+  if (decision.serve) {
+    const ops: JsonPatchOperation[] = conversion.action === 'write' ? [{ op: 'add', path: '/spec/conversion', value: conversion.conversion }] : [];
+    return { ops: [...ops, ...(version ? servedVersionOps(crd, version, decision) : [])], conversion, decision };
+  }
+  const ops = servedVersionOps(crd, version!, decision);
+  const removesVersion = ops.some((o) => o.op === 'remove' && o.path.startsWith('/spec/versions/'));
+  // With one version left nothing converts; no stanza may send reads to a manager.
+  if (removesVersion && crd.spec?.conversion?.strategy === 'Webhook') ops.push({ op: 'replace', path: '/spec/conversion', value: { strategy: 'None' } });
+  return { ops, conversion: { action: 'none', reason: 'the opt-in version is not served' }, decision };
+}
+
+/**
+ * Keeps each CRD converting through this manager and serving its opt-in version as `optIn` and
+ * its stored versions say; a missing CRD is not an error (it may be installed later).
+ */
+export async function ensureCrdConversions(client: KubeClient, crds: readonly ConvertedCrd[], goal: CrdConversionGoal & { optIn: boolean }, logger: Logger): Promise<EnsureResult> {
   const api = client.resource<Crd>(CustomResourceDefinitions);
-  let newerPresent = false;
-  for (const name of crdNames) {
+  const result: EnsureResult = { newerPresent: false, notices: [] };
+  for (const converted of crds) {
+    const name = converted.name;
     for (let attempt = 0; ; attempt++) {
       let crd: Crd;
       try {
@@ -98,19 +134,21 @@ export async function ensureCrdConversions(client: KubeClient, crdNames: readonl
         }
         throw err;
       }
-      const plan = planCrdConversion(crd.spec?.conversion, goal);
-      if (plan.action === 'newer-present') {
+      const plan = planCrdServing(crd, converted, goal);
+      if (plan.decision.serve && plan.decision.why !== 'opted-in') result.notices.push({ level: plan.decision.why === 'stored' ? 'warn' : 'error', crd: name, message: plan.decision.message });
+      if (plan.conversion.action === 'newer-present') {
         logger.info({ crd: name }, 'the CRD trusts a newer CA than our read of the Secret; not overwriting it');
-        newerPresent = true;
+        result.newerPresent = true;
         break;
       }
-      if (plan.action === 'none') {
-        logger.debug({ crd: name, reason: plan.reason }, 'CRD conversion left as it is');
+      if (plan.ops.length === 0) {
+        logger.debug({ crd: name, reason: plan.conversion.action === 'none' ? plan.conversion.reason : 'up to date' }, 'CRD conversion left as it is');
         break;
       }
       try {
-        await api.patch(undefined, name, jsonPatch([{ op: 'add', path: '/spec/conversion', value: plan.conversion }], { resourceVersion: crd.metadata?.resourceVersion ?? '' }));
-        logger.info({ crd: name, reason: plan.reason, clientConfig: { ...plan.conversion.webhook.clientConfig, caBundle: undefined } }, 'pointed the CRD conversion webhook at this manager');
+        await api.patch(undefined, name, jsonPatch(plan.ops, { resourceVersion: crd.metadata?.resourceVersion ?? '' }));
+        const write = plan.conversion.action === 'write' ? plan.conversion : undefined;
+        logger.info({ crd: name, serves: plan.decision.serve ? 'all versions' : 'v1alpha1 only', ...(write ? { reason: write.reason, clientConfig: { ...write.conversion.webhook.clientConfig, caBundle: undefined } } : {}) }, write ? 'pointed the CRD conversion webhook at this manager' : 'updated the CRD\'s served versions');
         break;
       } catch (err) {
         // A failed test op answers 422 on some servers, 409 on others: read again either way.
@@ -118,5 +156,5 @@ export async function ensureCrdConversions(client: KubeClient, crdNames: readonl
       }
     }
   }
-  return { newerPresent };
+  return result;
 }

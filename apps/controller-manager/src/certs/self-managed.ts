@@ -5,7 +5,7 @@ import type { KubeClient, Logger } from '@cloneset-suite/kube-runtime';
 import type { ServingCertificate } from './serving-certificate.ts';
 import { nextRenewal, planBundle } from './bundle.ts';
 import { injectCaBundle } from './ca-injector.ts';
-import { ensureCrdConversions, type ConversionTarget } from './crd-conversion.ts';
+import { ensureCrdConversions, type ConversionTarget, type ConvertedCrd } from './crd-conversion.ts';
 import { SecretStore } from './secret-store.ts';
 import { abortableSleep } from './sleep.ts';
 
@@ -15,8 +15,11 @@ export interface SelfManagedOptions {
   secretName: string;
   /** Mutating- and ValidatingWebhookConfiguration to inject the caBundle into. */
   configurationName: string;
-  /** CRDs whose conversion webhook this server serves (name = the CRD), and how the apiserver reaches it. */
-  conversions?: { target: ConversionTarget; webhooks: readonly { name: string; path: string }[] };
+  /**
+   * CRDs whose conversion webhook this server serves (name = the CRD), how the apiserver reaches
+   * it, and whether the operator opted in to their opt-in versions.
+   */
+  conversions?: { target: ConversionTarget; webhooks: readonly (ConvertedCrd & { path: string })[]; optIn: boolean };
   /** DNS names and IPs the serving certificate must carry. */
   hosts: readonly string[];
   servingValidityMs: number;
@@ -25,6 +28,8 @@ export interface SelfManagedOptions {
   /** How often to look again (another replica may have rotated; configurations may appear). */
   checkIntervalMs?: number;
   now?: () => Date;
+  /** Notices already logged (each is said once per process, not on every pass). */
+  said?: Set<string>;
 }
 
 /** One pass; returns when the certificates should next be renewed. */
@@ -52,8 +57,14 @@ export async function syncCertificates(o: SelfManagedOptions, signal?: AbortSign
     let crdNewer = false;
     const conversions = o.conversions;
     for (const w of conversions?.webhooks ?? []) {
-      const goal = { target: conversions!.target, path: w.path, caBundlePem: plan.bundle.caBundle, overwriteNewer: readIsCurrent };
-      crdNewer = (await ensureCrdConversions(o.client, [w.name], goal, o.logger)).newerPresent || crdNewer;
+      const goal = { target: conversions!.target, path: w.path, caBundlePem: plan.bundle.caBundle, overwriteNewer: readIsCurrent, optIn: conversions!.optIn };
+      const ensured = await ensureCrdConversions(o.client, [w], goal, o.logger);
+      crdNewer = ensured.newerPresent || crdNewer;
+      for (const n of ensured.notices) {
+        if (o.said?.has(n.message)) continue;
+        o.said?.add(n.message);
+        o.logger[n.level]({ crd: n.crd }, n.message);
+      }
     }
     if (crdNewer) continue;
     await o.onCertificate({ cert: plan.bundle.tlsCert, key: plan.bundle.tlsKey });
@@ -65,7 +76,7 @@ export async function syncCertificates(o: SelfManagedOptions, signal?: AbortSign
 /** Keeps the certificates in shape until the signal aborts; errors are logged and retried. */
 export async function runSelfManagedCertificates(o: SelfManagedOptions, signal: AbortSignal): Promise<void> {
   const logger = o.logger.child({ subsystem: 'webhook-certificates' });
-  const opts = { ...o, logger };
+  const opts = { ...o, logger, said: o.said ?? new Set<string>() };
   const checkInterval = o.checkIntervalMs ?? 5 * 60_000;
   let retryMs = 1_000;
   while (!signal.aborted) {

@@ -57,6 +57,8 @@ export interface ManagerConfig {
   kubeApiQps: number;
   kubeApiBurst: number;
   kubeApiRequestTimeoutMs: number;
+  /** Serve CloneSet apps.kruise.io/v1beta1 (the opt-in); it stays served while stored without it. */
+  serveV1beta1: boolean;
   logLevel: ManagerLogLevel;
   controllers: string[];
   transitionRuleWebhookAllowedPrefixes: string[];
@@ -123,6 +125,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'kube-api-qps', key: 'kubeApiQps', type: 'float', defaultText: '50', help: 'Sustained requests per second to the apiserver.', parse: parsePositiveNumber },
   { name: 'kube-api-burst', key: 'kubeApiBurst', type: 'int', defaultText: '100', help: 'Burst of requests to the apiserver above the QPS.', parse: (r) => parseInteger(r, { min: 1, max: 100_000 }) },
   { name: 'kube-api-request-timeout', key: 'kubeApiRequestTimeoutMs', type: 'duration', defaultText: '60s', help: 'Longest wait for the apiserver to answer one request (for a watch, its response headers).', parse: parseDuration },
+  { name: 'serve-v1beta1', key: 'serveV1beta1', type: 'bool', defaultText: 'false', boolean: true, help: 'Serve CloneSet apps.kruise.io/v1beta1 beside v1alpha1 (OpenKruise\'s next version), converted by this manager: kubectl\'s default version becomes v1beta1 and reads through it depend on the conversion webhook. Off: v1alpha1 only, as released OpenKruise; v1beta1 stays served while the CRD\'s status.storedVersions lists it.', parse: parseBool },
   { name: 'log-level', key: 'logLevel', type: 'string', defaultText: 'info', help: `Log level: ${LOG_LEVELS.join(', ')}. Logs are JSON lines on stdout.`, parse: (r) => parseEnum(r, LOG_LEVELS) },
   { name: 'controllers', key: 'controllers', type: 'strings', defaultText: '*', help: 'Controllers to run: * for the default set, foo to enable foo, -foo to disable foo (e.g. *,-foo).', parse: (r, ctx) => parseControllerSelection(r, ctx.knownControllers) },
   { name: 'transition-rule-webhook-allowed-prefixes', key: 'transitionRuleWebhookAllowedPrefixes', type: 'strings', defaultText: '', help: 'Origins PodTransitionRule webhooks may call (comma-separated scheme://host[:port], optionally with a path the URLs must stay under). A URL is compared on its parsed scheme, host and port, never as text. Empty: any URL. Rules naming another URL (url or poll.url) are refused at admission.', parse: (r) => parseList(r).map(parseUrlPrefix) },
@@ -163,6 +166,7 @@ export function defaultConfig(): ManagerConfig {
     kubeApiQps: 50,
     kubeApiBurst: 100,
     kubeApiRequestTimeoutMs: 60_000,
+    serveV1beta1: false,
     logLevel: 'info',
     controllers: ['*'],
     transitionRuleWebhookAllowedPrefixes: [],

@@ -1,10 +1,10 @@
 // The parts of deploy/ that follow from the code: RBAC from the permissions the manager and its
-// controllers declare, webhook configurations from the registered webhooks, the CRDs (the
-// CloneSet CRD's conversion pointed at the Service), the Grafana dashboard and the alerts.
+// controllers declare, webhook configurations from the registered webhooks, the CRDs, the
+// v1beta1 opt-in component's CRD patch, the Grafana dashboard and the alerts.
 // `npm run gen:deploy` writes them; a unit test fails when they drift.
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
-import { renderCrdFiles, webhookConversion, type GeneratedFile } from '@cloneset-suite/api-types';
+import { cloneSetCrd, CLONESET_OPT_IN_VERSION, renderCrdFiles, webhookConversion, type GeneratedFile } from '@cloneset-suite/api-types';
 import { NO_POD_CACHE } from '../webhooks/pod-cache.ts';
 import { CLONESET_CONVERSION_PATH } from '../webhooks/cloneset-conversion.ts';
 import { defaultConfig } from '../config/flags.ts';
@@ -90,15 +90,27 @@ export function serviceModeWebhookConfigurations(namespace = DEPLOY_NAMESPACE): 
   });
 }
 
+/** The CRDs of /crds: the CloneSet CRD serves v1alpha1 only and needs no conversion webhook. */
+export function deployCrdFiles(): GeneratedFile[] {
+  return renderCrdFiles();
+}
+
+/** Where the kustomize component that opts in to CloneSet apps.kruise.io/v1beta1 lives. */
+export const V1BETA1_COMPONENT = 'deploy/kustomize/components/v1beta1';
+
 /**
- * The CRDs of /crds, the CloneSet CRD with its conversion webhook pointed at the manager's
- * Service (/crds leaves the stanza to the installer). The Helm chart's copy cannot follow the
- * release namespace (Helm does not template crds/): the manager points it at its own Service
- * when it starts (certs/crd-conversion.ts); kustomize's namespace transformer rewrites it.
+ * The component's CRD patch: v1beta1 served beside v1alpha1, converted by the manager's Service
+ * (the manager trusts it with its CA when it starts; kustomize's namespace transformer of an
+ * overlay rewrites the namespace). The manager's --serve-v1beta1 (the component's other patch)
+ * keeps it so; without the flag the manager would take v1beta1 away again.
  */
-export function deployCrdFiles(namespace = DEPLOY_NAMESPACE): GeneratedFile[] {
+export function v1beta1CrdPatch(namespace = DEPLOY_NAMESPACE): object[] {
   const service = { namespace, name: defaultConfig().webhookServiceName, path: CLONESET_CONVERSION_PATH, port: 443 };
-  return renderCrdFiles({ conversion: webhookConversion({ service }) });
+  const withOptIn = cloneSetCrd({ v1beta1: true, conversion: webhookConversion({ service }) });
+  return [
+    { op: 'add', path: '/spec/conversion', value: withOptIn.spec.conversion },
+    { op: 'add', path: '/spec/versions/-', value: withOptIn.spec.versions.find((v) => v.name === CLONESET_OPT_IN_VERSION) },
+  ];
 }
 
 export function renderDeployFiles(): DeployFile[] {
@@ -113,6 +125,7 @@ export function renderDeployFiles(): DeployFile[] {
     { path: 'deploy/helm/cloneset-suite/templates/rbac.yaml', content: yamlDocs(rbacObjects({ namespace: HELM_NAMESPACE })) },
     { path: 'deploy/helm/cloneset-suite/templates/webhooks.yaml', content: yamlDocs(serviceModeWebhookConfigurations(HELM_NAMESPACE)) },
     ...crds,
+    { path: `${V1BETA1_COMPONENT}/crd-v1beta1.yaml`, content: yamlDocs([v1beta1CrdPatch()]) },
     ...observabilityFiles(),
   ];
 }

@@ -4,7 +4,7 @@
 import type { KubeClient, Logger, Runnable } from '@cloneset-suite/kube-runtime';
 import { whenAborted } from '@cloneset-suite/kube-runtime';
 import { runCertDir } from '../certs/cert-dir.ts';
-import type { ConversionTarget } from '../certs/crd-conversion.ts';
+import type { ConversionTarget, ConvertedCrd } from '../certs/crd-conversion.ts';
 import { runSelfManagedCertificates } from '../certs/self-managed.ts';
 import type { ManagerConfig } from '../config/flags.ts';
 import type { WebhookServer } from './webhook-server.ts';
@@ -28,7 +28,7 @@ export interface CertificatesOptions {
   logger: Logger;
   checkIntervalMs?: number;
   /** CRDs whose conversion webhook the server serves (self-managed certificates keep them pointed at it). */
-  conversions?: { target: ConversionTarget; webhooks: readonly { name: string; path: string }[] };
+  conversions?: { target: ConversionTarget; webhooks: readonly (ConvertedCrd & { path: string })[]; optIn: boolean };
 }
 
 /** A failure is logged and leaves the webhooks unready (readyz says so); it does not stop the manager. */
@@ -39,6 +39,9 @@ export function certificatesRunnable(o: CertificatesOptions): Runnable {
     name: 'webhook-certificates',
     needLeaderElection: false,
     async start(signal) {
+      if (config.webhookCertDir && o.conversions?.optIn) {
+        o.logger.warn('--serve-v1beta1 with --webhook-cert-dir: certificates come from elsewhere, so this manager leaves the CloneSet CRD as installed; apply it with v1beta1 (the kustomize component v1beta1) and inject its caBundle');
+      }
       try {
         await (config.webhookCertDir
           ? runCertDir({ dir: config.webhookCertDir, logger: o.logger, onCertificate }, signal)

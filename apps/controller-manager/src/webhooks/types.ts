@@ -1,6 +1,6 @@
 // What a webhook handler is: where it is served, what the apiserver should send it (used to
 // build the webhook configurations) and the function that answers.
-import type { PodLookup } from '@cloneset-suite/api-types';
+import type { CrdVersion, PodLookup } from '@cloneset-suite/api-types';
 import type { Logger } from '@cloneset-suite/kube-runtime';
 import type { TrafficService } from '@cloneset-suite/podopslifecycle';
 import type { FeatureGates } from '../config/feature-gates.ts';
@@ -46,6 +46,8 @@ export interface ConversionWebhook {
   name: string;
   /** URL path on the webhook server. */
   path: string;
+  /** A version the CRD serves only on the operator's opt-in (or while stored); the others always. */
+  optInVersion?: CrdVersion;
   convert(request: ConversionRequest): ConversionResponse;
 }
 

@@ -81,4 +81,14 @@ describe('deploy/ manifests', () => {
     expect(withOperator.find((o) => o.kind === 'PrometheusRule')!.spec!.groups[0]!.rules).toEqual(ALERT_RULES);
     expect(render('--set', 'grafanaDashboard.enabled=false').some((o) => o.kind === 'ConfigMap' && o.metadata.name === 'cloneset-suite-grafana-dashboard')).toBe(false);
   }, 600_000);
+
+  it('Helm chart: serveV1beta1 passes --serve-v1beta1 to the manager (off by default)', () => {
+    const args = (...extra: string[]): string[] => {
+      const rendered = execFileSync(helmBinary(), ['template', 'cloneset-suite', path.join(repoRoot, 'deploy/helm/cloneset-suite'), '--namespace', NAMESPACE, ...extra], { encoding: 'utf8' });
+      const deployment = parseAllDocuments(rendered).map((d) => d.toJS() as { kind: string; spec: { template: { spec: { containers: { args: string[] }[] } } } }).find((o) => o?.kind === 'Deployment')!;
+      return deployment.spec.template.spec.containers[0]!.args;
+    };
+    expect(args()).not.toContain('--serve-v1beta1');
+    expect(args('--set', 'serveV1beta1=true')).toContain('--serve-v1beta1');
+  }, 600_000);
 });

@@ -166,7 +166,7 @@ describe('controller-manager process', () => {
       await kubectl(['apply', '-n', ns.name, '-f', '-'], manifest);
       return true;
     });
-    // v1alpha1 by name: kubectl without a version speaks v1beta1, which keeps these fields under rollingUpdate.
+    // v1alpha1 by name: the same with or without the v1beta1 opt-in (which would keep these fields under rollingUpdate).
     const cs = await getJson<{ spec: { updateStrategy: Record<string, unknown>; revisionHistoryLimit: number; template: { spec: { containers: { imagePullPolicy?: string }[] } } } }>([
       'clonesets.v1alpha1.apps.kruise.io',
       'sample',

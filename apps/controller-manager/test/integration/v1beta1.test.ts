@@ -1,15 +1,18 @@
 // A cluster moving from OpenKruise's next release (CloneSet stored as apps.kruise.io/v1beta1,
 // its conversion webhook) to this controller: a CloneSet written through v1beta1 under a CRD
-// shaped like OpenKruise main's, then our CRD applied over it and the manager converting. The
-// object reads the same through both versions, `kubectl scale`, the status subresource and the
-// printer columns work on both, and its revision is the one the same CloneSet gets when written
-// as v1alpha1.
+// shaped like OpenKruise main's, then our CRD applied over it. Without the opt-in, v1beta1 stays
+// served while it is stored (said once). With --serve-v1beta1 the object reads the same through
+// both versions, `kubectl scale`, the status subresource and the printer columns work on both,
+// and its revision is the one the same CloneSet gets when written as v1alpha1. Switching the
+// opt-in off is refused while v1beta1 is stored, and takes the CRD back to v1alpha1 only once
+// storage is migrated.
 import path from 'node:path';
 import { cloneSetCrd, defaultPodTemplate, type CloneSet, type CustomResourceDefinition } from '@cloneset-suite/api-types';
 import { createTestNamespace, eventually, getJson, kubectl, repoRoot } from '@cloneset-suite/local-cluster';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrdConversionState } from '../../src/certs/crd-conversion.ts';
-import { CLONESET_CRD_NAME, installCrds, pointCrdConversion, readCrdConversion } from '../../src/local-install.ts';
+import { OPT_IN_ANNOTATION } from '../../src/certs/crd-versions.ts';
+import { CLONESET_CRD_NAME, installCrds, pointCrdConversion, readCrdConversion, type InstalledCrds } from '../../src/local-install.ts';
 import { startUrlModeManager, type UrlModeManager } from '../support/url-mode-manager.ts';
 
 const V1ALPHA1 = 'clonesets.v1alpha1.apps.kruise.io';
@@ -32,7 +35,7 @@ interface Revision {
  * versions served, v1beta1 the storage version, conversion by kruise's own webhook Service.
  */
 function openKruiseMainCrd(): CustomResourceDefinition {
-  const crd = cloneSetCrd();
+  const crd = cloneSetCrd({ v1beta1: true });
   for (const v of crd.spec.versions) v.storage = v.name === 'v1beta1';
   crd.spec.conversion = {
     strategy: 'Webhook',
@@ -67,6 +70,16 @@ describe('CloneSet apps.kruise.io/v1beta1, taking over from OpenKruise main', ()
   let manager: UrlModeManager | undefined;
   let before: CrdConversionState | undefined;
   let storedVersionsBefore: string[] | undefined;
+  let installed: InstalledCrds;
+  const managerArgs = ['--controllers=cloneset', '--leader-elect=false'];
+  /** Stops the running manager and starts one with `extra` flags, converting (URL mode, as npm start). */
+  const restartManager = async (extra: string[]): Promise<UrlModeManager> => {
+    await manager?.stop();
+    manager = await startUrlModeManager(ns.name, 'cs-beta', [...managerArgs, ...extra], { convert: true });
+    return manager;
+  };
+  const crdNow = async () => (await getJson<{ metadata: { annotations?: Record<string, string> }; spec: { versions: { name: string; served: boolean; storage: boolean }[]; conversion?: CrdConversionState }; status: { storedVersions: string[] } }>(['crd', CLONESET_CRD_NAME]))!;
+  const servedNow = async (): Promise<string[]> => (await crdNow()).spec.versions.filter((v) => v.served).map((v) => v.name);
 
   const get = (resource: string, name: string) => getJson<CloneSetJson>([resource, name, '-n', ns.name]);
   const revision = async (resource: string, name: string): Promise<Revision> => {
@@ -98,9 +111,9 @@ describe('CloneSet apps.kruise.io/v1beta1, taking over from OpenKruise main', ()
       return true;
     });
 
-    // Then ours over it, and the manager converting (URL mode, as npm start runs it).
-    await installCrds(run, path.join(repoRoot, 'crds'));
-    manager = await startUrlModeManager(ns.name, 'cs-beta', ['--controllers=cloneset', '--leader-elect=false'], { convert: true });
+    // Then ours over it, without the opt-in, and the manager converting (URL mode, as npm start runs it).
+    installed = await installCrds(run, path.join(repoRoot, 'crds'));
+    await restartManager([]);
     await eventually('the manager converts the stored v1beta1 CloneSet to v1alpha1', () => get(V1ALPHA1, 'from-kruise'), { timeoutMs: 60_000, intervalMs: 500 });
   });
 
@@ -114,19 +127,33 @@ describe('CloneSet apps.kruise.io/v1beta1, taking over from OpenKruise main', ()
       await run(['patch', 'crd', CLONESET_CRD_NAME, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { storedVersions: storedVersionsBefore } })]).catch(() => undefined);
     }
     await manager?.stop();
-    // Ours again, converting through whatever converted before this suite (the run's shared webhook).
+    // Ours again (v1alpha1 only once nothing is stored as v1beta1), converting through whatever
+    // converted before this suite, if anything did.
     await installCrds(run, path.join(repoRoot, 'crds')).catch(() => undefined);
     const previous = before?.strategy === 'Webhook' ? before.webhook?.clientConfig : undefined;
     if (previous) await pointCrdConversion(run, CLONESET_CRD_NAME, previous).catch(() => undefined);
     await ns?.remove();
   });
 
-  it('our CRD is accepted over theirs: v1alpha1 stores again, v1beta1 stays served and stored', async () => {
-    const crd = await getJson<{ spec: { versions: { name: string; served: boolean; storage: boolean }[]; conversion: CrdConversionState }; status: { storedVersions: string[] } }>(['crd', CLONESET_CRD_NAME]);
-    expect(crd!.spec.versions.map((v) => [v.name, v.served, v.storage])).toEqual([['v1alpha1', true, true], ['v1beta1', true, false]]);
-    expect(crd!.status.storedVersions).toEqual(['v1beta1', 'v1alpha1']);
-    expect(crd!.spec.conversion.webhook?.clientConfig?.url).toBe(`${manager!.webhookUrlBase}/convert`);
-    expect(crd!.spec.conversion.webhook?.clientConfig?.caBundle).toBeTruthy();
+  it('without the opt-in, our CRD is accepted over theirs: v1alpha1 stores again, v1beta1 stays served while stored, and each says so', async () => {
+    const crd = await crdNow();
+    expect(crd.spec.versions.map((v) => [v.name, v.served, v.storage])).toEqual([['v1alpha1', true, true], ['v1beta1', true, false]]);
+    expect(crd.status.storedVersions).toEqual(['v1beta1', 'v1alpha1']);
+    expect(crd.metadata.annotations?.[OPT_IN_ANNOTATION]).toBeUndefined();
+    await eventually('the manager trusts itself for conversion', async () => (await crdNow()).spec.conversion?.webhook?.clientConfig?.caBundle);
+    expect((await crdNow()).spec.conversion?.webhook?.clientConfig?.url).toBe(`${manager!.webhookUrlBase}/convert`);
+    expect(installed).toEqual({ servesV1beta1: true, notice: expect.stringContaining('status.storedVersions of clonesets.apps.kruise.io lists v1beta1') });
+    const saying = (): string[] => manager!.process.output().split('\n').filter((l) => l.includes('v1beta1 stays served although --serve-v1beta1 is off'));
+    const said = await eventually('the manager says why v1beta1 stays served', () => Promise.resolve(saying().length ? saying() : undefined), { timeoutMs: 30_000 });
+    expect(said).toHaveLength(1);
+    expect(JSON.parse(said[0]!)).toMatchObject({ level: 'warn' });
+    expect((await get(V1BETA1, 'from-kruise'))!.spec.updateStrategy).toMatchObject({ type: 'RollingUpdate' });
+  });
+
+  it('with --serve-v1beta1 the manager marks the CRD as opted in', async () => {
+    await restartManager(['--serve-v1beta1']);
+    await eventually('the opt-in mark', async () => (await crdNow()).metadata.annotations?.[OPT_IN_ANNOTATION] === 'true');
+    expect(await servedNow()).toEqual(['v1alpha1', 'v1beta1']);
   });
 
   it('reads the same object through both versions', async () => {
@@ -216,5 +243,27 @@ describe('CloneSet apps.kruise.io/v1beta1, taking over from OpenKruise main', ()
       expect(wideHeader!.slice(-3)).toEqual(['CONTAINERS', 'IMAGES', 'SELECTOR']);
       expect(wideRow!.slice(-3)).toEqual(['main', 'nginx:1.27', 'app=from-kruise']);
     }
+  });
+  it('switching the opt-in off while v1beta1 is stored is refused, naming the stored version and the migration step', async () => {
+    await restartManager([]);
+    const refusal = await eventually('the refusal', () => Promise.resolve(manager!.process.output().split('\n').find((l) => l.includes('refusing to stop serving v1beta1'))), { timeoutMs: 30_000 });
+    expect(JSON.parse(refusal)).toMatchObject({ level: 'error' });
+    expect(refusal).toContain('status.storedVersions of clonesets.apps.kruise.io lists v1beta1');
+    expect(refusal).toContain('kubectl replace');
+    expect(await servedNow()).toEqual(['v1alpha1', 'v1beta1']);
+    expect((await crdNow()).metadata.annotations?.[OPT_IN_ANNOTATION]).toBe('true');
+    expect(await get(V1BETA1, 'from-kruise')).toBeDefined();
+  });
+
+  it('once storage is migrated as the README says, a manager without the opt-in serves v1alpha1 only and nothing converts', async () => {
+    await run(['get', V1ALPHA1, '-n', ns.name, '-o', 'json']).then((list) => run(['replace', '-f', '-'], list));
+    await run(['patch', 'crd', CLONESET_CRD_NAME, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { storedVersions: ['v1alpha1'] } })]);
+    await restartManager([]);
+    await eventually('v1alpha1 only', async () => (await servedNow()).join() === 'v1alpha1', { timeoutMs: 30_000 });
+    const crd = await crdNow();
+    expect(crd.metadata.annotations?.[OPT_IN_ANNOTATION]).toBeUndefined();
+    expect(crd.spec.conversion?.strategy).toBe('None');
+    expect(await run(['get', 'clone', 'from-kruise', '-n', ns.name, '-o', 'jsonpath={.apiVersion}'])).toBe('apps.kruise.io/v1alpha1');
+    await settled('from-kruise', 1);
   });
 });

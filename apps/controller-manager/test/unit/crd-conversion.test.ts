@@ -5,6 +5,7 @@ import { ConflictError, NotFoundError, silentLogger, type KubeClient } from '@cl
 import { describe, expect, it } from 'vitest';
 import { planBundle } from '../../src/certs/bundle.ts';
 import { ensureCrdConversions, planCrdConversion, type CrdConversionGoal, type CrdConversionState } from '../../src/certs/crd-conversion.ts';
+import { applyJsonPatch } from '../support/apply-patch.ts';
 import { syncCertificates } from '../../src/certs/self-managed.ts';
 
 const DAY = 86_400_000;
@@ -51,9 +52,16 @@ describe('planCrdConversion', () => {
   });
 });
 
-/** One CRD (or none); a patch applies the JSON patch's test and add ops; `conflicts` patches answer 409 first. */
-function fakeCrdApi(conversion: CrdConversionState | undefined, conflicts = 0) {
-  let crd = conversion === undefined ? undefined : { metadata: { name: 'clonesets.apps.kruise.io', resourceVersion: '1' }, spec: { conversion } };
+/** One CRD (or none); a patch applies the JSON patch after its test op; `conflicts` patches answer 409 first. */
+function fakeCrdApi(conversion: CrdConversionState | undefined, conflicts = 0, extra: { versions?: { name: string }[]; storedVersions?: string[]; annotations?: Record<string, string> } = {}) {
+  type Crd = { metadata: { name: string; resourceVersion: string; annotations?: Record<string, string> }; spec: { conversion: CrdConversionState; versions: { name: string }[] }; status: { storedVersions: string[] } };
+  let crd: Crd | undefined = conversion === undefined
+    ? undefined
+    : {
+        metadata: { name: 'clonesets.apps.kruise.io', resourceVersion: '1', ...(extra.annotations ? { annotations: extra.annotations } : {}) },
+        spec: { conversion, versions: extra.versions ?? [{ name: 'v1alpha1' }] },
+        status: { storedVersions: extra.storedVersions ?? ['v1alpha1'] },
+      };
   const writes: string[] = [];
   const client = {
     resource: (gvr: { resource: string }) => ({
@@ -61,34 +69,33 @@ function fakeCrdApi(conversion: CrdConversionState | undefined, conflicts = 0) {
         if (gvr.resource === 'customresourcedefinitions' && crd && name === crd.metadata.name) return Promise.resolve(structuredClone(crd));
         return Promise.reject(new NotFoundError(404, 'NotFound', 'not found', undefined, 'GET'));
       },
-      patch: (_ns: string | undefined, _name: string, patch: { body: { op: string; path: string; value: unknown }[] }) => {
+      patch: (_ns: string | undefined, _name: string, patch: { body: { op: 'add' | 'remove' | 'replace' | 'test'; path: string; value: unknown }[] }) => {
         writes.push(gvr.resource);
         if (conflicts-- > 0) return Promise.reject(new ConflictError(409, 'Conflict', 'conflict', undefined, 'PATCH'));
-        const test = patch.body.find((o) => o.op === 'test');
+        const [test, ...ops] = patch.body;
         expect(test).toEqual({ op: 'test', path: '/metadata/resourceVersion', value: crd!.metadata.resourceVersion });
-        const add = patch.body.find((o) => o.op === 'add')!;
-        expect(add.path).toBe('/spec/conversion');
-        crd = { metadata: { ...crd!.metadata, resourceVersion: String(Number(crd!.metadata.resourceVersion) + 1) }, spec: { conversion: add.value as CrdConversionState } };
+        const next = applyJsonPatch(crd, ops as never) as Crd;
+        crd = { ...next, metadata: { ...next.metadata, resourceVersion: String(Number(crd!.metadata.resourceVersion) + 1) } };
         return Promise.resolve(crd);
       },
       create: () => Promise.resolve({}),
       replace: (o: unknown) => Promise.resolve(o),
     }),
   } as unknown as KubeClient;
-  return { client, writes, conversion: () => crd?.spec.conversion };
+  return { client, writes, conversion: () => crd?.spec.conversion, crd: () => crd };
 }
 
 describe('ensureCrdConversions', () => {
   it('writes the plan guarded by the resourceVersion, reading again after a conflict', async () => {
     const api = fakeCrdApi({ strategy: 'None' }, 1);
-    await ensureCrdConversions(api.client, ['clonesets.apps.kruise.io'], serviceGoal, silentLogger());
+    await ensureCrdConversions(api.client, [{ name: 'clonesets.apps.kruise.io' }], { ...serviceGoal, optIn: false }, silentLogger());
     expect(api.writes).toEqual(['customresourcedefinitions', 'customresourcedefinitions']);
     expect(api.conversion()?.webhook?.clientConfig).toEqual({ ...ours, caBundle: b64(first.bundle.caBundle) });
   });
 
   it('is not bothered by a CRD that is not installed', async () => {
     const api = fakeCrdApi(undefined);
-    await expect(ensureCrdConversions(api.client, ['clonesets.apps.kruise.io'], serviceGoal, silentLogger())).resolves.toEqual({ newerPresent: false });
+    await expect(ensureCrdConversions(api.client, [{ name: 'clonesets.apps.kruise.io' }], { ...serviceGoal, optIn: false }, silentLogger())).resolves.toEqual({ newerPresent: false, notices: [] });
     expect(api.writes).toEqual([]);
   });
 });
@@ -117,7 +124,7 @@ describe('self-managed certificates and the CRD', () => {
       hosts: ['127.0.0.1'],
       servingValidityMs: 30 * DAY,
       logger: silentLogger(),
-      conversions: { target: { service }, webhooks: [{ name: 'clonesets.apps.kruise.io', path: '/convert' }] },
+      conversions: { target: { service }, webhooks: [{ name: 'clonesets.apps.kruise.io', path: '/convert' }], optIn: false },
       onCertificate: () => {
         trustedWhenServed = api.conversion()?.webhook?.clientConfig?.caBundle;
         return Promise.resolve();

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -104,16 +106,34 @@ describe('deploy/', () => {
     expect(helm).toContain('fieldPath: status.podIP');
   });
 
-  it('points the CloneSet CRD\'s conversion webhook at the manager\'s Service, in the kustomize base and the chart', () => {
-    const service = docs('service.yaml')[0]!;
-    const webhookPort = (service.spec.ports as Obj[]).find((p) => p.targetPort === 'webhook')!.port;
+  it('installs a CloneSet CRD serving v1alpha1 only, with no conversion stanza, in the kustomize base and the chart', () => {
     for (const file of [path.join(base, 'crds/apps.kruise.io_clonesets.yaml'), path.join(repoRoot, 'deploy/helm/cloneset-suite/crds/apps.kruise.io_clonesets.yaml')]) {
       const crd = parseAllDocuments(readFileSync(file, 'utf8'))[0]!.toJS() as Obj;
+      expect((crd.spec.versions as Obj[]).map((v) => [v.name as string, v.served as boolean, v.storage as boolean])).toEqual([['v1alpha1', true, true]]);
+      expect(crd.spec.conversion).toBeUndefined();
+    }
+  });
+
+  it('the v1beta1 component (kubectl kustomize of an overlay) serves v1beta1 converted by the manager\'s Service, and passes --serve-v1beta1', () => {
+    // An overlay as a user writes one, beside copies of the base and the component.
+    const dir = mkdtempSync(path.join(tmpdir(), 'cloneset-suite-overlay-'));
+    try {
+      cpSync(path.join(repoRoot, 'deploy/kustomize'), path.join(dir, 'kustomize'), { recursive: true });
+      mkdirSync(path.join(dir, 'kustomize/overlay'));
+      writeFileSync(path.join(dir, 'kustomize/overlay/kustomization.yaml'), 'resources: [../base]\ncomponents: [../components/v1beta1]\n');
+      const rendered = parseAllDocuments(execFileSync('kubectl', ['kustomize', path.join(dir, 'kustomize/overlay')], { encoding: 'utf8' })).map((d) => d.toJS() as Obj);
+      const crd = rendered.find((o) => o.kind === 'CustomResourceDefinition' && o.metadata.name === 'clonesets.apps.kruise.io')!;
+      const service = docs('service.yaml')[0]!;
+      const webhookPort = (service.spec.ports as Obj[]).find((p) => p.targetPort === 'webhook')!.port;
       expect((crd.spec.versions as Obj[]).map((v) => [v.name as string, v.served as boolean, v.storage as boolean])).toEqual([['v1alpha1', true, true], ['v1beta1', true, false]]);
       expect(crd.spec.conversion).toEqual({
         strategy: 'Webhook',
         webhook: { conversionReviewVersions: ['v1'], clientConfig: { service: { namespace: service.metadata.namespace, name: service.metadata.name, path: '/convert', port: webhookPort } } },
       });
+      const deployment = rendered.find((o) => o.kind === 'Deployment')!;
+      expect(deployment.spec.template.spec.containers[0].args).toContain('--serve-v1beta1');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -126,21 +126,29 @@ export const CLONESET_PRINTER_COLUMNS: PrinterColumn[] = [
 
 export interface CloneSetCrdOptions {
   /**
-   * Where v1alpha1 <-> v1beta1 conversions go. Without it the CRD has no conversion stanza (the
-   * apiserver's default, None, which only renames apiVersion): whoever installs it points it at
-   * a webhook (deploy/: the manager's Service; `npm start`: its URL).
+   * Serve `apps.kruise.io/v1beta1` beside `v1alpha1` (the operator's opt-in; every released
+   * OpenKruise, v1.x, serves v1alpha1 only, so kubectl's default version stays v1alpha1 without it).
+   */
+  v1beta1?: boolean;
+  /**
+   * Where v1alpha1 <-> v1beta1 conversions go (only with `v1beta1`). Without it the CRD has no
+   * conversion stanza (the apiserver's default, None, which only renames apiVersion): whoever
+   * installs it points it at a webhook (the manager itself, or `npm start` at its URL).
    */
   conversion?: CrdConversion;
 }
 
+/** The name of the CloneSet version only the opt-in serves. */
+export const CLONESET_OPT_IN_VERSION = CLONESET_V1BETA1_GVK.version;
+
 /**
- * v1alpha1 (served, storage) and v1beta1 (served), with the same printer columns, status and
- * scale subresources on both.
+ * v1alpha1 (served, storage) and, with `v1beta1`, v1beta1 (served), with the same printer
+ * columns, status and scale subresources on both.
  */
 export function cloneSetCrd(options: CloneSetCrdOptions = {}): CustomResourceDefinition {
   const versions = [
     { gvk: CLONESET_GVK, schema: CloneSetSchema, storage: true },
-    { gvk: CLONESET_V1BETA1_GVK, schema: CloneSetV1beta1Schema, storage: false },
+    ...(options.v1beta1 ? [{ gvk: CLONESET_V1BETA1_GVK, schema: CloneSetV1beta1Schema, storage: false }] : []),
   ];
   return crd(versions, {
     subresources: {
@@ -152,7 +160,7 @@ export function cloneSetCrd(options: CloneSetCrdOptions = {}): CustomResourceDef
       },
     },
     additionalPrinterColumns: CLONESET_PRINTER_COLUMNS,
-  }, options.conversion ? { conversion: options.conversion } : {});
+  }, options.v1beta1 && options.conversion ? { conversion: options.conversion } : {});
 }
 
 export const PODTRANSITIONRULE_PRINTER_COLUMNS: PrinterColumn[] = [

@@ -18,7 +18,7 @@ export interface GeneratedFile {
   text: string;
 }
 
-/** The CRD files; `cloneSet` options give the CloneSet CRD a conversion stanza (deploy/ points it at the Service). */
+/** The CRD files: the CloneSet CRD serves v1alpha1 only unless `cloneSet.v1beta1` asks for the opt-in. */
 export function renderCrdFiles(cloneSet: CloneSetCrdOptions = {}): GeneratedFile[] {
   return [
     { name: `${CLONESET_GVK.group}_${CLONESET_GVK.plural}.yaml`, text: renderYaml(cloneSetCrd(cloneSet)) },

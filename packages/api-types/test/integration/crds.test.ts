@@ -110,8 +110,8 @@ describe('kubectl sees the CRD metadata', () => {
   });
 
   it.each([
-    // kubectl's default: v1beta1, the group's preferred version, keeps it under rollingUpdate.
-    [[], 'cloneset.spec.updateStrategy.rollingUpdate.partition'],
+    // kubectl's default is v1alpha1, the only version served, as with released OpenKruise.
+    [[], 'cloneset.spec.updateStrategy.partition'],
     [['--api-version=apps.kruise.io/v1alpha1'], 'cloneset.spec.updateStrategy.partition'],
   ])('kubectl explain %j %s answers', async (flags, field) => {
     const out = await eventually('explain', () => ok(['explain', ...flags, field]));

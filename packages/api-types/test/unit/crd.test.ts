@@ -53,8 +53,20 @@ function at(schema: Node, path: string): Node {
 }
 
 describe('CloneSet CRD', () => {
-  const crd = cloneSetCrd();
+  const crd = cloneSetCrd({ v1beta1: true });
   const schema = openApi(crd);
+
+  it('serves v1alpha1 only by default, as every released OpenKruise does, with no conversion stanza', () => {
+    const plain = cloneSetCrd();
+    expect(plain.spec.versions.map((v) => [v.name, v.served, v.storage])).toEqual([['v1alpha1', true, true]]);
+    expect(plain.spec.conversion).toBeUndefined();
+    expect(cloneSetCrd({ conversion: { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: 'https://x/convert' } } } }).spec.conversion).toBeUndefined();
+  });
+
+  it('with the v1beta1 opt-in, carries the conversion stanza it is given', () => {
+    const conversion = { strategy: 'Webhook' as const, webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: 'https://x/convert' } } };
+    expect(cloneSetCrd({ v1beta1: true, conversion }).spec.conversion).toEqual(conversion);
+  });
 
   it('is structural', () => {
     expect(structuralProblems(schema, '')).toEqual([]);
@@ -131,7 +143,7 @@ describe('CloneSet CRD', () => {
 });
 
 describe('CloneSet CRD, v1beta1', () => {
-  const schema = openApi(cloneSetCrd(), 'v1beta1');
+  const schema = openApi(cloneSetCrd({ v1beta1: true }), 'v1beta1');
 
   it('is structural', () => {
     expect(structuralProblems(schema, '')).toEqual([]);

@@ -92,7 +92,7 @@ export async function apply(ns: string, manifest: unknown): Promise<string> {
   return kubectl(['apply', '-n', ns, '-f', '-'], JSON.stringify(manifest));
 }
 
-/** kubectl names v1alpha1: without a version it speaks v1beta1, where the update knobs sit under rollingUpdate. */
+/** kubectl names v1alpha1: with the v1beta1 opt-in, the unversioned resource would put the update knobs under rollingUpdate. */
 export const CLONESET_V1ALPHA1 = 'clonesets.v1alpha1.apps.kruise.io';
 
 export async function patchCloneSet(ns: string, name: string, patch: unknown): Promise<void> {

@@ -104,7 +104,7 @@ export async function listPvcs(ns: string): Promise<Pvc[]> {
   return (await getJson<{ items: Pvc[] }>(['pvc', '-n', ns]))?.items ?? [];
 }
 
-/** As v1alpha1: kubectl without a version speaks v1beta1, which shapes the strategies differently. */
+/** As v1alpha1, by name: the same with or without the v1beta1 opt-in (kubectl's default then). */
 export async function getCloneSet(ns: string, name: string): Promise<CloneSet | undefined> {
   return getJson<CloneSet>(['clonesets.v1alpha1.apps.kruise.io', name, '-n', ns]);
 }
