@@ -1,14 +1,14 @@
 // The product's own metrics beside controller-runtime's: rollout progress per CloneSet, pods per
 // PodOpsLifecycle phase and time spent per phase, PodTransitionRule decisions (current and
-// recorded), pods created and deleted per CloneSet. Gauges are computed from the shared informer caches at scrape time
-// (prom-client collect()), counters from informer events, so planners and executors stay
-// untouched. Labels are per CloneSet, per phase or per rule, never per pod. While no CloneSet
+// recorded), pods created and deleted per CloneSet. Gauges are computed from the shared informer
+// caches at scrape time (prom-client collect()), counters from informer events (a pod's only for
+// a CloneSet in the cache), so planners and executors stay untouched. Labels are per CloneSet, per phase or per rule, never per pod. While no CloneSet
 // (or no PodTransitionRule) exists, their series are exported at 0 without the object labels, so
 // the dashboard's panels and the alerts read 0 from the manager's start rather than nothing.
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { Resources, type KubeObject, type Manager, type CachedSource } from '@cloneset-suite/kube-runtime';
 import type { CloneSet, PodTransitionRuleStatus } from '@cloneset-suite/api-types';
-import { REPLICA_STATES, progressDeadlineExceeded, replicasByState } from './cloneset-series.ts';
+import { REPLICA_STATES, cloneSetSeriesOf, progressDeadlineExceeded, replicasByState } from './cloneset-series.ts';
 import { LIFECYCLE_PHASES, PhaseClock } from './phase-clock.ts';
 import { RULE_DECISIONS, newDecisions, ruleDecisions } from './rule-decisions.ts';
 import { zeroWhileEmpty } from './zero-while-empty.ts';
@@ -29,11 +29,6 @@ export interface ProductMetricsOptions {
   lifecycle: boolean;
   transitionRules: boolean;
   nowMs?: () => number;
-}
-
-function cloneSetOwner(pod: KubeObject): { namespace: string; cloneset: string } | undefined {
-  const ref = pod.metadata?.ownerReferences?.find((r) => r.controller && r.kind === 'CloneSet' && r.apiVersion.startsWith('apps.kruise.io/'));
-  return ref ? { namespace: pod.metadata?.namespace ?? '', cloneset: ref.name } : undefined;
 }
 
 export function registerProductMetrics(o: ProductMetricsOptions): void {
@@ -65,14 +60,16 @@ function registerCloneSetMetrics(cloneSets: CachedSource<CloneSetObject>, pods: 
       zeroWhileEmpty(this, [{}], none());
     },
   });
+  // Counted only for CloneSets in the cache (cloneSetSeriesOf says why).
+  const cachedUid = (namespace: string, name: string): string | undefined => cloneSets.get(namespace, name)?.metadata?.uid;
   pods.addEventHandler({
     onAdd: (p, initial) => {
-      const owner = cloneSetOwner(p as KubeObject);
-      if (owner && !initial) created.inc(owner);
+      const series = initial ? undefined : cloneSetSeriesOf(p, cachedUid);
+      if (series) created.inc(series);
     },
     onDelete: (p) => {
-      const owner = cloneSetOwner(p as KubeObject);
-      if (owner) deleted.inc(owner);
+      const series = cloneSetSeriesOf(p, cachedUid);
+      if (series) deleted.inc(series);
     },
   });
   const keyOf = (cs: { metadata?: { namespace?: string; name?: string } }) => ({ namespace: cs.metadata?.namespace ?? '', cloneset: cs.metadata?.name ?? '' });

@@ -263,6 +263,37 @@ describe('PodOpsLifecycle on a cluster', () => {
     await serviceAvailable('hands');
   });
 
+  it('refuses operated without done-operation-type, and the reverse, as Kuperator; a begin written with its later-stage labels keeps them', async () => {
+    await createPod('pairs', { ...CONTROL });
+    await serviceAvailable('pairs');
+    const key = (prefix: string, id: string): string => `${prefix}.podopslifecycle.kusionstack.io/${id}`;
+    const labels = async (): Promise<Record<string, string>> => (await getPod('pairs'))?.metadata?.labels ?? {};
+    const refusal = (args: string[]): Promise<string> =>
+      kubectl(args).then(
+        () => 'admitted',
+        (e: unknown) => (e as Error).message,
+      );
+    const ts = `${Date.now()}000000`;
+    expect(await refusal(['label', 'pod', 'pairs', '-n', ns.name, `${key('operated', 'x')}=${ts}`])).toContain(
+      `failed to validate PodOpsLifecycleWebhook, not found label ${key('done-operation-type', 'x')}`,
+    );
+    expect(await refusal(['label', 'pod', 'pairs', '-n', ns.name, `${key('done-operation-type', 'x')}=update`])).toContain(`not found label ${key('operated', 'x')}`);
+    expect(Object.keys(await labels()).filter((k) => k.endsWith('/x'))).toEqual([]);
+
+    // One write restoring a lifecycle state past PreCheck: the write's own labels stay (no pre-check
+    // in their place), and the run goes on from there.
+    const restored = [`${key('operating', 'r')}=${ts}`, `${key('operation-type', 'r')}=update`, `${key('pre-checked', 'r')}=${ts}`, `${key('operation-permission', 'update')}=${ts}`];
+    expect(await refusal(['label', 'pod', 'pairs', '-n', ns.name, ...restored])).toBe('admitted');
+    const after = await labels();
+    expect(after[key('pre-checked', 'r')]).toBe(ts);
+    expect(after[key('operation-permission', 'update')]).toBe(ts);
+    expect(after[key('pre-check', 'r')]).toBeUndefined();
+    const adapter: OperationAdapter = { id: 'r', type: 'update', allowMultiType: true };
+    await eventually('operate granted to the restored run', async () => (await labels())[key('operate', 'r')] !== undefined);
+    await ops.finish(ns.name, 'pairs', adapter);
+    await serviceAvailable('pairs');
+  });
+
   it('serves /mutate-pod and /validate-pod metrics', async () => {
     const body = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
     expect(body).toMatch(/controller_runtime_webhook_requests_total\{webhook="\/mutate-pod",code="200"\} [1-9]/);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { progressDeadlineExceeded, replicasByState } from '../../src/metrics/cloneset-series.ts';
+import { cloneSetSeriesOf, progressDeadlineExceeded, replicasByState } from '../../src/metrics/cloneset-series.ts';
 import { LIFECYCLE_PHASES, PhaseClock } from '../../src/metrics/phase-clock.ts';
 import { newDecisions, ruleDecisions } from '../../src/metrics/rule-decisions.ts';
 import { timedWebhookCaller, webhookCallHistogram } from '../../src/metrics/webhook-calls.ts';
@@ -9,7 +9,7 @@ import { registerProductMetrics } from '../../src/metrics/product-metrics.ts';
 import { ALERT_RULES } from '../../src/observability/alerts.ts';
 import { dashboardQueries } from '../../src/observability/dashboard.ts';
 import { metricNamesIn } from '../../src/observability/promql-names.ts';
-import type { Manager } from '@cloneset-suite/kube-runtime';
+import type { KubeObject, Manager, ResourceEventHandler } from '@cloneset-suite/kube-runtime';
 
 const PHASE = 'podopslifecycle.cloneset-suite.io/phase';
 const pod = (uid: string, phase: string | undefined, extra: Record<string, string> = {}) => ({
@@ -210,5 +210,87 @@ describe('registerProductMetrics with empty caches (a fresh manager, no CloneSet
     text = await registry.metrics();
     expect(text).toContain('cloneset_suite_transition_rule_pods{decision="passed"} 0');
     expect(text).toMatch(/^cloneset_suite_cloneset_pods_deleted_total 0$/m);
+  });
+});
+
+describe('cloneSetSeriesOf: the CloneSet series a pod event counts in', () => {
+  const owned = (ref: Partial<{ apiVersion: string; kind: string; name: string; uid: string; controller: boolean }>): KubeObject => ({
+    metadata: { name: 'web-x', namespace: 'ns', ownerReferences: [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'web', uid: 'uid-web', controller: true, ...ref }] },
+  });
+  const cached = new Map([['ns/web', 'uid-web']]);
+  const cachedUid = (namespace: string, name: string) => cached.get(`${namespace}/${name}`);
+  it.each<[string, KubeObject, ReturnType<typeof cloneSetSeriesOf>]>([
+    ['its controlling CloneSet, in the cache with that uid', owned({}), { namespace: 'ns', cloneset: 'web' }],
+    ['a CloneSet not in the cache (deleted, or never created)', owned({ name: 'made-up', uid: 'uid-made-up' }), undefined],
+    ['a CloneSet of that name but another uid (deleted and created again)', owned({ uid: 'uid-old-web' }), undefined],
+    ['a reference that is not the controller', owned({ controller: false }), undefined],
+    ['another kind', owned({ kind: 'ReplicaSet', apiVersion: 'apps/v1' }), undefined],
+    ['no owner', { metadata: { name: 'p', namespace: 'ns' } }, undefined],
+  ])('%s', (_name, pod, expected) => {
+    expect(cloneSetSeriesOf(pod, cachedUid)).toEqual(expected);
+  });
+});
+
+describe('pods created and deleted per CloneSet', () => {
+  type Cached = { metadata: { name: string; namespace: string; uid: string } };
+  const fixture = () => {
+    const cloneSets = new Map<string, Cached>();
+    const handlers = new Map<string, ResourceEventHandler<KubeObject>[]>();
+    const manager = {
+      clock: { now: () => 0 },
+      informers: {
+        informerFor: (resource: { resource: string }) => ({
+          list: () => (resource.resource === 'clonesets' ? [...cloneSets.values()] : []),
+          get: (ns: string, name: string) => (resource.resource === 'clonesets' ? cloneSets.get(`${ns}/${name}`) : undefined),
+          addEventHandler: (h: ResourceEventHandler<KubeObject>) => {
+            handlers.set(resource.resource, [...(handlers.get(resource.resource) ?? []), h]);
+            return () => undefined;
+          },
+        }),
+      },
+    } as unknown as Manager;
+    const registry = new Registry();
+    registerProductMetrics({ manager, registry, namespace: undefined, cloneSets: true, lifecycle: false, transitionRules: false });
+    const fire = (resource: string, event: 'add' | 'delete', obj: KubeObject) => {
+      for (const h of handlers.get(resource) ?? []) {
+        if (event === 'add') h.onAdd?.(obj, false);
+        else h.onDelete?.(obj, false);
+      }
+    };
+    return { cloneSets, registry, fire };
+  };
+  const web: Cached = { metadata: { name: 'web', namespace: 'ns', uid: 'uid-web' } };
+  const podOf = (owner: string, uid: string, name = `${owner}-x`): KubeObject => ({
+    metadata: { name, namespace: 'ns', ownerReferences: [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: owner, uid, controller: true }] },
+  });
+  const series = (text: string) => text.split('\n').filter((l) => l.startsWith('cloneset_suite_cloneset_pods_'));
+
+  it("counts a cached CloneSet's pods; a pod deleted after its CloneSet brings no series back", async () => {
+    const { cloneSets, registry, fire } = fixture();
+    cloneSets.set('ns/web', web);
+    fire('clonesets', 'add', web);
+    fire('pods', 'add', podOf('web', 'uid-web'));
+    fire('pods', 'delete', podOf('web', 'uid-web'));
+    expect(series(await registry.metrics())).toEqual([
+      'cloneset_suite_cloneset_pods_created_total{namespace="ns",cloneset="web"} 1',
+      'cloneset_suite_cloneset_pods_deleted_total{namespace="ns",cloneset="web"} 1',
+    ]);
+    // The CloneSet goes first; garbage collection deletes its pods afterwards.
+    cloneSets.delete('ns/web');
+    fire('clonesets', 'delete', web);
+    fire('pods', 'delete', podOf('web', 'uid-web', 'web-y'));
+    expect(series(await registry.metrics())).toEqual(['cloneset_suite_cloneset_pods_created_total 0', 'cloneset_suite_cloneset_pods_deleted_total 0']);
+  });
+
+  it('mints no series for a CloneSet that does not exist, nor for an older one of the same name', async () => {
+    const { cloneSets, registry, fire } = fixture();
+    cloneSets.set('ns/web', web);
+    fire('clonesets', 'add', web);
+    for (let i = 0; i < 50; i++) fire('pods', 'add', podOf(`made-up-${i}`, `uid-${i}`));
+    fire('pods', 'delete', podOf('web', 'uid-old-web'));
+    expect(series(await registry.metrics())).toEqual([
+      'cloneset_suite_cloneset_pods_created_total{namespace="ns",cloneset="web"} 0',
+      'cloneset_suite_cloneset_pods_deleted_total{namespace="ns",cloneset="web"} 0',
+    ]);
   });
 });

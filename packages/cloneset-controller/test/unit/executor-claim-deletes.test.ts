@@ -36,9 +36,9 @@ describe('claims deleted by the controller', () => {
     expect(exp.satisfied(KEY)).toBe(true);
   });
 
-  it('a claim delete that failed is not waited for: the pass fails and the next one replans', async () => {
+  it('a claim delete the apiserver refused is not waited for: the pass fails and the next one replans', async () => {
     const exp = expectations();
-    const api = fakeApi((call) => (call.resource === 'persistentvolumeclaims' ? Promise.reject(new ApiError(500, 'InternalError', 'etcd down', undefined, 'DELETE pvc')) : undefined));
+    const api = fakeApi((call) => (call.resource === 'persistentvolumeclaims' ? Promise.reject(new ApiError(500, 'InternalError', 'Internal error occurred: etcd cluster is unavailable or misconfigured', undefined, 'DELETE pvc', { statusBody: true })) : undefined));
     const result = await executePlan([cleanup], executionContext(api, exp));
     expect(result.failures.map((f) => f.message)).toEqual([expect.stringContaining('data-cs-b')]);
     expect(api.events.map((e) => e.reason)).toEqual(['FailedDelete']);

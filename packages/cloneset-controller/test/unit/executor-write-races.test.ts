@@ -73,7 +73,7 @@ describe('a JSON patch whose test failed (a conflict)', () => {
 });
 
 describe('Retry-After of a failed pod or PVC write', () => {
-  const unavailable = () => new ApiError(503, 'ServiceUnavailable', 'etcd leader changed', { retryAfterSeconds: 5 }, 'PATCH x');
+  const unavailable = () => new ApiError(503, 'ServiceUnavailable', 'etcd leader changed', { retryAfterSeconds: 5 }, 'PATCH x', { statusBody: true });
   const throttled = () => new ApiError(429, 'TooManyRequests', 'slow down', { retryAfterSeconds: 3 }, 'POST x');
   it.each<[string, PlannedAction, (verb: string) => boolean]>([
     ['a pod patch (503)', { kind: 'patchPod', name: 'cs-a', reason: 'Lifecycle', labels: { a: 'b' }, step: 'update' }, (v) => v === 'patch'],

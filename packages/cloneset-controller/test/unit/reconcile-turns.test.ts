@@ -11,18 +11,8 @@ import type { CloneSetLike } from '../../src/core/types.ts';
 import type { CloneSetCaches } from '../../src/reconciler/caches.ts';
 import { cloneSetReconciler } from '../../src/reconciler/reconcile.ts';
 import { fakeApi } from './fake-api.ts';
+import { listCache } from './list-cache.ts';
 import { CS_UID, NOW, cloneSet, seededRandom, settledPods } from './fixtures.ts';
-
-/** A read-only cache over a fixed list: what the reconciler reads of an informer. */
-function listCache(objects: readonly KubeObject[]) {
-  const keyOf = (o: KubeObject) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
-  const byKey = new Map(objects.map((o) => [keyOf(o), o]));
-  return {
-    getByKey: (key: string) => byKey.get(key),
-    get: (ns: string | undefined, name: string) => byKey.get(`${ns ?? ''}/${name}`),
-    byIndex: (_index: string, uid: string) => objects.filter((o) => (o.metadata?.ownerReferences ?? []).some((r) => r.uid === uid)),
-  };
-}
 
 /** A settled CloneSet of `n` pods: the pass plans no write. */
 function settledCaches(n: number): CloneSetCaches {

@@ -1,7 +1,8 @@
 // Which failed writes may have landed. A transport error counts as "may have
 // landed" unless its cause proves the request never left (connect refused, no DNS answer, connect
 // timeout, a refused TLS handshake): a socket closed after the body went out is not such a proof.
-// A 502, or a 503 without the apiserver's Status body, is a proxy's answer: it may have landed too.
+// A 502, or a 503 or 500 without the apiserver's Status body, is a proxy's answer: it may have
+// landed too, as may a write etcd answered "request timed out" (a 500 with a Status body).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ApiError, ConflictError } from '../../src/client/errors.ts';
@@ -35,6 +36,11 @@ describe('writeOutcome', () => {
     ['502 with a Status body (an aggregated API server unreachable)', new ApiError(502, 'InternalError', 'error trying to reach service', undefined, REQ, { statusBody: true }), 'unknown'],
     ['503 from a load balancer (a page, no Status body)', new ApiError(503, 'ServiceUnavailable', '<html>503</html>', undefined, REQ), 'unknown'],
     ["the apiserver's own 503 (a Status body: it did not take the request)", new ApiError(503, 'ServiceUnavailable', 'the server is currently unable to handle the request', undefined, REQ, { statusBody: true }), 'failed'],
+    ["a 500 without a Status body (a proxy's error page)", new ApiError(500, 'InternalError', '<html>500 Internal Server Error</html>', undefined, REQ), 'unknown'],
+    ["etcd's request timed out, passed on as the apiserver's 500", new ApiError(500, 'InternalError', 'etcdserver: request timed out', undefined, REQ, { statusBody: true }), 'unknown'],
+    ['etcd timed out after a leader change (500)', new ApiError(500, 'InternalError', 'rpc error: code = Unavailable desc = etcdserver: request timed out, possibly due to previous leader failure', undefined, REQ, { statusBody: true }), 'unknown'],
+    ["the apiserver's own 500 that is not a timeout (a Status body)", new ApiError(500, 'InternalError', 'Internal error occurred: resource quota evaluation failed', undefined, REQ, { statusBody: true }), 'failed'],
+    ['an admission webhook that timed out (500: refused before storage)', new ApiError(500, 'InternalError', 'Internal error occurred: failed calling webhook "pods.example.io": context deadline exceeded', undefined, REQ, { statusBody: true }), 'failed'],
     ['a conflict', new ConflictError(409, 'Conflict', 'the object has been modified', undefined, REQ), 'conflict'],
     ['a refusal (403 quota)', new ApiError(403, 'Forbidden', 'exceeded quota', undefined, REQ), 'failed'],
     ['not an API error', new Error('bug'), 'failed'],

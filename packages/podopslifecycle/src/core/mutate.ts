@@ -30,6 +30,7 @@ const CLEANUP_REMOVES = ['operate', 'operated', 'doneOperationType', 'postCheck'
  * `operating` and `operation-type` stay.
  */
 const EARLIER_RUN = ['preCheck', 'preChecked', 'preparing', 'operate', 'operated', 'doneOperationType', 'postCheck', 'postChecked', 'completing'] as const;
+type EarlierRunPrefix = (typeof EARLIER_RUN)[number];
 
 /** The Services of a new pod's namespace, when the built-in traffic cooperation runs. */
 export interface CreateTraffic {
@@ -67,17 +68,25 @@ function ensureGate(pod: Pod): void {
 }
 
 /**
- * Ids this write begins again while labels of their previous run are still on the pod: the write
- * adds `operating/<id>` (the old pod had none) and asks for no undo. Only an UPDATE can tell: a
- * create has no previous run to compare with.
+ * The labels of an earlier run that this write's begin clears, per id begun again: the write adds
+ * `operating/<id>` (the old pod had none) and asks for no undo. Only labels the old pod carried,
+ * with the value it carried: a label the write itself sets (a tool restoring a pod's lifecycle
+ * state, a test setting one up) is the new run's, and stays, as Kuperator keeps it. Only an
+ * UPDATE can tell: a create has no previous run.
  */
-function freshRuns(snapshot: LifecycleView, oldLabels: Readonly<Record<string, string>> | undefined): string[] {
-  if (oldLabels === undefined) return [];
-  return snapshot.ids.filter((id) => {
+function earlierRuns(snapshot: LifecycleView, labels: Readonly<Record<string, string>>, oldLabels: Readonly<Record<string, string>> | undefined): Map<string, EarlierRunPrefix[]> {
+  const out = new Map<string, EarlierRunPrefix[]>();
+  if (oldLabels === undefined) return out;
+  for (const id of snapshot.ids) {
     const l = snapshot.labelsById.get(id) ?? {};
-    if (l.operating === undefined || l.undoOperationType !== undefined || oldLabels[keyOf('operating', id)] !== undefined) return false;
-    return EARLIER_RUN.some((p) => l[p] !== undefined);
-  });
+    if (l.operating === undefined || l.undoOperationType !== undefined || oldLabels[keyOf('operating', id)] !== undefined) continue;
+    const carried = EARLIER_RUN.filter((p) => {
+      const key = keyOf(p, id);
+      return oldLabels[key] !== undefined && labels[key] === oldLabels[key];
+    });
+    if (carried.length > 0) out.set(id, carried);
+  }
+  return out;
 }
 
 /** §1.5 steps 2-8 on `labels` (mutated in place). Presence tests read the step-2 snapshot. */
@@ -92,15 +101,15 @@ function advance(labels: Record<string, string>, oldLabels: Readonly<Record<stri
   // finished at the barrier): that run's labels go, so the new run starts at PreCheck and no
   // label of the old run outlives it. Its type's permission goes with its pre-checked below.
   const before = readLifecycle(labels);
-  const fresh = freshRuns(before, oldLabels);
-  for (const id of fresh) for (const p of EARLIER_RUN) drop(keyOf(p, id));
+  const fresh = earlierRuns(before, labels, oldLabels);
+  for (const [id, carried] of fresh) for (const p of carried) drop(keyOf(p, id));
   // A hand-written operate value that is no timestamp would make operationDelaySeconds
   // meaningless: the operation is granted again from now.
   for (const id of before.ids) {
     const operate = labels[keyOf('operate', id)];
     if (operate !== undefined && !isNanoTimestamp(operate)) set(keyOf('operate', id), now);
   }
-  const snapshot = fresh.length > 0 ? readLifecycle(labels) : before;
+  const snapshot = fresh.size > 0 ? readLifecycle(labels) : before;
   const ids = snapshot.ids;
 
   // An undo label of an id with no operating/operate/operated label (an unknown id, §1.10) has
@@ -152,10 +161,9 @@ function advance(labels: Record<string, string>, oldLabels: Readonly<Record<stri
   }
 
   // A fresh run's earlier pre-checked went, so its earlier type counts like an undone one.
-  for (const id of fresh) {
-    const l = before.labelsById.get(id) ?? {};
-    const earlierType = oldLabels?.[keyOf('operationType', id)] ?? typeOf(l);
-    if (l.preChecked !== undefined && earlierType !== undefined) undoneTypes.add(earlierType);
+  for (const [id, carried] of fresh) {
+    const earlierType = oldLabels?.[keyOf('operationType', id)] ?? typeOf(before.labelsById.get(id));
+    if (carried.includes('preChecked') && earlierType !== undefined) undoneTypes.add(earlierType);
   }
   // Step 4: an undo takes its type's permission away unless another id of that type still holds
   // pre-checked (the anchors compare counts of ids per type, which keeps a permission nobody holds
@@ -195,8 +203,11 @@ function advance(labels: Record<string, string>, oldLabels: Readonly<Record<stri
       if (oldType !== undefined) {
         drop(keyOf('operationType', id));
         set(keyOf('doneOperationType', id), oldType);
-      } else if (l.doneOperationType === undefined) {
-        // An id that lost its type still gets its pair (§1.8 rule 3), so the write stays valid.
+      } else if (l.doneOperationType === undefined && l.operated === undefined) {
+        // An id this write moves to operated without a type still gets its pair (§1.8 rule 3),
+        // so the transition stays valid. An id the write itself left operated without its
+        // done-operation-type gets none: the validating webhook refuses it ("not found label"),
+        // as Kuperator's, whose barrier never pairs an id already operated.
         set(keyOf('doneOperationType', id), '');
       }
     }

@@ -199,6 +199,31 @@ const rows: Row[] = [
     pod: { labels: { ...begunAgain, 'pre-checked/a': T, 'operate/a': T, 'operating/b': T, 'operation-type/b': 'update', 'pre-checked/b': T, 'operate/b': T, 'permission/update': T } },
     want: { ...begunAgain, 'pre-check/a': NOW, 'operating/b': T, 'operation-type/b': 'update', 'pre-checked/b': T, 'operate/b': T, 'permission/update': T },
   },
+  // The begin clears only what the earlier run left (labels the old pod carried), never what the write itself sets.
+  {
+    name: 'a begin written with its later-stage labels keeps them (a tool restoring a pod\'s lifecycle state)',
+    old: {},
+    pod: { labels: { ...begun, 'pre-checked/a': T, 'permission/update': T, 'preparing/a': T } },
+    want: { ...begun, 'pre-checked/a': T, 'permission/update': T, 'preparing/a': T },
+  },
+  {
+    name: 'a begin written with its later-stage labels moves on from them (ready to operate)',
+    old: { 'service-available': T },
+    pod: { labels: { ...begun, 'pre-checked/a': T, 'permission/update': T, 'service-available': T }, serviceReady: 'False' },
+    want: { ...begun, 'pre-checked/a': T, 'permission/update': T, 'operate/a': NOW },
+  },
+  {
+    name: 'a begin again written with later-stage labels: the earlier run\'s go, the write\'s own stay',
+    old: { 'operated/a': T, 'done-operation-type/a': 'update', 'post-check/a': T },
+    pod: { labels: { 'operated/a': T, 'done-operation-type/a': 'update', 'post-check/a': T, ...begunAgain, 'pre-checked/a': T2, 'permission/update': T2 } },
+    want: { ...begunAgain, 'pre-checked/a': T2, 'permission/update': T2, 'preparing/a': NOW },
+  },
+  {
+    name: 'a begin again that writes an earlier-run label with a value of its own keeps it, and its type\'s permission',
+    old: { 'operation-type/a': 'update', 'pre-checked/a': T, 'operate/a': T, 'operating/b': T, 'operation-type/b': 'restart', 'pre-checked/b': T, 'operate/b': T, 'permission/update': T, 'permission/restart': T },
+    pod: { labels: { ...begunAgain, 'pre-checked/a': T2, 'operate/a': T, 'operating/b': T, 'operation-type/b': 'restart', 'pre-checked/b': T, 'operate/b': T, 'permission/update': T, 'permission/restart': T } },
+    want: { ...begunAgain, 'pre-checked/a': T2, 'preparing/a': NOW, 'operating/b': T, 'operation-type/b': 'restart', 'pre-checked/b': T, 'operate/b': T, 'permission/update': T, 'permission/restart': T },
+  },
   {
     name: 'an undo in the same write as the begin wins',
     old: { 'operated/a': T, 'done-operation-type/a': 'update', 'post-check/a': T },

@@ -5,6 +5,7 @@ import type { CreatePodAction, DeletePvcAction, ReownPvcAction } from '../../cor
 import { pvcResource } from '../resources.ts';
 import { claimExpectation } from './claim-expectation.ts';
 import { errorMessage, inNamespace, type ExecutionContext } from './context.ts';
+import { reportUnknownOutcome } from './unknown-outcome.ts';
 
 export type ClaimAction = DeletePvcAction | ReownPvcAction;
 
@@ -40,23 +41,26 @@ export async function createClaims(action: CreatePodAction, ctx: ExecutionContex
 /**
  * A PVC delete, expected until the PVC cache shows it terminating or gone: a pass planned from a
  * cache that still lists the claim as live would reuse its instance id and, the claim existing,
- * create the replacement pod without one; the claim then goes and the pod never schedules.
+ * create the replacement pod without one; the claim then goes and the pod never schedules. A
+ * delete whose outcome is unknown may have landed, so its expectation stays too.
  */
 export async function deleteClaim(ctx: ExecutionContext, name: string, message: string): Promise<void> {
   const expected = claimExpectation(name);
   ctx.expectations.expect(ctx.key, 'delete', expected);
   try {
-    await withWarning(ctx, 'FailedDelete', 'Delete', message, async () => {
-      try {
-        await ctx.client.resource<KubeObject>(pvcResource).delete(ctx.cs.metadata.namespace, name, { signal: ctx.signal });
-      } catch (err) {
-        if (!isNotFound(err)) throw err;
-        ctx.expectations.observe(ctx.key, 'delete', expected); // gone before we asked
-      }
-    });
+    await ctx.client.resource<KubeObject>(pvcResource).delete(ctx.cs.metadata.namespace, name, { signal: ctx.signal });
   } catch (err) {
+    if (isNotFound(err)) {
+      ctx.expectations.observe(ctx.key, 'delete', expected); // gone before we asked
+      return;
+    }
+    if (writeOutcome(err, ctx.signal) === 'unknown') {
+      reportUnknownOutcome(ctx, err, { reason: 'DeletePVCOutcomeUnknown', action: 'Delete', subject: `pvc ${name}` });
+      return;
+    }
     // Not deleted: no event of this delete is coming.
     ctx.expectations.observe(ctx.key, 'delete', expected);
+    warnUnlessLostRace(ctx, 'FailedDelete', 'Delete', message, err);
     throw err;
   }
 }
@@ -66,8 +70,12 @@ async function withWarning(ctx: ExecutionContext, reason: string, action: string
   try {
     await call();
   } catch (err) {
-    // A lost race is replanned, not reported.
-    if (writeOutcome(err) !== 'conflict') ctx.recorder.event(ctx.cs, 'Warning', reason, action, `${message}: ${errorMessage(err)}`);
+    warnUnlessLostRace(ctx, reason, action, message, err);
     throw err;
   }
+}
+
+/** A lost race is replanned, not reported. */
+function warnUnlessLostRace(ctx: ExecutionContext, reason: string, action: string, message: string, err: unknown): void {
+  if (writeOutcome(err) !== 'conflict') ctx.recorder.event(ctx.cs, 'Warning', reason, action, `${message}: ${errorMessage(err)}`);
 }

@@ -1,12 +1,13 @@
 // Pod creates (§6.4, §6.8): slow-start batches, each pod's claims first, its expectation set
 // before the call, SuccessfulCreate / FailedCreate / CreatePodOutcomeUnknown, and the readiness-gate
 // conditions written right after (decisions.md: both gates True).
-import { abortedByStop, isAlreadyExists, strategicMergePatch, writeOutcome, type KubeObject } from '@cloneset-suite/kube-runtime';
+import { isAlreadyExists, strategicMergePatch, writeOutcome, type KubeObject } from '@cloneset-suite/kube-runtime';
 import type { CreatePodAction, PlannedAction } from '../../core/plan.ts';
 import { podResource } from '../resources.ts';
 import { createClaims } from './claims.ts';
 import { errorMessage, inNamespace, type ExecutionContext } from './context.ts';
 import type { ExecutionResult } from './outcome.ts';
+import { reportUnknownOutcome } from './unknown-outcome.ts';
 
 export type PlannedCreate = CreatePodAction & Pick<PlannedAction, 'step'>;
 
@@ -44,13 +45,7 @@ async function createPod(action: PlannedCreate, ctx: ExecutionContext, result: E
     if (writeOutcome(err, ctx.signal) === 'unknown') {
       // The POST may have landed: the expectation stays, so the next pass waits for the cache
       // (or the expectation window) instead of creating a second pod under a new id.
-      if (abortedByStop(ctx.signal)) {
-        // The manager is stopping: nothing is wrong, and the next leader's cache shows the pod or not.
-        ctx.logger.info({ pod: action.name }, 'pod create cut short by shutdown; the next leader sees whether it landed');
-        return false;
-      }
-      ctx.logger.warn({ err, pod: action.name }, 'pod create outcome unknown; waiting for the cache');
-      ctx.recorder.event(ctx.cs, 'Warning', 'CreatePodOutcomeUnknown', 'Create', `no answer to the create of pod ${action.name}: ${errorMessage(err)}; waiting for it to show up before creating more`);
+      reportUnknownOutcome(ctx, err, { reason: 'CreatePodOutcomeUnknown', action: 'Create', subject: `pod ${action.name}` });
       return false;
     }
     // AlreadyExists: the planner saw no pod of that name (decisions.md fix 5), so the cache is

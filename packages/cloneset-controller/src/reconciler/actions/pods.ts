@@ -8,6 +8,7 @@ import { podResource } from '../resources.ts';
 import { deleteClaim } from './claims.ts';
 import { errorMessage, type ExecutionContext, type PlanState } from './context.ts';
 import { inPlaceUpdate } from './in-place-update.ts';
+import { reportUnknownOutcome } from './unknown-outcome.ts';
 import { writeOperation } from './operation-writes.ts';
 
 export type PodAction = DeletePodAction | OperationAction | PatchPodAction | SetPodConditionsAction | InPlaceUpdateAction | ResizePodAction | ReleasePodAction | AdoptPodAction | PodEventAction;
@@ -79,9 +80,17 @@ async function deletePod(action: DeletePodAction, ctx: ExecutionContext): Promis
     await ctx.client.resource<KubeObject>(podResource).delete(ctx.cs.metadata.namespace, action.name, { signal: ctx.signal, preconditions: uid ? { uid } : undefined });
     ctx.recorder.event(ctx.cs, 'Normal', 'SuccessfulDelete', 'Delete', `succeed to delete pod ${action.name}`);
   } catch (err) {
+    const outcome = isNotFound(err) ? 'gone' : writeOutcome(err, ctx.signal);
+    if (outcome === 'unknown') {
+      // The delete may have landed: the expectation stays until the cache shows the pod go (or the
+      // expectation window passes), as a create's does, so no pass plans from a cache still listing
+      // it. Its claims wait too: the pod may still be running on them.
+      reportUnknownOutcome(ctx, err, { reason: 'DeletePodOutcomeUnknown', action: 'Delete', subject: `pod ${action.name}` });
+      return;
+    }
     ctx.expectations.observe(ctx.key, 'delete', action.name);
-    if (writeOutcome(err) === 'conflict') throw err;
-    if (!isNotFound(err)) {
+    if (outcome === 'conflict') throw err;
+    if (outcome === 'failed') {
       ctx.recorder.event(ctx.cs, 'Warning', 'FailedDelete', 'Delete', `failed to delete pod ${action.name}: ${errorMessage(err)}`);
       throw err;
     }
