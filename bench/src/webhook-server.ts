@@ -71,6 +71,8 @@ export async function startWebhookServer(namespace: string): Promise<WebhookServ
         `--webhook-url-base=${urlBase}`,
         `--webhook-configuration-name=${name}`,
         `--webhook-secret-name=${name}-certs`,
+        // The bench's rule server listens on 127.0.0.1, refused to webhooks unless loopback is allowed.
+        '--transition-rule-webhook-allow-addresses=loopback',
         '--log-level=warn',
       ],
       { stdio: ['ignore', 'pipe', 'pipe'] },

@@ -15,7 +15,7 @@ import { podOpsLifecycleRegistration } from './controllers/podopslifecycle.ts';
 import type { ControllerRegistration } from './controllers/registration.ts';
 import { CONTROLLERS } from './controllers/registry.ts';
 import { trafficCooperationRegistration } from './controllers/traffic-cooperation.ts';
-import { transitionRuleRegistration } from './controllers/transitionrule.ts';
+import { transitionRuleAllowAddresses, transitionRuleRegistration } from './controllers/transitionrule.ts';
 import { httpServerRunnable } from './server/http-runnable.ts';
 import { registerProductMetrics } from './metrics/product-metrics.ts';
 import { createMetricsServer } from './server/metrics-server.ts';
@@ -131,7 +131,8 @@ export function startManager(config: ManagerConfig, options: StartOptions = {}):
       pods: podCacheFromInformer(manager.informers.informerFor(Resources.pods, namespace ? { namespace } : {})),
       featureGates: config.featureGates,
       transitionRuleWebhookAllowedPrefixes: config.transitionRuleWebhookAllowedPrefixes,
-      transitionRuleWebhookAllowLinkLocal: config.transitionRuleWebhookAllowLinkLocal,
+      transitionRuleWebhookAllowAddresses: transitionRuleAllowAddresses(config),
+      transitionRuleWebhookPrivateCidrs: config.transitionRuleWebhookPrivateCidrs,
       ...(services ? { trafficServices: (ns: string) => trafficServicesIn(services, ns) } : {}),
     });
     const conversions = conversionWebhooks();

@@ -27,6 +27,7 @@ import {
 } from './local-install.ts';
 
 const SYSTEM_NAMESPACE = 'cloneset-suite-system';
+const LOCAL_ALLOWED_ADDRESSES = 'loopback';
 const userArgs = process.argv.slice(2);
 const known = controllerNames();
 
@@ -80,7 +81,21 @@ if (external) {
 } else {
   if (process.env[envName('kubeconfig')]) fail(`unset ${envName('kubeconfig')} or pass --kubeconfig`, 2);
   await startCluster();
-  const local = ['--kubeconfig', kubeconfigPath, '--leader-election-namespace', SYSTEM_NAMESPACE, '--webhook-host', '127.0.0.1', '--metrics-bind-address', '127.0.0.1:8080', '--health-probe-bind-address', '127.0.0.1:8081'];
+  // Loopback is refused to PodTransitionRule webhooks by default; on a developer's machine the
+  // rule servers (and this process's own webhooks) live there. Later arguments override it.
+  const local = [
+    '--kubeconfig',
+    kubeconfigPath,
+    '--leader-election-namespace',
+    SYSTEM_NAMESPACE,
+    '--webhook-host',
+    '127.0.0.1',
+    '--metrics-bind-address',
+    '127.0.0.1:8080',
+    '--health-probe-bind-address',
+    '127.0.0.1:8081',
+    `--transition-rule-webhook-allow-addresses=${LOCAL_ALLOWED_ADDRESSES}`,
+  ];
   const first = load([...local, ...userArgs]);
   if (first.kind !== 'config') process.exit(0);
   const urlBase = first.config.webhookUrlBase ?? `https://127.0.0.1:${first.config.webhookPort}`;
@@ -107,6 +122,9 @@ if (external) {
 
 const loaded = load(argv);
 if (loaded.kind !== 'config') process.exit(0);
+if (loaded.config.transitionRuleWebhookAllowAddresses.includes('loopback')) {
+  process.stderr.write('[start] PodTransitionRule webhooks may call loopback addresses (127.0.0.0/8, ::1): --transition-rule-webhook-allow-addresses=loopback, for local rule servers; a deployed manager refuses them\n');
+}
 let manager: RunningManager;
 try {
   manager = startManager(loaded.config);

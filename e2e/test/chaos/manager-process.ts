@@ -78,6 +78,8 @@ export class ManagerReplica {
       `--webhook-configuration-name=${this.o.name}`,
       `--webhook-secret-name=${this.o.name}-certs`,
       '--graceful-shutdown-timeout=5s',
+      // The suites' rule servers listen on 127.0.0.1, refused to webhooks unless loopback is allowed.
+      '--transition-rule-webhook-allow-addresses=loopback',
       ...(process.env.CHAOS_MANAGER_LOG_LEVEL ? [`--log-level=${process.env.CHAOS_MANAGER_LOG_LEVEL}`] : []),
       ...(this.o.extraArgs ?? []),
     ];

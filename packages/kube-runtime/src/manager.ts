@@ -115,6 +115,15 @@ export class Manager implements ControllerHost {
     return { reconcileTimeoutMs: this.options.reconcileTimeoutMs, cacheStaleAfterMs: this.cacheStaleAfterMs(), clock: this.clock, logger: this.logger, metrics: this.metrics };
   }
 
+  /**
+   * A client with a rate limit of its own (the same cluster, transport settings and metrics), for
+   * a controller whose writes a tenant can drive: its bursts then wait on its own bucket, never on
+   * the shared client's that the other controllers need.
+   */
+  clientWithLimits(limits: { qps: number; burst: number; userAgentSuffix: string }): KubeClient {
+    return this.newClient({ ...limits, requestTimeoutMs: this.options.requestTimeoutMs });
+  }
+
   /** A recorder the shutdown flushes, so buffered repeats reach the API before exit. */
   eventRecorder(reportingController: string, reportingInstance: string): EventRecorder {
     const r = new EventRecorder({

@@ -4,4 +4,5 @@
 export { createTransitionRuleController, TRANSITION_RULE_CONTROLLER_NAME } from './reconciler/controller.ts';
 export { createTransitionRuleStageGate } from './reconciler/stage-gate.ts';
 export { WebhookClient, DEFAULT_WEBHOOK_TIMEOUT_MS, type WebhookCaller } from './http/webhook-client.ts';
-export { isLinkLocalAddress, literalAddress, parseAllowedOrigin, urlAllowed } from './core/outbound-policy.ts';
+export { literalAddress, parseAllowedOrigin, urlAllowed } from './core/outbound-policy.ts';
+export { ADDRESS_CLASSES, PRIVATE_RANGES, addressPolicy, addressRefusal, type AddressPolicy } from './core/address-policy.ts';

@@ -1,6 +1,7 @@
 // Every setting of the controller-manager, once: its flag name (also the YAML config key and,
 // upper-cased with a prefix, the environment variable), its help text, default and parser.
 import { parseControllerSelection, parseMaxConcurrentReconciles, type ConcurrencyConfig } from './controllers-flag.ts';
+import { ADDRESS_CLASSES, PRIVATE_RANGES } from '@cloneset-suite/transition-rule';
 import { FEATURE_GATE_DEFAULTS, FEATURE_GATE_NAMES, parseFeatureGates, type FeatureGates } from './feature-gates.ts';
 import {
   parseBindAddress,
@@ -16,6 +17,8 @@ import {
   parsePositiveNumber,
   parseString,
   parseUrlPrefix,
+  parseAddressClass,
+  parseCidrItem,
   type BindAddress,
   type RawValue,
 } from './values.ts';
@@ -63,7 +66,13 @@ export interface ManagerConfig {
   controllers: string[];
   transitionRuleWebhookAllowedPrefixes: string[];
   transitionRuleWebhookAllowLinkLocal: boolean;
+  transitionRuleWebhookAllowAddresses: string[];
+  transitionRuleWebhookPrivateCidrs: string[];
   transitionRuleWebhookTimeoutMs: number;
+  transitionRuleWebhookMaxConcurrentCalls: number;
+  transitionRuleWebhookMaxConcurrentCallsPerNamespace: number;
+  transitionRuleKubeApiQps: number;
+  transitionRuleKubeApiBurst: number;
   inPlaceResizeDeferredTimeoutMs: number;
   gracefulShutdownTimeoutMs: number;
 }
@@ -129,8 +138,14 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'log-level', key: 'logLevel', type: 'string', defaultText: 'info', help: `Log level: ${LOG_LEVELS.join(', ')}. Logs are JSON lines on stdout.`, parse: (r) => parseEnum(r, LOG_LEVELS) },
   { name: 'controllers', key: 'controllers', type: 'strings', defaultText: '*', help: 'Controllers to run: * for the default set, foo to enable foo, -foo to disable foo (e.g. *,-foo).', parse: (r, ctx) => parseControllerSelection(r, ctx.knownControllers) },
   { name: 'transition-rule-webhook-allowed-prefixes', key: 'transitionRuleWebhookAllowedPrefixes', type: 'strings', defaultText: '', help: 'Origins PodTransitionRule webhooks may call (comma-separated scheme://host[:port], optionally with a path the URLs must stay under). A URL is compared on its parsed scheme, host and port, never as text. Empty: any URL. Rules naming another URL (url or poll.url) are refused at admission.', parse: (r) => parseList(r).map(parseUrlPrefix) },
-  { name: 'transition-rule-webhook-allow-link-local', key: 'transitionRuleWebhookAllowLinkLocal', type: 'bool', defaultText: 'false', boolean: true, help: 'Let PodTransitionRule webhooks call link-local and cloud-metadata addresses (169.254.0.0/16, fe80::/10, fd00:ec2::254). Off: a URL naming one is refused at admission, and a name resolving to one is refused when dialled.', parse: parseBool },
+  { name: 'transition-rule-webhook-allow-link-local', key: 'transitionRuleWebhookAllowLinkLocal', type: 'bool', defaultText: 'false', boolean: true, help: 'Let PodTransitionRule webhooks call link-local addresses and AWS\'s IPv6 metadata address (169.254.0.0/16, fe80::/10, fd00:ec2::254); the same as listing link-local in --transition-rule-webhook-allow-addresses.', parse: parseBool },
+  { name: 'transition-rule-webhook-allow-addresses', key: 'transitionRuleWebhookAllowAddresses', type: 'strings', defaultText: '', help: `Address classes PodTransitionRule webhooks may call, each refused unless listed: ${ADDRESS_CLASSES.join(', ')} (loopback 127.0.0.0/8 and ::1; unspecified 0.0.0.0/8 and ::; link-local 169.254.0.0/16, fe80::/10 and fd00:ec2::254; cloud-metadata 100.100.100.200 and 168.63.129.16; shared-address-space 100.64.0.0/10). IPv6 forms carrying an IPv4 address (::ffff:0:0/96, ::/96, 64:ff9b::/96) count as that address. A URL naming a refused address is refused at admission, a name resolving to one when dialled.`, parse: (r) => parseList(r).map(parseAddressClass) },
+  { name: 'transition-rule-webhook-private-cidrs', key: 'transitionRuleWebhookPrivateCidrs', type: 'strings', defaultText: PRIVATE_RANGES.join(','), help: 'Private addresses (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, fc00::/7) PodTransitionRule webhooks may call: a private address outside these CIDRs is refused (e.g. 10.96.0.0/12 for the Service range only). Public addresses are not affected (see --transition-rule-webhook-allowed-prefixes).', parse: (r) => parseList(r).map(parseCidrItem) },
   { name: 'transition-rule-webhook-timeout', key: 'transitionRuleWebhookTimeoutMs', type: 'duration', defaultText: '30s', help: 'Time limit of one PodTransitionRule webhook or poll call (connect, answer and body).', parse: parseDuration },
+  { name: 'transition-rule-webhook-max-concurrent-calls', key: 'transitionRuleWebhookMaxConcurrentCalls', type: 'int', defaultText: '16', help: 'PodTransitionRule webhook and poll calls running at once, all namespaces together.', parse: (r) => parseInteger(r, { min: 1, max: 10_000 }) },
+  { name: 'transition-rule-webhook-max-concurrent-calls-per-namespace', key: 'transitionRuleWebhookMaxConcurrentCallsPerNamespace', type: 'int', defaultText: '4', help: 'Webhook and poll calls one namespace may have running at once. Namespaces that already have a call running may not take the last N slots (N is this value, at most the total minus N): those are kept for namespaces with nothing running.', parse: (r) => parseInteger(r, { min: 1, max: 10_000 }) },
+  { name: 'transition-rule-kube-api-qps', key: 'transitionRuleKubeApiQps', type: 'float', defaultText: '20', help: 'Sustained requests per second of the PodTransitionRule controller\'s own apiserver client (status and pod annotation writes), apart from --kube-api-qps, so no namespace\'s rules can spend the CloneSet controller\'s budget.', parse: parsePositiveNumber },
+  { name: 'transition-rule-kube-api-burst', key: 'transitionRuleKubeApiBurst', type: 'int', defaultText: '30', help: 'Burst of the PodTransitionRule controller\'s own apiserver client above its QPS.', parse: (r) => parseInteger(r, { min: 1, max: 100_000 }) },
   { name: 'inplace-resize-deferred-timeout', key: 'inPlaceResizeDeferredTimeoutMs', type: 'duration', defaultText: '5m', help: 'InPlaceWorkloadVerticalScaling: how long a CloneSet pod waits for a resize its node answers Deferred before it is re-created (InPlaceIfPossible).', parse: parseDuration },
   { name: 'graceful-shutdown-timeout', key: 'gracefulShutdownTimeoutMs', type: 'duration', defaultText: '25s', help: 'On SIGTERM/SIGINT, how long in-flight reconciles may take to finish before the lease is released and the process exits.', parse: parseDuration },
 ];
@@ -171,7 +186,13 @@ export function defaultConfig(): ManagerConfig {
     controllers: ['*'],
     transitionRuleWebhookAllowedPrefixes: [],
     transitionRuleWebhookAllowLinkLocal: false,
+    transitionRuleWebhookAllowAddresses: [],
+    transitionRuleWebhookPrivateCidrs: [...PRIVATE_RANGES],
     transitionRuleWebhookTimeoutMs: 30_000,
+    transitionRuleWebhookMaxConcurrentCalls: 16,
+    transitionRuleWebhookMaxConcurrentCallsPerNamespace: 4,
+    transitionRuleKubeApiQps: 20,
+    transitionRuleKubeApiBurst: 30,
     inPlaceResizeDeferredTimeoutMs: 300_000,
     gracefulShutdownTimeoutMs: 25_000,
   };

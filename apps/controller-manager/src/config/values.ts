@@ -1,6 +1,6 @@
 // Parsers for flag values: each returns the typed value or throws a ValueError whose message
 // says what was expected. The caller adds which flag (and which source) the value came from.
-import { parseAllowedOrigin } from '@cloneset-suite/transition-rule';
+import { addressPolicy, parseAllowedOrigin } from '@cloneset-suite/transition-rule';
 
 export class ValueError extends Error {
   constructor(message: string) {
@@ -131,6 +131,24 @@ export function parseHttpsUrl(raw: RawValue): string {
 export function parseUrlPrefix(item: string): string {
   try {
     parseAllowedOrigin(item);
+  } catch (err) {
+    throw new ValueError((err as Error).message);
+  }
+  return item;
+}
+
+export function parseAddressClass(item: string): string {
+  try {
+    addressPolicy({ allow: [item] });
+  } catch (err) {
+    throw new ValueError((err as Error).message);
+  }
+  return item;
+}
+
+export function parseCidrItem(item: string): string {
+  try {
+    addressPolicy({ privateCidrs: [item] });
   } catch (err) {
     throw new ValueError((err as Error).message);
   }

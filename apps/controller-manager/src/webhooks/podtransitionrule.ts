@@ -1,8 +1,9 @@
-// The PodTransitionRule admission webhooks: api-types defaulting and validation, plus where the
-// controller may call (decisions.md, our choices 7-8): admission checks each webhook URL (url and
-// poll.url) against the allow-list of origins and refuses one naming a link-local or
-// cloud-metadata address literally, but never dials it (the controller checks the address it
-// dials on every call).
+// The PodTransitionRule admission webhooks: api-types defaulting and validation (which bounds
+// parameters and caBundles), plus where the controller may call: admission checks each webhook
+// URL (url and poll.url) against the allow-list of origins and refuses one naming a refused
+// address literally (the address policy the controller applies, README "Where calls may go"),
+// but never dials it (a probe inside admission would be an outbound call on the submitter's
+// behalf; the controller checks the address it dials on every call).
 import {
   PODTRANSITIONRULE_GVK,
   defaultPodTransitionRule,
@@ -11,7 +12,7 @@ import {
   type FieldError,
   type PodTransitionRule,
 } from '@cloneset-suite/api-types';
-import { isLinkLocalAddress, literalAddress, parseAllowedOrigin, urlAllowed } from '@cloneset-suite/transition-rule';
+import { addressPolicy, addressRefusal, literalAddress, parseAllowedOrigin, urlAllowed } from '@cloneset-suite/transition-rule';
 import { allowed, deniedForbidden, deniedInvalid, objectName, type AdmissionRequest, type ObjectIdentity } from './admission-review.ts';
 import { createJsonPatch } from './json-patch.ts';
 import type { AdmissionWebhook, RuleWithOperations, WebhookDeps } from './types.ts';
@@ -37,13 +38,16 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export interface OutboundPolicy {
   /** --transition-rule-webhook-allowed-prefixes (origins); empty allows any URL. */
   allowed: readonly string[];
-  /** --transition-rule-webhook-allow-link-local */
-  allowLinkLocal: boolean;
+  /** Address classes allowed (--transition-rule-webhook-allow-addresses, and link-local by --transition-rule-webhook-allow-link-local). */
+  allowAddresses: readonly string[];
+  /** --transition-rule-webhook-private-cidrs; every private range when undefined. */
+  privateCidrs?: readonly string[];
 }
 
 /** Webhook URLs (url and poll.url) the controller would refuse to call. */
 export function disallowedWebhookUrls(rule: PodTransitionRule, policy: OutboundPolicy): FieldError[] {
   const origins = policy.allowed.map(parseAllowedOrigin);
+  const addresses = addressPolicy({ allow: policy.allowAddresses, ...(policy.privateCidrs ? { privateCidrs: policy.privateCidrs } : {}) });
   const errs: FieldError[] = [];
   const check = (url: unknown, field: string): void => {
     if (typeof url !== 'string') return;
@@ -52,9 +56,8 @@ export function disallowedWebhookUrls(rule: PodTransitionRule, policy: OutboundP
       return;
     }
     const address = literalAddress(url);
-    if (!policy.allowLinkLocal && address !== undefined && isLinkLocalAddress(address)) {
-      errs.push(fieldError.forbidden(field, `${address} is a link-local or cloud-metadata address; the controller calls none unless started with --transition-rule-webhook-allow-link-local`));
-    }
+    const refusal = address === undefined ? undefined : addressRefusal(address, addresses);
+    if (refusal !== undefined) errs.push(fieldError.forbidden(field, `the controller never calls it: ${refusal}`));
   };
   (rule.spec?.rules ?? []).forEach((r, i) => {
     const config = r.webhook?.clientConfig;
@@ -94,7 +97,11 @@ export function podTransitionRuleValidator(deps: WebhookDeps): AdmissionWebhook 
       const rule = obj as unknown as PodTransitionRule;
       const invalid = validatePodTransitionRule(rule);
       if (invalid.length > 0) return Promise.resolve(deniedInvalid(identity(request, obj), invalid));
-      const forbidden = disallowedWebhookUrls(rule, { allowed: deps.transitionRuleWebhookAllowedPrefixes, allowLinkLocal: deps.transitionRuleWebhookAllowLinkLocal ?? false });
+      const forbidden = disallowedWebhookUrls(rule, {
+        allowed: deps.transitionRuleWebhookAllowedPrefixes,
+        allowAddresses: deps.transitionRuleWebhookAllowAddresses ?? [],
+        ...(deps.transitionRuleWebhookPrivateCidrs ? { privateCidrs: deps.transitionRuleWebhookPrivateCidrs } : {}),
+      });
       return Promise.resolve(forbidden.length > 0 ? deniedForbidden(identity(request, obj), forbidden) : allowed());
     },
   };

@@ -64,8 +64,10 @@ export interface WebhookDeps {
   featureGates: FeatureGates;
   /** --transition-rule-webhook-allowed-prefixes (origins); empty allows any URL. */
   transitionRuleWebhookAllowedPrefixes: readonly string[];
-  /** --transition-rule-webhook-allow-link-local; unset refuses link-local and metadata addresses. */
-  transitionRuleWebhookAllowLinkLocal?: boolean;
+  /** Address classes webhook URLs may name (see transitionRuleAllowAddresses); unset refuses every class. */
+  transitionRuleWebhookAllowAddresses?: readonly string[];
+  /** --transition-rule-webhook-private-cidrs; unset allows every private range. */
+  transitionRuleWebhookPrivateCidrs?: readonly string[];
   /**
    * The Services of a namespace, from the manager's cache, when the traffic cooperation runs: a
    * controlled pod is created with an expected-finalizer entry per Service selecting it.

@@ -52,13 +52,20 @@ describe('PodTransitionRule admission: where webhooks may point', () => {
     expect(err).toMatch(/spec\.rules\[0\]\.webhook\.clientConfig\.url.*user information is not permitted in the URL/s);
   });
 
-  it('refuses a link-local or cloud-metadata address named literally, even one the allow-list would pass', async () => {
+  it('refuses a link-local, cloud-metadata or unspecified address named literally, even one the allow-list would pass', async () => {
     await manager!.stop();
     manager = await startUrlModeManager(ns.name, 'ptr-admit-open');
     await eventually('the new manager serves', async () => (await apply(rule('open', 'https://anywhere.example/check'))) === '', { timeoutMs: 60_000 });
-    for (const url of ['http://169.254.169.254/latest/meta-data', 'http://[fd00:ec2::254]/', 'http://2852039166/']) {
+    for (const [url, cls] of [
+      ['http://169.254.169.254/latest/meta-data', 'link-local'],
+      ['http://[fd00:ec2::254]/', 'link-local'],
+      ['http://2852039166/', 'link-local'],
+      ['http://100.100.100.200/latest/meta-data', 'cloud-metadata'],
+      ['http://168.63.129.16/', 'cloud-metadata'],
+      ['http://0.0.0.0/', 'unspecified'],
+    ]) {
       const err = await apply(rule('metadata', 'https://anywhere.example/check', { url }));
-      expect(err).toMatch(/spec\.rules\[0\]\.webhook\.clientConfig\.poll\.url.*link-local or cloud-metadata address; the controller calls none unless started with --transition-rule-webhook-allow-link-local/s);
+      expect(err).toMatch(new RegExp(`spec\\.rules\\[0\\]\\.webhook\\.clientConfig\\.poll\\.url.*is a ${cls} address, refused unless --transition-rule-webhook-allow-addresses lists ${cls}`, 's'));
     }
   });
 

@@ -48,6 +48,8 @@ export async function startUrlModeManager(namespace: string, prefix: string, ext
     `--webhook-url-base=https://127.0.0.1:${webhookPort}`,
     `--webhook-configuration-name=${configurationName}`,
     `--webhook-secret-name=${configurationName}-certs`,
+    // The tests' rule servers listen on 127.0.0.1, refused to webhooks unless loopback is allowed.
+    '--transition-rule-webhook-allow-addresses=loopback',
     ...extraArgs,
   ];
   const loaded = loadConfig({ argv: args, env: {}, knownControllers: controllerNames() });

@@ -141,13 +141,42 @@ describe('PodTransitionRule webhooks', () => {
     expect(await causes(allow, withPoll('https://hooks.example.com/check', 'http://10.0.0.1/result'))).toMatchObject({ code: 403, fields: ['spec.rules[0].webhook.clientConfig.poll.url'] });
   });
 
-  it('refuses a URL naming a link-local or cloud-metadata address, unless the manager allows them', async () => {
-    for (const url of ['http://169.254.169.254/latest', 'http://[fd00:ec2::254]/', 'http://[fe80::1]/x', 'http://2852039166/']) {
-      const refused = await causes(deps(), withPoll('https://hooks.example.com/check', url));
-      expect(refused).toMatchObject({ code: 403, fields: ['spec.rules[0].webhook.clientConfig.poll.url'] });
-      expect(refused.message).toMatch(/link-local or cloud-metadata address; the controller calls none unless started with --transition-rule-webhook-allow-link-local/);
-    }
-    expect((await podTransitionRuleValidator(deps({ transitionRuleWebhookAllowLinkLocal: true })).handle(ptrRequest('CREATE', rule('http://169.254.169.254/x')), ctx)).allowed).toBe(true);
+  it.each([
+    ['http://169.254.169.254/latest', 'link-local'],
+    ['http://[fd00:ec2::254]/', 'link-local'],
+    ['http://[fe80::1]/x', 'link-local'],
+    ['http://2852039166/', 'link-local'],
+    ['http://100.100.100.200/latest/meta-data', 'cloud-metadata'],
+    ['http://168.63.129.16/', 'cloud-metadata'],
+    ['http://100.64.3.4/', 'shared-address-space'],
+    ['http://0.0.0.0:8080/', 'unspecified'],
+    ['http://[::]/', 'unspecified'],
+    ['http://127.0.0.1:8080/', 'loopback'],
+    ['http://[::1]/', 'loopback'],
+    ['http://[64:ff9b::a9fe:a9fe]/', 'link-local'],
+    ['http://[::ffff:7f00:1]/', 'loopback'],
+  ])('refuses %s (%s) named literally, unless the manager allows the class', async (url, cls) => {
+    const refused = await causes(deps(), withPoll('https://hooks.example.com/check', url));
+    expect(refused).toMatchObject({ code: 403, fields: ['spec.rules[0].webhook.clientConfig.poll.url'] });
+    expect(refused.message).toMatch(new RegExp(`the controller never calls it: .* is a ${cls} address, refused unless --transition-rule-webhook-allow-addresses lists ${cls}`));
+    expect((await podTransitionRuleValidator(deps({ transitionRuleWebhookAllowAddresses: [cls] })).handle(ptrRequest('CREATE', withPoll('https://hooks.example.com/check', url)), ctx)).allowed).toBe(true);
+  });
+
+  it('refuses a private address outside the narrowed private ranges', async () => {
+    const narrowed = deps({ transitionRuleWebhookPrivateCidrs: ['10.96.0.0/12'] });
+    const refused = await causes(narrowed, withPoll('https://hooks.example.com/check', 'http://192.168.1.5/result'));
+    expect(refused).toMatchObject({ code: 403, fields: ['spec.rules[0].webhook.clientConfig.poll.url'] });
+    expect(refused.message).toMatch(/192\.168\.1\.5 is a private address outside --transition-rule-webhook-private-cidrs/);
+    expect((await podTransitionRuleValidator(narrowed).handle(ptrRequest('CREATE', withPoll('https://hooks.example.com/check', 'http://10.96.0.7/result')), ctx)).allowed).toBe(true);
+  });
+
+  it('refuses too many parameters and a caBundle with bytes outside its PEM blocks (422 naming the field)', async () => {
+    const r = rule('https://hooks.example.com/check') as { spec: { rules: { webhook: Record<string, unknown> }[] } };
+    r.spec.rules[0]!.webhook.parameters = Array.from({ length: 33 }, (_, i) => ({ key: `k${i}`, value: 'v' }));
+    (r.spec.rules[0]!.webhook.clientConfig as Record<string, unknown>).caBundle = Buffer.from('junk').toString('base64');
+    const refused = await causes(deps(), r);
+    expect(refused).toMatchObject({ code: 422 });
+    expect(refused.fields).toEqual(expect.arrayContaining(['spec.rules[0].webhook.parameters', 'spec.rules[0].webhook.clientConfig.caBundle']));
   });
 });
 

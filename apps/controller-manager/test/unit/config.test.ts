@@ -79,6 +79,12 @@ describe('flag syntax', () => {
     expect(c.transitionRuleWebhookAllowedPrefixes).toEqual(['https://a.example/', 'http://b.internal:8080/hooks']);
     expect(c.transitionRuleWebhookAllowLinkLocal).toBe(false);
     expect(load(['--transition-rule-webhook-allow-link-local']).transitionRuleWebhookAllowLinkLocal).toBe(true);
+    expect(c.transitionRuleWebhookAllowAddresses).toEqual([]);
+    expect(c.transitionRuleWebhookPrivateCidrs).toEqual(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7']);
+    expect(load(['--transition-rule-webhook-allow-addresses=loopback,cloud-metadata']).transitionRuleWebhookAllowAddresses).toEqual(['loopback', 'cloud-metadata']);
+    expect(load(['--transition-rule-webhook-private-cidrs=10.96.0.0/12']).transitionRuleWebhookPrivateCidrs).toEqual(['10.96.0.0/12']);
+    expect([c.transitionRuleWebhookMaxConcurrentCalls, c.transitionRuleWebhookMaxConcurrentCallsPerNamespace, c.transitionRuleKubeApiQps, c.transitionRuleKubeApiBurst]).toEqual([16, 4, 20, 30]);
+    expect(load(['--transition-rule-webhook-max-concurrent-calls=32', '--transition-rule-webhook-max-concurrent-calls-per-namespace=2']).transitionRuleWebhookMaxConcurrentCallsPerNamespace).toBe(2);
     expect(load(['--metrics-bind-address=[::1]:8080']).metricsBindAddress).toEqual({ host: '::1', port: 8080 });
   });
 
@@ -110,6 +116,9 @@ describe('bad flags and values name the flag', () => {
     [['--kube-api-qps=abc'], /--kube-api-qps.*must be a number/],
     [['--kube-api-burst=1.5'], /--kube-api-burst.*integer/],
     [['--webhook-port=70000'], /--webhook-port.*between 0 and 65535/],
+    [['--transition-rule-webhook-allow-addresses=metadata'], /--transition-rule-webhook-allow-addresses.*"metadata" is not an address class/],
+    [['--transition-rule-webhook-private-cidrs=10.0.0.0'], /--transition-rule-webhook-private-cidrs.*not a CIDR/],
+    [['--transition-rule-webhook-allowed-prefixes=https://*.example.com'], /--transition-rule-webhook-allowed-prefixes.*no wildcard/],
     [['--metrics-bind-address=8080'], /--metrics-bind-address.*host:port/],
     [['--leader-elect=maybe'], /--leader-elect.*true or false/],
     [['--leader-election-lease-duration=15'], /--leader-election-lease-duration.*duration/],

@@ -73,6 +73,15 @@ export const URL_MAX_LENGTH = 2048;
  * memory until then; past it the task stops and its pods are asked again.
  */
 export const PTR_MAX_POLL_TIMEOUT_SECONDS = 24 * 3600;
+/**
+ * Bounds of what a rule makes the controller send and keep (the controller is shared by every
+ * tenant): parameters per webhook rule, the bytes of one parameter's value (as written, and as
+ * rendered from the pod when the request is built), and the bytes of a decoded caBundle (a
+ * handful of roots; the whole public web PKI is about 220 KiB).
+ */
+export const PTR_MAX_WEBHOOK_PARAMETERS = 32;
+export const PTR_MAX_PARAMETER_VALUE_BYTES = 16 * 1024;
+export const PTR_MAX_CA_BUNDLE_BYTES = 64 * 1024;
 
 export const PollConfigSchema = Type.Object(
   {

@@ -7,7 +7,17 @@ import { tryParseIntOrPercent } from '../intstr.ts';
 import type { IntOrString, LabelSelector } from '../meta.ts';
 import { dns1123SubdomainErrors } from '../names.ts';
 import { validateLabelSelector } from '../selector.ts';
-import { PTR_MAX_POLL_TIMEOUT_SECONDS, type AvailablePolicy, type ClientConfig, type PodTransitionRule, type PollConfig, type TransitionRule } from './schema.ts';
+import {
+  PTR_MAX_CA_BUNDLE_BYTES,
+  PTR_MAX_PARAMETER_VALUE_BYTES,
+  PTR_MAX_POLL_TIMEOUT_SECONDS,
+  PTR_MAX_WEBHOOK_PARAMETERS,
+  type AvailablePolicy, type ClientConfig,
+  type Parameter,
+  type PodTransitionRule,
+  type PollConfig,
+  type TransitionRule,
+} from './schema.ts';
 
 /** caBundle values that mean "no CA bundle" upstream (empty, or a base64 newline). */
 const EMPTY_CA_BUNDLES = new Set(['', 'Cg==']);
@@ -39,13 +49,21 @@ function validateUrl(url: unknown, path: FieldPath, errs: FieldError[]): void {
   }
 }
 
-/** Error text when a caBundle is set but holds no parseable PEM certificate; undefined when fine. */
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+/**
+ * Error text when a caBundle is set but is not a bundle of PEM certificates (anything but
+ * whitespace between or around the blocks is refused: it would only make each bundle a new one),
+ * or is larger than PTR_MAX_CA_BUNDLE_BYTES decoded; undefined when fine.
+ */
 export function caBundleProblem(caBundle: string | undefined): string | undefined {
   if (caBundle === undefined || EMPTY_CA_BUNDLES.has(caBundle)) return undefined;
+  if (caBundle.length > Math.ceil(PTR_MAX_CA_BUNDLE_BYTES / 3) * 4) return `caBundle must be at most ${PTR_MAX_CA_BUNDLE_BYTES} bytes decoded`;
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(caBundle) || caBundle.length % 4 !== 0) return 'caBundle must be base64 encoded';
   const pem = Buffer.from(caBundle, 'base64').toString('utf8');
-  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g);
+  const blocks = pem.match(PEM_CERTIFICATE);
   if (!blocks) return 'caBundle does not contain a PEM certificate';
+  if (pem.replace(PEM_CERTIFICATE, '').trim() !== '') return 'caBundle must hold only PEM certificates (nothing but whitespace outside the BEGIN/END CERTIFICATE blocks)';
   for (const block of blocks) {
     try {
       new X509Certificate(block);
@@ -104,12 +122,28 @@ function validateClientConfig(config: ClientConfig | undefined, path: FieldPath,
   if (config.poll) validatePoll(config.poll, path.child('poll'), errs);
 }
 
+function validateParameters(parameters: readonly Parameter[] | undefined, path: FieldPath, errs: FieldError[]): void {
+  if (parameters === undefined || parameters === null) return;
+  if (parameters.length > PTR_MAX_WEBHOOK_PARAMETERS) {
+    errs.push(fieldError.invalid(path.toString(), parameters.length, `must have at most ${PTR_MAX_WEBHOOK_PARAMETERS} items`));
+  }
+  parameters.forEach((p: Parameter | undefined, i) => {
+    const value = p?.value;
+    if (typeof value === 'string' && Buffer.byteLength(value) > PTR_MAX_PARAMETER_VALUE_BYTES) {
+      errs.push(fieldError.invalid(path.index(i).child('value').toString(), '<value>', `may not be more than ${PTR_MAX_PARAMETER_VALUE_BYTES} bytes`));
+    }
+  });
+}
+
 function validateRule(rule: TransitionRule, path: FieldPath, errs: FieldError[]): void {
   if (typeof rule.name !== 'string' || rule.name === '') errs.push(fieldError.required(path.child('name').toString(), 'rule name is required'));
   if (rule.filter?.labelSelector) errs.push(...validateLabelSelector(rule.filter.labelSelector, path.child('filter').child('labelSelector')));
   if (rule.availablePolicy) validateAvailablePolicy(rule.availablePolicy, path.child('availablePolicy'), errs);
   if (rule.labelCheck) requiredSelector(rule.labelCheck.requires, path.child('labelCheck').child('requires'), errs);
-  if (rule.webhook) validateClientConfig(rule.webhook.clientConfig, path.child('webhook').child('clientConfig'), errs);
+  if (rule.webhook) {
+    validateClientConfig(rule.webhook.clientConfig, path.child('webhook').child('clientConfig'), errs);
+    validateParameters(rule.webhook.parameters, path.child('webhook').child('parameters'), errs);
+  }
 }
 
 /** Field errors of a PodTransitionRule on CREATE or UPDATE (after defaultPodTransitionRule). */

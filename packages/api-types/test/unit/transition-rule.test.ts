@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   caBundleProblem,
+  PTR_MAX_CA_BUNDLE_BYTES,
+  PTR_MAX_PARAMETER_VALUE_BYTES,
+  PTR_MAX_WEBHOOK_PARAMETERS,
   defaultPodTransitionRule,
   formatFieldError,
   validatePodTransitionRule,
@@ -136,5 +139,37 @@ describe('caBundleProblem', () => {
     const pem = readFileSync(fixturePath('test-ca.pem'), 'utf8');
     const broken = pem.replace(/\n[A-Za-z0-9+/]{20}/, '\n');
     expect(caBundleProblem(Buffer.from(broken).toString('base64'))).toMatch(/invalid certificate/);
+  });
+
+  it.each([
+    ['text before the first block', (pem: string) => `junk${pem}`],
+    ['text between two blocks', (pem: string) => `${pem}\nfresh-bytes-each-round\n${pem}`],
+    ['text after the last block', (pem: string) => `${pem}-----BEGIN PRIVATE KEY-----`],
+  ])('refuses %s: a caBundle is certificates only', (_name, edit) => {
+    const pem = readFileSync(fixturePath('test-ca.pem'), 'utf8');
+    expect(caBundleProblem(Buffer.from(edit(pem)).toString('base64'))).toMatch(/only PEM certificates/);
+    expect(caBundleProblem(Buffer.from(`\n  ${pem}\n\n${pem}  \n`).toString('base64'))).toBeUndefined();
+  });
+
+  it(`refuses a bundle over ${PTR_MAX_CA_BUNDLE_BYTES} bytes decoded`, () => {
+    const pem = readFileSync(fixturePath('test-ca.pem'), 'utf8');
+    const many = pem.repeat(Math.ceil((PTR_MAX_CA_BUNDLE_BYTES + 1) / pem.length));
+    expect(caBundleProblem(Buffer.from(many).toString('base64'))).toMatch(/at most 65536 bytes/);
+  });
+});
+
+describe('webhook parameters are bounded', () => {
+  const webhook = (parameters: { key: string; value?: string }[]) => withRule({ name: 'w', webhook: { clientConfig: { url: 'https://hook.example/x' }, parameters } });
+
+  it(`refuses more than ${PTR_MAX_WEBHOOK_PARAMETERS} parameters, naming the field`, () => {
+    const many = Array.from({ length: PTR_MAX_WEBHOOK_PARAMETERS + 1 }, (_, i) => ({ key: `k${i}`, value: 'v' }));
+    expect(validatePodTransitionRule(webhook(many))).toEqual([expect.objectContaining({ field: 'spec.rules[0].webhook.parameters', message: `must have at most ${PTR_MAX_WEBHOOK_PARAMETERS} items` })]);
+    expect(validatePodTransitionRule(webhook(many.slice(1)))).toEqual([]);
+  });
+
+  it(`refuses a value over ${PTR_MAX_PARAMETER_VALUE_BYTES} bytes, naming the parameter`, () => {
+    const big = [{ key: 'a', value: 'x' }, { key: 'b', value: 'é'.repeat(PTR_MAX_PARAMETER_VALUE_BYTES / 2 + 1) }];
+    expect(validatePodTransitionRule(webhook(big))).toEqual([expect.objectContaining({ field: 'spec.rules[0].webhook.parameters[1].value' })]);
+    expect(validatePodTransitionRule(webhook([{ key: 'b', value: 'x'.repeat(PTR_MAX_PARAMETER_VALUE_BYTES) }]))).toEqual([]);
   });
 });

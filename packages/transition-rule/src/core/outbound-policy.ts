@@ -1,12 +1,15 @@
-// Where webhook calls may go (decisions.md 8), as pure functions shared by admission (which
+// Where webhook calls may go, as pure functions shared by admission (which
 // refuses a rule naming a URL the controller would refuse) and the HTTP client (which checks
 // again on every call, and checks the address it actually dials).
 //
 // The allow-list holds origins, `scheme://host[:port]`, optionally with a path the URL must stay
 // under; a URL is compared on its parsed scheme, host and port, never as a string prefix, so
 // `https://hooks.example.com@169.254.169.254/` (host 169.254.169.254) does not pass an entry
-// `https://hooks.example.com`. Link-local and cloud-metadata addresses (169.254.0.0/16,
-// fe80::/10, fd00:ec2::254) are refused unless the operator allows them.
+// `https://hooks.example.com`. An entry names one host exactly (no wildcard), and a URL under a
+// path-scoped entry may not hide a separator in an escape (`%2F`, `%5C`): a server that decodes
+// them would see a path outside the entry. Which addresses may be called at all is
+// address-policy.ts.
+import { parseIPv4 } from './address-policy.ts';
 
 export interface AllowedOrigin {
   /** `http:` or `https:` */
@@ -21,6 +24,9 @@ export interface AllowedOrigin {
 export class OutboundPolicyError extends Error {
   override name = 'OutboundPolicyError';
 }
+
+/** A host name as DNS spells it (RFC 1123 labels), written in an allow-list entry. */
+const HOSTNAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?$/i;
 
 const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' };
 
@@ -40,13 +46,20 @@ const portOf = (url: URL): string => url.port || DEFAULT_PORTS[url.protocol]!;
 /** An allow-list entry: `scheme://host[:port][/path]`, without user, query or fragment. */
 export function parseAllowedOrigin(entry: string): AllowedOrigin {
   const url = parseHttpUrl(entry);
+  // The URL parser keeps `*` and percent-decodes the host: check the text as written.
+  const written = /^[a-z]+:\/\/([^/?#]*)/i.exec(entry)?.[1]?.replace(/^.*@/, '').replace(/:\d*$/, '') ?? '';
+  if (!HOSTNAME.test(written) && !/^\[[0-9a-f:.]+\]$/i.test(written)) {
+    throw new OutboundPolicyError(`"${entry}" must name one host (letters, digits, '-' and '.', or an IP address; no wildcard)`);
+  }
   if (url.username || url.password) throw new OutboundPolicyError(`"${entry}" must not contain user information`);
   if (url.search || url.hash) throw new OutboundPolicyError(`"${entry}" must not have a query or fragment`);
   return { protocol: url.protocol, hostname: url.hostname, port: portOf(url), path: url.pathname };
 }
 
 function underPath(pathname: string, prefix: string): boolean {
-  if (prefix === '/' || pathname === prefix) return true;
+  if (prefix === '/') return true;
+  if (/%(2f|5c)/i.test(pathname)) return false;
+  if (pathname === prefix) return true;
   return pathname.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`);
 }
 
@@ -73,57 +86,4 @@ export function literalAddress(text: string): string | undefined {
   }
   if (host.startsWith('[') && host.endsWith(']')) return host.slice(1, -1);
   return parseIPv4(host) ? host : undefined;
-}
-
-function parseIPv4(text: string): number[] | undefined {
-  const parts = text.split('.');
-  if (parts.length !== 4 || !parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255)) return undefined;
-  return parts.map(Number);
-}
-
-/** The 16 bytes of an IPv6 address (zone id ignored), or undefined if it is not one. */
-function parseIPv6(text: string): number[] | undefined {
-  const address = text.split('%')[0]!.toLowerCase();
-  if (!/^[0-9a-f:.]+$/.test(address) || address.split('::').length > 2) return undefined;
-  const groups = (part: string): number[] | undefined => {
-    if (part === '') return [];
-    const out: number[] = [];
-    const pieces = part.split(':');
-    for (let i = 0; i < pieces.length; i++) {
-      const piece = pieces[i]!;
-      if (i === pieces.length - 1 && piece.includes('.')) {
-        const v4 = parseIPv4(piece);
-        if (!v4) return undefined;
-        out.push((v4[0]! << 8) | v4[1]!, (v4[2]! << 8) | v4[3]!);
-      } else if (/^[0-9a-f]{1,4}$/.test(piece)) out.push(parseInt(piece, 16));
-      else return undefined;
-    }
-    return out;
-  };
-  const [head, tail] = address.split('::') as [string, string | undefined];
-  const left = groups(head);
-  const right = tail === undefined ? [] : groups(tail);
-  if (!left || !right) return undefined;
-  const missing = 8 - left.length - right.length;
-  if (tail === undefined ? missing !== 0 : missing < 1) return undefined;
-  const words = [...left, ...Array<number>(tail === undefined ? 0 : missing).fill(0), ...right];
-  return words.flatMap((w) => [w >> 8, w & 0xff]);
-}
-
-const isLinkLocalV4 = (b: readonly number[]): boolean => b[0] === 169 && b[1] === 254;
-
-/**
- * Link-local or cloud-metadata: 169.254.0.0/16 (also IPv4-mapped, ::ffff:169.254.x.x),
- * fe80::/10, and AWS's IPv6 metadata address fd00:ec2::254.
- */
-export function isLinkLocalAddress(address: string): boolean {
-  const v4 = parseIPv4(address);
-  if (v4) return isLinkLocalV4(v4);
-  const v6 = parseIPv6(address);
-  if (!v6) return false;
-  if (v6[0] === 0xfe && (v6[1]! & 0xc0) === 0x80) return true;
-  const mapped = v6.slice(0, 10).every((b) => b === 0) && v6[10] === 0xff && v6[11] === 0xff;
-  if (mapped && isLinkLocalV4(v6.slice(12))) return true;
-  const metadata = [0xfd, 0x00, 0x0e, 0xc2, ...Array<number>(10).fill(0), 0x02, 0x54];
-  return v6.every((b, i) => b === metadata[i]);
 }

@@ -1,4 +1,4 @@
-// The webhook rule of one round (spec §2.9 with decisions.md 2 and 6), pure: sticky approvals,
+// The webhook rule of one round (the seed protocol; failurePolicy and restarts as the README says), pure: sticky approvals,
 // poll tasks carried over from status.ruleStates, the answer of the rule's last POST, and at most
 // one new POST (for every pending pod not covered by a task). The POST and the polls happen in
 // the shell; their results come back as `runtime` in a later round.
@@ -10,9 +10,9 @@ import {
   type TaskState,
   type WebhookRule,
 } from '@cloneset-suite/api-types';
-import { ParameterError, buildParameters } from './parameters.ts';
+import { ParameterError } from './parameters.ts';
+import { RequestBoundError, buildRequestBody, type BuiltRequest } from './request-body.ts';
 import { capText, stableReason } from './reason-text.ts';
-import type { WebhookResource } from './protocol.ts';
 import { podName } from './stage.ts';
 import type { LifecycleStage, PodView, RuleOutcome } from './types.ts';
 import type { PollRegistration, PostOutcome, WebhookAction, WebhookRuleRuntime } from './webhook-runtime.ts';
@@ -173,8 +173,10 @@ function carryTasks(round: Round, pending: Set<string>): Set<string> {
       round.retire(updated, snapshot.message);
       continue;
     }
+    // The same words every poll: the server's message and the progress live in the task's
+    // status, so a running task costs no pod write per poll (the shared write budget).
     for (const n of stillProcessing) {
-      round.reject(n, `polling task ${task.taskId} is running, ${approved.size}/${approved.size + stillProcessing.length} approved${snapshot.message ? `, msg: ${snapshot.message}` : ''}`);
+      round.reject(n, `polling task ${task.taskId} is running (its progress is in status.ruleStates)`);
       covered.add(n);
     }
     round.tasks.push(updated);
@@ -217,7 +219,7 @@ function applyOutcome(round: Round, sent: readonly string[], traceId: string, ou
   if (!res.success) {
     for (const n of sent) {
       if (finished.has(n)) round.pass(n);
-      else round.reject(n, `Webhook check ${round.where} rejected, traceId ${traceId}, taskId ${res.taskId}, msg: ${res.message}`, traceId);
+      else round.reject(n, `Webhook check ${round.where} rejected, traceId ${traceId}, taskId ${res.taskId}`, traceId);
     }
     round.actions.push({ type: 'setRetry', ruleName: input.ruleName, retry: { notBeforeMs: input.nowMs + REJECTED_RETRY_MS, failures: 0 } });
     round.requeue(REJECTED_RETRY_MS);
@@ -243,36 +245,48 @@ function applyOutcome(round: Round, sent: readonly string[], traceId: string, ou
   const approved = sent.filter((n) => finished.has(n));
   for (const n of approved) round.pass(n);
   if (processing.length === 0) return;
-  for (const n of processing) round.reject(n, `Polling task ${taskId} initialized, traceId ${traceId}, msg: ${res.message}`, traceId);
+  for (const n of processing) round.reject(n, `Polling task ${taskId} initialized, traceId ${traceId}`, traceId);
   round.tasks.push({ taskId, processing, approved, beginTime: iso(input.nowMs), lastTime: iso(input.nowMs), ...(res.message ? { message: capText(res.message) } : {}) });
   round.actions.push({ type: 'registerPoll', ruleName: input.ruleName, taskId, pods: processing, poll, beginMs: input.nowMs });
 }
 
-/** Builds the POST for the pods still waiting (§2.9 step 3, seed 000 request shape). */
+/** Why a pod not in the call out waits: the call carries at most so many pods or bytes. */
+export const WAITING_FOR_NEXT_CALL = 'waiting for the next webhook call (one call carries a bounded number of pods)';
+
+/**
+ * A request past a bound is never sent, whatever the failurePolicy: the rule holds the pods,
+ * says why in a RuleError Event, and tries again with backoff (the pods or the rule may change).
+ */
+function failRequest(round: Round, pods: readonly PodView[], traceId: string, message: string): void {
+  const { input } = round;
+  const failures = (input.runtime.retry?.failures ?? 0) + 1;
+  const wait = failureBackoffMs(failures);
+  for (const pod of pods) round.reject(podName(pod), `Fail to build the webhook request ${round.where}: ${message}, traceId ${traceId}`, traceId);
+  round.actions.push({ type: 'event', eventType: 'Warning', reason: RULE_ERROR_REASON, message: capText(`rule ${input.ruleName}: cannot build the webhook request: ${message}`) });
+  round.actions.push({ type: 'setRetry', ruleName: input.ruleName, retry: { notBeforeMs: input.nowMs + wait, failures } });
+  round.requeue(wait);
+}
+
+/** Builds the POST for the pods still waiting (seed 000 request shape), bounded (request-body.ts). */
 function startPost(round: Round, pods: readonly PodView[]): void {
   const { input } = round;
   const traceId = input.newTraceId();
-  const resources: WebhookResource[] = [];
+  let built: BuiltRequest;
   try {
-    for (const pod of pods) {
-      const parameters = buildParameters(pod, input.webhook.parameters);
-      resources.push({ apiVersion: 'v1', kind: 'Pod', name: podName(pod), ...(Object.keys(parameters).length > 0 ? { parameters } : {}) });
-    }
+    built = buildRequestBody({ traceId, stage: input.stage, ruleName: input.ruleName, pods, parameters: input.webhook.parameters });
   } catch (err) {
+    if (err instanceof RequestBoundError) {
+      failRequest(round, pods, traceId, err.message);
+      return;
+    }
     if (!(err instanceof ParameterError)) throw err;
     applyOutcome(round, pods.map(podName), traceId, { kind: 'error', message: `cannot build the request: ${err.message}` });
     return;
   }
   const { url, caBundle } = input.webhook.clientConfig;
-  round.actions.push({
-    type: 'startPost',
-    ruleName: input.ruleName,
-    traceId,
-    url,
-    ...(caBundle ? { caBundle } : {}),
-    body: { traceId, stage: input.stage, ruleName: input.ruleName, resources },
-  });
-  for (const pod of pods) round.rejectWhileAsking(podName(pod), traceId);
+  round.actions.push({ type: 'startPost', ruleName: input.ruleName, traceId, url, ...(caBundle ? { caBundle } : {}), body: built.body });
+  for (const r of built.body.resources) round.rejectWhileAsking(r.name, traceId);
+  for (const pod of built.deferred) round.reject(podName(pod), input.previousReason(podName(pod)) ?? WAITING_FOR_NEXT_CALL);
 }
 
 export function evaluateWebhookRule(input: WebhookRuleInput): WebhookRuleResult {
@@ -298,7 +312,11 @@ export function evaluateWebhookRule(input: WebhookRuleInput): WebhookRuleResult 
     if (waiting.length > 0) round.requeue(0);
     for (const p of waiting) round.reject(podName(p), input.previousReason(podName(p)) ?? 'waiting for the next webhook round');
   } else if (post) {
-    for (const p of waiting) round.rejectWhileAsking(podName(p), post.traceId);
+    const inCall = new Set(post.pods);
+    for (const p of waiting) {
+      if (inCall.has(podName(p))) round.rejectWhileAsking(podName(p), post.traceId);
+      else round.reject(podName(p), input.previousReason(podName(p)) ?? WAITING_FOR_NEXT_CALL);
+    }
   } else if (waiting.length > 0) {
     const retry = input.runtime.retry;
     if (retry && retry.notBeforeMs > input.nowMs) {

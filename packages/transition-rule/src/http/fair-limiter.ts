@@ -1,5 +1,8 @@
 // Runs webhook calls under the fair share of nextKey: a queue per namespace, served round-robin.
 // A call whose signal aborts while it waits leaves the queue and rejects with the signal's reason.
+// It keeps state only for namespaces with a call running or waiting: an idle namespace is
+// forgotten (its place in the round-robin order too), so namespaces that come and go leave
+// nothing behind.
 import { nextKey, type ShareLimits } from '../core/fair-share.ts';
 
 interface Waiting {
@@ -17,6 +20,11 @@ export class FairLimiter {
 
   constructor(limits: ShareLimits) {
     this.limits = { total: Math.max(1, limits.total), perKey: Math.max(1, Math.min(limits.perKey, limits.total)) };
+  }
+
+  /** Namespaces the limiter holds any state for (running, waiting, or round-robin order). */
+  get trackedKeys(): number {
+    return new Set([...this.running.keys(), ...this.queues.keys(), ...this.served.keys()]).size;
   }
 
   /** Calls running or waiting for a slot. */
@@ -40,6 +48,7 @@ export class FairLimiter {
               const left = (this.running.get(key) ?? 1) - 1;
               if (left === 0) this.running.delete(key);
               else this.running.set(key, left);
+              this.forgetIfIdle(key);
               this.schedule();
             });
         },
@@ -51,6 +60,7 @@ export class FairLimiter {
         if (at < 0) return;
         queue!.splice(at, 1);
         if (queue!.length === 0) this.queues.delete(key);
+        this.forgetIfIdle(key);
         entry.abandon();
       };
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -59,6 +69,10 @@ export class FairLimiter {
       queue.push(entry);
       this.schedule();
     });
+  }
+
+  private forgetIfIdle(key: string): void {
+    if (!this.running.has(key) && !this.queues.has(key)) this.served.delete(key);
   }
 
   private schedule(): void {

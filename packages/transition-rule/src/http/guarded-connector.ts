@@ -1,27 +1,24 @@
-// The socket connector of webhook calls: it refuses link-local and cloud-metadata addresses on the
-// address actually dialled, not on the URL's text, so a name that resolves there (or is made to,
-// DNS rebinding) is refused too. Three checks: an IP literal before connecting, every address the
-// name resolves to (the lookup the socket connects with), and the socket's remote address once
-// connected, before a byte of the request is sent.
+// The socket connector of webhook calls: it applies the address policy (address-policy.ts) to the
+// address actually dialled, not to the URL's text, so a name that resolves to a refused address
+// (or is made to, DNS rebinding) is refused too. Three checks: an IP literal before connecting,
+// every address the name resolves to (the lookup the socket connects with), and the socket's
+// remote address once connected, before a byte of the request is sent.
 import { lookup as dnsLookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { buildConnector } from 'undici';
-import { isLinkLocalAddress } from '../core/outbound-policy.ts';
-
-export const ALLOW_LINK_LOCAL_FLAG = '--transition-rule-webhook-allow-link-local';
+import { addressRefusal, type AddressPolicy } from '../core/address-policy.ts';
 
 export class ForbiddenAddressError extends Error {
   override name = 'ForbiddenAddressError';
   readonly code = 'EFORBIDDENADDRESS';
 }
 
-export function forbiddenAddress(host: string, address: string): ForbiddenAddressError {
-  const named = host === address ? address : `${host} (${address})`;
-  return new ForbiddenAddressError(`${named} is a link-local or cloud-metadata address, refused unless ${ALLOW_LINK_LOCAL_FLAG} is set`);
+export function forbiddenAddress(host: string, address: string, why: string): ForbiddenAddressError {
+  return new ForbiddenAddressError(host === address ? why : `${host} resolves to ${why}`);
 }
 
-/** A lookup that fails when any address the name resolves to is link-local. */
-export function guardedLookup(base: LookupFunction = dnsLookup): LookupFunction {
+/** A lookup that fails when any address the name resolves to is refused by the policy. */
+export function guardedLookup(policy: AddressPolicy, base: LookupFunction = dnsLookup): LookupFunction {
   return (hostname, options, callback) => {
     base(hostname, options, (err, address, family) => {
       if (err) {
@@ -29,9 +26,14 @@ export function guardedLookup(base: LookupFunction = dnsLookup): LookupFunction 
         return;
       }
       const addresses = Array.isArray(address) ? address.map((a) => a.address) : [address];
-      const bad = addresses.find(isLinkLocalAddress);
-      if (bad !== undefined) callback(forbiddenAddress(hostname, bad), address, family);
-      else callback(null, address, family);
+      for (const a of addresses) {
+        const why = addressRefusal(a, policy);
+        if (why !== undefined) {
+          callback(forbiddenAddress(hostname, a, why), address, family);
+          return;
+        }
+      }
+      callback(null, address, family);
     });
   };
 }
@@ -39,7 +41,7 @@ export function guardedLookup(base: LookupFunction = dnsLookup): LookupFunction 
 export interface ConnectorOptions {
   /** Trusted roots for https (PEM); the system roots when undefined. */
   ca?: string;
-  allowLinkLocal: boolean;
+  policy: AddressPolicy;
   /** Name resolution (tests inject one); the system resolver by default. */
   lookup?: LookupFunction;
   connectTimeoutMs: number;
@@ -47,14 +49,13 @@ export interface ConnectorOptions {
 
 export function guardedConnector(options: ConnectorOptions): buildConnector.connector {
   const tls = options.ca ? { ca: options.ca } : {};
-  if (options.allowLinkLocal) {
-    return buildConnector({ ...tls, timeout: options.connectTimeoutMs, ...(options.lookup ? { lookup: options.lookup } : {}) });
-  }
-  const base = buildConnector({ ...tls, timeout: options.connectTimeoutMs, lookup: guardedLookup(options.lookup) });
+  const { policy } = options;
+  const base = buildConnector({ ...tls, timeout: options.connectTimeoutMs, lookup: guardedLookup(policy, options.lookup) });
   return (connect, callback) => {
     const host = connect.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(host) !== 0 && isLinkLocalAddress(host)) {
-      callback(forbiddenAddress(host, host), null);
+    const literalRefusal = isIP(host) !== 0 ? addressRefusal(host, policy) : undefined;
+    if (literalRefusal !== undefined) {
+      callback(forbiddenAddress(host, host, literalRefusal), null);
       return;
     }
     base(connect, (err, socket) => {
@@ -63,9 +64,10 @@ export function guardedConnector(options: ConnectorOptions): buildConnector.conn
         return;
       }
       const remote = socket.remoteAddress;
-      if (remote !== undefined && isLinkLocalAddress(remote)) {
+      const why = remote === undefined ? undefined : addressRefusal(remote, policy);
+      if (why !== undefined) {
         socket.destroy();
-        callback(forbiddenAddress(host, remote), null);
+        callback(forbiddenAddress(host, remote!, why), null);
         return;
       }
       callback(null, socket);

@@ -1,44 +1,53 @@
-// Outbound calls of webhook rules (decisions.md 2, 6, 8): JSON over http(s) with a whole-call
-// timeout, a response cap, the rule's caBundle as the only trusted roots, at most N calls at once
-// with a fair share per namespace, an optional allow-list of origins, and no link-local or
-// cloud-metadata address unless the operator allows them (checked on the address dialled).
-// Redirects are not followed (a 3xx is an error), so a server cannot bounce the controller to an
-// address the policy forbids. Every failure is a WebhookCallError whose message names the cause,
-// short and free of control characters (it is copied into the rule status); nothing here throws
-// anything else.
+// Outbound calls of webhook rules: JSON over http(s) with a whole-call timeout, a response cap, a
+// request cap, the rule's caBundle as the only trusted roots, at most N calls at once with a fair
+// share per namespace, an optional allow-list of origins, and the address policy
+// (address-policy.ts) checked on the URL and on the address dialled. Redirects are not followed
+// (a 3xx is an error), so a server cannot bounce the controller to an address the policy forbids.
+// Every failure is a WebhookCallError carrying a fixed class (call-failure.ts) for what tenants
+// see, and a message naming the cause for the log, short and free of control characters, and
+// never holding bytes of the remote body; nothing here throws anything else.
 import type { LookupFunction } from 'node:net';
+import { caBundleProblem } from '@cloneset-suite/api-types';
 import { Agent, request, type Dispatcher } from 'undici';
-import { literalAddress, parseAllowedOrigin, urlAllowed, isLinkLocalAddress, type AllowedOrigin } from '../core/outbound-policy.ts';
+import { addressPolicy, addressRefusal, type AddressPolicy } from '../core/address-policy.ts';
+import type { CallFailure, FailureClass } from '../core/call-failure.ts';
+import { literalAddress, parseAllowedOrigin, urlAllowed, type AllowedOrigin } from '../core/outbound-policy.ts';
 import { capText, stripControlCharacters } from '../core/reason-text.ts';
+import { MAX_REQUEST_BODY_BYTES } from '../core/request-body.ts';
 import { FairLimiter } from './fair-limiter.ts';
-import { forbiddenAddress, guardedConnector } from './guarded-connector.ts';
+import { guardedConnector } from './guarded-connector.ts';
+import { TrustAgents } from './trust-agents.ts';
 
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_CONCURRENT_CALLS = 16;
 /** One namespace's calls at once: its slow or silent webhooks leave the other slots to the rest. */
 export const DEFAULT_MAX_CONCURRENT_CALLS_PER_NAMESPACE = 4;
-/** Longest error text (bytes); the body of an error answer gets at most a quarter of it. */
+/** Longest error text (bytes). */
 const MAX_ERROR_BYTES = 512;
-const MAX_ERROR_BODY_BYTES = 128;
 
 export interface WebhookClientOptions {
   timeoutMs?: number;
   maxResponseBytes?: number;
+  maxRequestBytes?: number;
   maxConcurrentCalls?: number;
   maxConcurrentCallsPerNamespace?: number;
   /** Origins (`scheme://host[:port]`, optionally with a path) calls may target; empty allows any. */
   allowedOrigins?: readonly string[];
-  /** Allow link-local and cloud-metadata addresses (169.254.0.0/16, fe80::/10, fd00:ec2::254). */
-  allowLinkLocal?: boolean;
+  /** Address classes allowed besides public and private ones (address-policy.ts ADDRESS_CLASSES). */
+  allowAddresses?: readonly string[];
+  /** Private addresses callable (CIDRs); every private range by default. */
+  privateCidrs?: readonly string[];
   /** Name resolution for the dial check (tests); the system resolver by default. */
   lookup?: LookupFunction;
 }
 
 export class WebhookCallError extends Error {
   override name = 'WebhookCallError';
-  constructor(message: string) {
+  readonly failure: CallFailure;
+  constructor(failure: CallFailure | FailureClass, message: string) {
     super(capText(stripControlCharacters(message), MAX_ERROR_BYTES));
+    this.failure = typeof failure === 'string' ? { class: failure } : failure;
   }
 }
 
@@ -64,21 +73,28 @@ export interface WebhookCaller {
 export class WebhookClient implements WebhookCaller {
   private readonly timeoutMs: number;
   private readonly maxResponseBytes: number;
+  private readonly maxRequestBytes: number;
   private readonly allowed: readonly AllowedOrigin[];
-  private readonly allowLinkLocal: boolean;
-  private readonly lookup: LookupFunction | undefined;
+  private readonly policy: AddressPolicy;
   private readonly limiter: FairLimiter;
-  private readonly agents = new Map<string, Agent>();
+  private readonly agents: TrustAgents;
 
   constructor(options: WebhookClientOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    this.maxRequestBytes = options.maxRequestBytes ?? MAX_REQUEST_BODY_BYTES;
     this.allowed = (options.allowedOrigins ?? []).map(parseAllowedOrigin);
-    this.allowLinkLocal = options.allowLinkLocal ?? false;
-    this.lookup = options.lookup;
+    this.policy = addressPolicy({ ...(options.allowAddresses ? { allow: options.allowAddresses } : {}), ...(options.privateCidrs ? { privateCidrs: options.privateCidrs } : {}) });
     this.limiter = new FairLimiter({
       total: options.maxConcurrentCalls ?? DEFAULT_MAX_CONCURRENT_CALLS,
       perKey: options.maxConcurrentCallsPerNamespace ?? DEFAULT_MAX_CONCURRENT_CALLS_PER_NAMESPACE,
+    });
+    const lookup = options.lookup;
+    this.agents = new TrustAgents((ca) => {
+      const connect = guardedConnector({ ...(ca ? { ca } : {}), policy: this.policy, ...(lookup ? { lookup } : {}), connectTimeoutMs: this.timeoutMs });
+      // HTTP/1.1 only, as the apiserver transport: undici 8's HTTP/2 client can end the process
+      // with an unhandled socket error when a server idles out or sends GOAWAY.
+      return new Agent({ connect, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs, allowH2: false });
     });
   }
 
@@ -87,49 +103,44 @@ export class WebhookClient implements WebhookCaller {
     return this.limiter.pending;
   }
 
+  /** Agents kept (one per distinct caBundle recently used). */
+  get agentCount(): number {
+    return this.agents.size;
+  }
+
   post(call: WebhookCall, body: unknown): Promise<unknown> {
-    return this.call('POST', call, JSON.stringify(body));
+    const text = JSON.stringify(body);
+    if (Buffer.byteLength(text) > this.maxRequestBytes) {
+      return Promise.reject(new WebhookCallError('request-too-large', `POST ${call.url}: request body exceeds ${this.maxRequestBytes} bytes`));
+    }
+    return this.call('POST', call, text);
   }
 
   get(call: WebhookCall): Promise<unknown> {
     return this.call('GET', call, undefined);
   }
 
-  async close(): Promise<void> {
-    const agents = [...this.agents.values()];
-    this.agents.clear();
-    await Promise.allSettled(agents.map((a) => a.close()));
+  close(): Promise<void> {
+    return this.agents.close();
   }
 
   private async call(method: 'GET' | 'POST', call: WebhookCall, body: string | undefined): Promise<unknown> {
     if (!urlAllowed(call.url, this.allowed)) {
-      throw new WebhookCallError(`URL ${call.url} is not allowed by --transition-rule-webhook-allowed-prefixes`);
+      throw new WebhookCallError('url-not-allowed', `URL ${call.url} is not allowed by --transition-rule-webhook-allowed-prefixes`);
     }
     const literal = literalAddress(call.url);
-    if (!this.allowLinkLocal && literal !== undefined && isLinkLocalAddress(literal)) {
-      throw new WebhookCallError(`${method} ${call.url}: ${forbiddenAddress(literal, literal).message}`);
-    }
-    return this.limiter.run(call.namespace, () => this.send(method, call, body), call.signal).catch((err: unknown) => {
+    const refusal = literal === undefined ? undefined : addressRefusal(literal, this.policy);
+    if (refusal !== undefined) throw new WebhookCallError('address-refused', `${method} ${call.url}: ${refusal}`);
+    const caBundle = call.caBundle && !NO_BUNDLE.has(call.caBundle) ? call.caBundle : undefined;
+    const badBundle = caBundleProblem(caBundle);
+    if (badBundle !== undefined) throw new WebhookCallError('invalid-ca-bundle', `${method} ${call.url}: ${badBundle}`);
+    return this.limiter.run(call.namespace, () => this.send(method, call, caBundle, body), call.signal).catch((err: unknown) => {
       if (err instanceof WebhookCallError) throw err;
-      throw new WebhookCallError(`${method} ${call.url}: ${describe(err)}`);
+      throw new WebhookCallError(classOf(err), `${method} ${call.url}: ${describe(err)}`);
     });
   }
 
-  private dispatcher(caBundle: string | undefined): Dispatcher {
-    const key = caBundle && !NO_BUNDLE.has(caBundle) ? caBundle : '';
-    let agent = this.agents.get(key);
-    if (!agent) {
-      const ca = key ? Buffer.from(key, 'base64').toString('utf8') : undefined;
-      const connect = guardedConnector({ ...(ca ? { ca } : {}), allowLinkLocal: this.allowLinkLocal, ...(this.lookup ? { lookup: this.lookup } : {}), connectTimeoutMs: this.timeoutMs });
-      // HTTP/1.1 only, as the apiserver transport: undici 8's HTTP/2 client can end the process
-      // with an unhandled socket error when a server idles out or sends GOAWAY.
-      agent = new Agent({ connect, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs, allowH2: false });
-      this.agents.set(key, agent);
-    }
-    return agent;
-  }
-
-  private async send(method: 'GET' | 'POST', call: WebhookCall, body: string | undefined): Promise<unknown> {
+  private async send(method: 'GET' | 'POST', call: WebhookCall, caBundle: string | undefined, body: string | undefined): Promise<unknown> {
     const { url } = call;
     const deadline = AbortSignal.timeout(this.timeoutMs);
     const signal = call.signal ? AbortSignal.any([call.signal, deadline]) : deadline;
@@ -138,27 +149,28 @@ export class WebhookClient implements WebhookCaller {
     try {
       const res = await request(url, {
         method,
-        dispatcher: this.dispatcher(call.caBundle),
+        dispatcher: this.agents.get(caBundle === undefined ? undefined : Buffer.from(caBundle, 'base64').toString('utf8')),
         signal,
         headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
         ...(body !== undefined ? { body } : {}),
       });
       status = res.statusCode;
+      if (status < 200 || status > 299) {
+        // Not a byte of the answer is shown or kept: dump discards it (bounded) and frees the socket.
+        await res.body.dump().catch(() => undefined);
+        throw new WebhookCallError({ class: 'http-status', status }, `${method} ${url}: HTTP ${status}`);
+      }
       text = await readCapped(res.body, this.maxResponseBytes);
     } catch (err) {
-      if (err instanceof WebhookCallError) throw new WebhookCallError(`${method} ${url}: ${err.message}`);
-      if (deadline.aborted) throw new WebhookCallError(`${method} ${url}: timed out after ${this.timeoutMs / 1000}s`);
-      throw new WebhookCallError(`${method} ${url}: ${describe(err)}`);
-    }
-    if (status < 200 || status > 299) {
-      const shown = capText(stripControlCharacters(text).trim(), MAX_ERROR_BODY_BYTES);
-      throw new WebhookCallError(`${method} ${url}: HTTP ${status}${shown ? `: ${shown}` : ''}`);
+      if (err instanceof WebhookCallError) throw new WebhookCallError(err.failure, err.message.startsWith(`${method} `) ? err.message : `${method} ${url}: ${err.message}`);
+      if (deadline.aborted) throw new WebhookCallError('timeout', `${method} ${url}: timed out after ${this.timeoutMs / 1000}s`);
+      throw new WebhookCallError(classOf(err), `${method} ${url}: ${describe(err)}`);
     }
     try {
       return JSON.parse(text) as unknown;
-    } catch (err) {
-      // The parser quotes the body in its message: keep only the first line's gist.
-      throw new WebhookCallError(`${method} ${url}: response is not JSON: ${capText((err as Error).message, MAX_ERROR_BODY_BYTES)}`);
+    } catch {
+      // The parser quotes the body in its message: say only that it is not JSON.
+      throw new WebhookCallError('response-not-json', `${method} ${url}: response is not JSON`);
     }
   }
 }
@@ -171,17 +183,31 @@ async function readCapped(body: Dispatcher.ResponseData['body'], cap: number): P
     size += buf.length;
     if (size > cap) {
       body.destroy();
-      throw new WebhookCallError(`response body exceeds ${cap} bytes`);
+      throw new WebhookCallError('response-too-large', `response body exceeds ${cap} bytes`);
     }
     chunks.push(buf);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
 
+function codeOf(err: unknown): string | undefined {
+  if (!(err instanceof Error)) return undefined;
+  const cause = (err as Error & { cause?: unknown }).cause;
+  return (err as Error & { code?: string }).code ?? (cause as { code?: string } | undefined)?.code;
+}
+
+function classOf(err: unknown): FailureClass {
+  const code = codeOf(err) ?? '';
+  if (code === 'EFORBIDDENADDRESS') return 'address-refused';
+  if (/TIMEOUT/i.test(code)) return 'timeout';
+  if (/CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO|DEPTH_ZERO|ERR_OSSL/.test(code)) return 'tls-failed';
+  return 'connection-failed';
+}
+
 function describe(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
   const cause = (err as Error & { cause?: unknown }).cause;
-  const code = (err as Error & { code?: string }).code ?? (cause as { code?: string } | undefined)?.code;
+  const code = codeOf(err);
   const causeMsg = cause instanceof Error && cause.message !== err.message ? ` (${cause.message})` : '';
   return `${code ? `${code}: ` : ''}${err.message}${causeMsg}`;
 }

@@ -1,4 +1,4 @@
-// The PodTransitionRule controller's imperative shell (spec §2.5): gather the rule and the pods of
+// The PodTransitionRule controller's imperative shell: gather the rule and the pods of
 // its namespace from the caches, run planRound, execute the plan (finalizer, webhook actions,
 // status, pod annotations) and requeue as the plan says. It holds no policy.
 import { randomUUID } from 'node:crypto';
@@ -11,6 +11,7 @@ import {
   type Controller,
   type DeepReadonly,
   type EventRecorder,
+  type KubeClient,
   type KubeObject,
   type Manager,
   type ReconcileAction,
@@ -43,6 +44,8 @@ export interface TransitionRuleControllerOptions {
   webhook?: WebhookClientOptions;
   /** Replaces the HTTP client (the manager wraps it with metrics); the controller closes it when it stops. */
   caller?: WebhookCaller;
+  /** The apiserver client its writes use (one with its own rate limit); the manager's shared one by default. */
+  client?: KubeClient;
   newTraceId?: () => string;
 }
 
@@ -80,6 +83,7 @@ export function createTransitionRuleController(manager: Manager, options: Transi
     .complete((c) =>
       ruleReconciler({
         manager,
+        client: options.client ?? manager.client,
         ptrs,
         pods,
         owners: ownersFromCloneSets(cloneSets),
@@ -93,6 +97,7 @@ export function createTransitionRuleController(manager: Manager, options: Transi
 
 interface RuleReconcilerDeps {
   manager: Manager;
+  client: KubeClient;
   ptrs: CachedSource<PodTransitionRuleObject>;
   pods: CachedSource<KubeObject>;
   owners: OwnerLookup;
@@ -102,8 +107,8 @@ interface RuleReconcilerDeps {
   newTraceId: () => string;
 }
 
-function ruleReconciler({ manager, ptrs, pods, owners, statusVersions, recorder, store, newTraceId }: RuleReconcilerDeps): ReconcilerParts {
-  const results = new ResultWriter({ client: manager.client, recorder, clock: manager.clock });
+function ruleReconciler({ manager, client, ptrs, pods, owners, statusVersions, recorder, store, newTraceId }: RuleReconcilerDeps): ReconcilerParts {
+  const results = new ResultWriter({ client, recorder, clock: manager.clock });
 
   const reconcile = async (key: string, ctx: ReconcileContext): Promise<ReconcileAction> => {
     const ptr = ptrs.getByKey(key);
@@ -124,12 +129,12 @@ function ruleReconciler({ manager, ptrs, pods, owners, statusVersions, recorder,
     });
     if (plan.kind === 'cleanup') {
       ctx.logger.debug({ pods: plan.annotations.length }, 'being deleted: removing detail annotations, then the finalizer');
-      await patchAnnotations(manager.client, namespace, plan.annotations, ctx.signal);
-      if (plan.removeFinalizer) await removeFinalizer(manager.client, ptr, ctx.signal);
+      await patchAnnotations(client, namespace, plan.annotations, ctx.signal);
+      if (plan.removeFinalizer) await removeFinalizer(client, ptr, ctx.signal);
       store.forget(key);
       return done();
     }
-    if (plan.addFinalizer) await addFinalizer(manager.client, ptr, ctx.signal);
+    if (plan.addFinalizer) await addFinalizer(client, ptr, ctx.signal);
     store.retainRules(key, new Set((ptr.spec.rules ?? []).filter((r) => ruleKind(r as TransitionRule) === 'webhook').map((r) => r.name)));
     // Answers are forgotten only once the status holding their verdict is saved.
     store.apply(key, plan.actions.filter((a) => a.type !== 'clearPost'));

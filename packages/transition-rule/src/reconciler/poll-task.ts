@@ -1,10 +1,13 @@
-// One registered poll task (spec §2.9 step 4): GET `<poll.url>?<key>=<taskId>` every interval
-// until the server says finished or stop, or the timeout passes. finishedNames accumulate; an
-// HTTP or parse error is recorded and polling goes on. Every attempt reports a change.
+// One registered poll task: GET `<poll.url>?<key>=<taskId>` every interval until the server says
+// finished or stop, or the timeout passes. Finished names of the task's own pods accumulate
+// (poll-answer.ts); an HTTP or parse error, or an answer listing more names than the task has
+// pods, is recorded as the task's message and polling goes on. Every attempt reports a change.
 import type { Clock, TimerHandle } from '@cloneset-suite/kube-runtime';
+import { mergeFinishedNames } from '../core/poll-answer.ts';
 import { parsePollResponse } from '../core/protocol.ts';
 import type { PollRegistration, PollSnapshot } from '../core/webhook-runtime.ts';
 import type { WebhookCaller } from '../http/webhook-client.ts';
+import { tenantText } from './tenant-text.ts';
 
 /** The in-memory task is forgotten this long after its timeout if nobody consumed it. */
 export const POLL_DISCARD_GRACE_MS = 60_000;
@@ -16,7 +19,9 @@ export function pollUrl(base: string, key: string, taskId: string): string {
 }
 
 export class PollTask {
-  private approved = new Set<string>();
+  private approved: ReadonlySet<string> = new Set();
+  /** The sorted list of `approved`, made again only when it changes. */
+  private approvedList: readonly string[] = [];
   private finished = false;
   private stopped = false;
   private message = '';
@@ -25,6 +30,7 @@ export class PollTask {
   private readonly abort = new AbortController();
   private readonly taskId: string;
   private readonly namespace: string;
+  private readonly pods: ReadonlySet<string>;
   private readonly poll: PollRegistration;
   private readonly beginMs: number;
   private readonly caller: WebhookCaller;
@@ -32,9 +38,21 @@ export class PollTask {
   private readonly onChange: () => void;
   private readonly onDiscard: () => void;
 
-  constructor(options: { taskId: string; namespace: string; poll: PollRegistration; beginMs: number; caller: WebhookCaller; clock: Clock; onChange: () => void; onDiscard: () => void }) {
+  constructor(options: {
+    taskId: string;
+    namespace: string;
+    /** The pods the task was registered for: only these can be approved. */
+    pods: readonly string[];
+    poll: PollRegistration;
+    beginMs: number;
+    caller: WebhookCaller;
+    clock: Clock;
+    onChange: () => void;
+    onDiscard: () => void;
+  }) {
     this.taskId = options.taskId;
     this.namespace = options.namespace;
+    this.pods = new Set(options.pods);
     this.poll = options.poll;
     this.beginMs = options.beginMs;
     this.caller = options.caller;
@@ -47,7 +65,7 @@ export class PollTask {
   snapshot(): PollSnapshot {
     return {
       taskId: this.taskId,
-      approved: [...this.approved].sort(),
+      approved: this.approvedList,
       finished: this.finished,
       stopped: this.stopped,
       message: this.message,
@@ -75,18 +93,29 @@ export class PollTask {
     }
     try {
       const raw = await this.caller.get({ url: pollUrl(this.poll.url, this.poll.queryKey, this.taskId), caBundle: this.poll.caBundle, namespace: this.namespace, signal: this.abort.signal });
-      const res = parsePollResponse(raw);
-      for (const n of res.finishedNames) this.approved.add(n);
-      this.message = res.message;
-      if (res.success && res.finished) this.finished = true;
-      else if (res.stop) this.stopped = true;
+      this.apply(parsePollResponse(raw));
     } catch (err) {
       if (this.abort.signal.aborted) return;
-      this.message = `poll failed: ${(err as Error).message}`;
+      this.message = `poll failed: ${tenantText(err)}`;
     }
     this.lastQueryMs = this.clock.now();
     this.onChange();
     if (this.finished || this.stopped) this.timer = this.clock.setTimer(() => this.onDiscard(), POLL_DISCARD_GRACE_MS, { unref: true });
     else this.schedule(this.poll.intervalMs);
+  }
+
+  private apply(res: ReturnType<typeof parsePollResponse>): void {
+    const merged = mergeFinishedNames(this.pods, this.approved, res.finishedNames);
+    if (!merged.ok) {
+      this.message = `poll failed: invalid-response (${merged.problem})`;
+      return;
+    }
+    if (merged.changed) {
+      this.approved = merged.approved;
+      this.approvedList = [...merged.approved].sort();
+    }
+    this.message = res.message;
+    if (res.success && res.finished) this.finished = true;
+    else if (res.stop) this.stopped = true;
   }
 }

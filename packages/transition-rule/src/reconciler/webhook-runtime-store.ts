@@ -7,6 +7,7 @@ import { parseWebhookResponse } from '../core/protocol.ts';
 import type { PostState, RetryState, WebhookAction, WebhookRuleRuntime } from '../core/webhook-runtime.ts';
 import type { WebhookCaller } from '../http/webhook-client.ts';
 import { PollTask } from './poll-task.ts';
+import { tenantText } from './tenant-text.ts';
 
 interface RuleEntry {
   post?: PostState;
@@ -122,9 +123,10 @@ export class WebhookRuntimeStore {
       .post({ url: action.url, caBundle: action.caBundle, namespace: namespaceOf(ptrKey), signal: this.abort.signal }, action.body)
       .then((raw) => settle({ kind: 'response', response: parseWebhookResponse(raw) }))
       .catch((err: unknown) => {
-        const message = err instanceof Error ? err.message : String(err);
-        this.logger.debug({ ptr: ptrKey, rule: action.ruleName, traceId: action.traceId, err: message }, 'webhook call failed');
-        settle({ kind: 'error', message });
+        // The detail (address, transport error) stays in this log; the tenant sees the class.
+        const detail = err instanceof Error ? err.message : String(err);
+        this.logger.debug({ ptr: ptrKey, rule: action.ruleName, traceId: action.traceId, err: detail }, 'webhook call failed');
+        settle({ kind: 'error', message: tenantText(err) });
       });
   }
 
@@ -134,6 +136,7 @@ export class WebhookRuntimeStore {
     const task = new PollTask({
       taskId: action.taskId,
       namespace: namespaceOf(ptrKey),
+      pods: action.pods,
       poll: action.poll,
       beginMs: action.beginMs,
       caller: this.caller,

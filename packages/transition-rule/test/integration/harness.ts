@@ -35,7 +35,8 @@ export function startController(namespace: string, options: Omit<TransitionRuleC
     registry,
     logger: createLogger({ level: (process.env.TEST_LOG_LEVEL as 'debug' | undefined) ?? 'warn', base: { test: namespace } }),
   });
-  createTransitionRuleController(manager, { namespace, maxConcurrentReconciles: 2, ...options });
+  // The test webhook servers listen on 127.0.0.1: loopback is refused unless allowed.
+  createTransitionRuleController(manager, { namespace, maxConcurrentReconciles: 2, ...options, webhook: { allowAddresses: ['loopback'], ...options.webhook } });
   const gate = createTransitionRuleStageGate(manager, { namespace });
   const rings: Running['rings'] = [];
   gate.onDecisionChange((_ns, pod) => rings.push({ pod, atMs: Date.now() }));

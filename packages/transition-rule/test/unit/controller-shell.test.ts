@@ -1,7 +1,7 @@
 // The controller shell on an in-memory apiserver: what it does with the writes the apiserver
 // refuses, and that it closes the webhook caller it was given when it stops.
 import { afterEach, describe, expect, it } from 'vitest';
-import { Manager, silentLogger } from '@cloneset-suite/kube-runtime';
+import { Manager, silentLogger, type KubeClient } from '@cloneset-suite/kube-runtime';
 import { createTransitionRuleController } from '../../src/reconciler/controller.ts';
 import type { WebhookCaller } from '../../src/http/webhook-client.ts';
 import { FakeApiServer, apiStatus } from '../support/fake-apiserver.ts';
@@ -29,9 +29,9 @@ afterEach(async () => {
   for (const stop of stops.splice(0)) await stop();
 });
 
-function start(api: FakeApiServer, caller: WebhookCaller = closedCaller()) {
+function start(api: FakeApiServer, caller: WebhookCaller = closedCaller(), ownClient?: (m: Manager) => KubeClient) {
   const manager = new Manager({ transport: api, qps: 0, logger: silentLogger() });
-  const ctl = createTransitionRuleController(manager, { caller, newTraceId: () => 'T' });
+  const ctl = createTransitionRuleController(manager, { caller, newTraceId: () => 'T', ...(ownClient ? { client: ownClient(manager) } : {}) });
   const abort = new AbortController();
   const done = manager.start(abort.signal);
   const stop = async () => {
@@ -47,6 +47,29 @@ const eventsWith = (api: FakeApiServer, reason: string) =>
   api.writesTo('POST', /\/events$/).map((w) => JSON.parse(w.body!) as { reason: string; note: string; regarding: { name: string } }).filter((e) => e.reason === reason);
 
 describe('the controller shell', () => {
+  it('writes through the client it is given (its own rate limit), not the manager\'s shared one', async () => {
+    const api = new FakeApiServer();
+    api.objects.set('podtransitionrules', [rule]);
+    api.objects.set('pods', [pod('p1', { stage: 'PreCheck' })]);
+    const calls: string[] = [];
+    start(api, closedCaller(), (manager) => {
+      const own = manager.clientWithLimits({ qps: 100, burst: 100, userAgentSuffix: 'podtransitionrule' });
+      expect(own).not.toBe(manager.client);
+      return new Proxy(own, {
+        get(target, prop) {
+          const value: unknown = Reflect.get(target, prop);
+          if (typeof value !== 'function') return value;
+          return (...args: unknown[]) => (calls.push(String(prop)), (value as (...a: unknown[]) => unknown).apply(target, args));
+        },
+      });
+    });
+    await settle(1_500);
+    // The status and the pod's detail annotation: every write of the controller went through it.
+    const writes = api.writesTo('PATCH', /podtransitionrules\/gate\/status$|pods\/p1$/);
+    expect(writes.length).toBeGreaterThanOrEqual(2);
+    expect(calls.length).toBeGreaterThanOrEqual(writes.length);
+  });
+
   it('a status write the apiserver refuses is not retried unchanged: one attempt, and an Event naming the rule and the reason', async () => {
     const api = new FakeApiServer();
     api.objects.set('podtransitionrules', [rule]);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { nextKey } from '../../src/core/fair-share.ts';
+import { nextKey, reservedSlots } from '../../src/core/fair-share.ts';
 import { FairLimiter } from '../../src/http/fair-limiter.ts';
 
 describe('nextKey', () => {
@@ -14,6 +14,27 @@ describe('nextKey', () => {
   ])('%s', (_name, order, running, expected) => {
     expect(nextKey(order, new Map(Object.entries(running)), limits)).toBe(expected);
   });
+
+  it.each<[string, string[], Record<string, number>, string | undefined]>([
+    // 16 slots, 4 a namespace: namespaces with a call running fill at most 12.
+    ['busy namespaces below 12: the next busy call starts', ['a'], { a: 3, b: 4, c: 4 }, 'a'],
+    ['12 running: a busy namespace waits', ['a', 'd'], { a: 3, b: 4, c: 4, x: 1 }, 'd'],
+    ['12 running: a namespace with nothing running still starts', ['d'], { a: 4, b: 4, c: 4 }, 'd'],
+    ['12 running: only busy ones wait', ['a'], { a: 3, b: 4, c: 4, d: 1 }, undefined],
+    ['four hanging namespaces cannot take the reserve', ['e'], { a: 3, b: 3, c: 3, d: 3 }, 'e'],
+  ])('the reserve for idle namespaces: %s', (_name, order, running, expected) => {
+    expect(nextKey(order, new Map(Object.entries(running)), { total: 16, perKey: 4 })).toBe(expected);
+  });
+
+  it.each([
+    [16, 4, 4],
+    [4, 4, 0],
+    [4, 3, 1],
+    [8, 2, 2],
+    [1, 1, 0],
+  ])('total %i, per namespace %i: %i reserved', (total, perKey, reserved) => {
+    expect(reservedSlots({ total, perKey })).toBe(reserved);
+  });
 });
 
 /** Simulates the limiter's rules over calls that each finish after a random number of steps. */
@@ -24,6 +45,7 @@ describe('FairLimiter (property)', () => {
       fc.asyncProperty(calls, fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 0, max: 3 }), async (keys, total, perKey, seed) => {
         const limiter = new FairLimiter({ total, perKey });
         const share = Math.min(perKey, total);
+        const reserved = reservedSlots({ total, perKey: share });
         const running = new Map<string, number>();
         const waiting = new Map<string, number>();
         for (const k of keys) waiting.set(k, (waiting.get(k) ?? 0) + 1);
@@ -41,8 +63,12 @@ describe('FairLimiter (property)', () => {
         for (let step = 0; step < 1_000 && limiter.pending > 0; step++) {
           await new Promise((r) => setImmediate(r));
           const busy = [...running.values()].reduce((s, n) => s + n, 0);
-          if (busy < total) {
+          // A free slot is taken by any waiting call that may take it: below the reserve, every
+          // waiting key is at its share; in the reserve, every waiting key has a call running.
+          if (busy < total - reserved) {
             for (const [k, n] of waiting) if (n > 0) expect(running.get(k) ?? 0).toBe(share);
+          } else if (busy < total) {
+            for (const [k, n] of waiting) if (n > 0) expect(running.get(k) ?? 0).toBeGreaterThan(0);
           }
           // Release a call: the oldest, or another one, as the seed says.
           const at = releases.length > 0 ? (step * seed) % releases.length : 0;
@@ -50,6 +76,8 @@ describe('FairLimiter (property)', () => {
         }
         await Promise.all(done);
         expect(limiter.pending).toBe(0);
+        // Nothing running or waiting: no namespace is remembered.
+        expect(limiter.trackedKeys).toBe(0);
       }),
       { numRuns: 100 },
     );
@@ -67,5 +95,30 @@ describe('FairLimiter (property)', () => {
     }
     await Promise.all(all);
     expect(started).toEqual(['busy', 'quiet', 'busy', 'quiet', 'busy', 'busy']);
+  });
+});
+
+describe('FairLimiter forgets idle namespaces', () => {
+  it('10,000 namespaces that each made a call leave no state behind', async () => {
+    const limiter = new FairLimiter({ total: 16, perKey: 4 });
+    for (let i = 0; i < 10_000; i += 100) {
+      await Promise.all(Array.from({ length: 100 }, (_, j) => limiter.run(`ns-${i + j}`, () => Promise.resolve())));
+    }
+    await new Promise((r) => setImmediate(r));
+    expect(limiter.trackedKeys).toBe(0);
+  });
+
+  it('a call abandoned while waiting leaves no state behind either', async () => {
+    const limiter = new FairLimiter({ total: 1, perKey: 1 });
+    let release!: () => void;
+    const first = limiter.run('a', () => new Promise<void>((r) => (release = r)));
+    const abort = new AbortController();
+    const waiting = limiter.run('b', () => Promise.resolve(), abort.signal);
+    abort.abort(new Error('stopped'));
+    await expect(waiting).rejects.toThrow('stopped');
+    release();
+    await first;
+    await new Promise((r) => setImmediate(r));
+    expect(limiter.trackedKeys).toBe(0);
   });
 });

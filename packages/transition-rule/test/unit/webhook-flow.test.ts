@@ -28,7 +28,8 @@ class Driver {
   constructor(rules: TransitionRule[], pods: TestPod[], clientOptions: ConstructorParameters<typeof WebhookClient>[0] = {}) {
     this.rules = rules;
     this.pods = pods;
-    this.client = new WebhookClient(clientOptions);
+    // The test servers listen on 127.0.0.1, refused unless loopback is allowed.
+    this.client = new WebhookClient({ allowAddresses: ['loopback'], ...clientOptions });
     this.store = new WebhookRuntimeStore({ caller: this.client, clock: realClock, logger: silentLogger(), changed: () => this.wake?.() });
   }
   round(): EvaluatePlan {
@@ -85,11 +86,11 @@ describe('webhook rule over HTTP', () => {
     await d.close();
   });
 
-  it('partial success approves finishedNames and keeps the others rejected with the server message', async () => {
+  it('partial success approves finishedNames and keeps the others rejected (the server message stays out of pods)', async () => {
     const d = new Driver([hookRule('/partial')], inStage('a', 'b'));
     const plan = await d.until((p) => p.status.details?.some((x) => x.passed) === true);
     expect(d.detail('a')?.passed).toBe(true);
-    expect(d.detail('b')?.rejectInfo?.[0]?.reason).toMatch(/^Webhook check ns\/ptr\/hook rejected, traceId trace-\d+, taskId , msg: not yet$/);
+    expect(d.detail('b')?.rejectInfo?.[0]?.reason).toMatch(/^Webhook check ns\/ptr\/hook rejected, traceId trace-\d+, taskId $/);
     expect(plan.requeueAfterMs).toBe(5_000);
     await d.close();
   });
@@ -101,7 +102,7 @@ describe('webhook rule over HTTP', () => {
     expect(d.detail('a')?.rejectInfo?.[0]?.reason).toMatch(new RegExp(`^Polling task ${taskId} initialized`));
     server.tasks.get(taskId)!.finishedNames = ['b'];
     await d.until(() => d.detail('b')?.passed === true);
-    expect(d.detail('a')?.rejectInfo?.[0]?.reason).toMatch(new RegExp(`^polling task ${taskId} is running, 1/3 approved`));
+    expect(d.detail('a')?.rejectInfo?.[0]?.reason).toBe(`polling task ${taskId} is running (its progress is in status.ruleStates)`);
     expect(server.callsTo('/result').at(-1)?.query.get('task-id')).toBe(taskId);
     server.tasks.get(taskId)!.finished = true;
     await d.until(allPassed);
@@ -130,11 +131,11 @@ describe('webhook rule over HTTP', () => {
   });
 
   it.each([
-    ['/500', /HTTP 500/, 30_000],
-    ['/garbage', /response is not JSON/, 30_000],
-    ['/huge', /response body exceeds 1048576 bytes/, 30_000],
-    ['/hang', /timed out after 0.5s/, 500],
-  ])('Fail: %s rejects with the cause and retries with backoff', async (path, cause, timeoutMs) => {
+    ['/500', /, HTTP 500, traceId/, 30_000],
+    ['/garbage', /, response-not-json, traceId/, 30_000],
+    ['/huge', /, response-too-large, traceId/, 30_000],
+    ['/hang', /, timeout, traceId/, 500],
+  ])('Fail: %s rejects with the class of the cause and retries with backoff', async (path, cause, timeoutMs) => {
     const d = new Driver([hookRule(path)], inStage('a'), { timeoutMs });
     const plan = await d.until(() => d.detail('a')?.rejectInfo?.[0]?.reason.startsWith('Fail to do webhook request') === true);
     expect(d.detail('a')?.rejectInfo?.[0]?.reason).toMatch(cause);
@@ -145,7 +146,7 @@ describe('webhook rule over HTTP', () => {
   it('Ignore: a dead endpoint lets the pods pass with an event saying so', async () => {
     const d = new Driver([hookRule('/500', { failurePolicy: 'Ignore' })], inStage('a'));
     await d.until(allPassed);
-    expect(d.events).toEqual([expect.stringMatching(/^WebhookFailureIgnored: webhook hook failed \(POST .*HTTP 500.*\), traceId trace-\d+; failurePolicy Ignore lets a pass$/)]);
+    expect(d.events).toEqual([expect.stringMatching(/^WebhookFailureIgnored: webhook hook failed \(HTTP 500\), traceId trace-\d+; failurePolicy Ignore lets a pass$/)]);
     await d.close();
   });
 });

@@ -94,7 +94,8 @@ describe('evaluateWebhookRule: the POST (§2.9 step 3, seed 000)', () => {
   it('success false approves finishedNames only and asks again in 5 s', () => {
     const out = run({ runtime: answered(response({ success: false, finishedNames: ['b', 'zz'], message: 'busy' })) });
     expect(out.passed).toEqual(['b']);
-    expect(out.rejected.get('a')).toBe('Webhook check ns/ptr/hook rejected, traceId trace-0, taskId , msg: busy');
+    // The server's message is not copied into pods: a tenant could point a rule anywhere and read the answer there.
+    expect(out.rejected.get('a')).toBe('Webhook check ns/ptr/hook rejected, traceId trace-0, taskId ');
     expect(out.actions).toContainEqual({ type: 'setRetry', ruleName: 'hook', retry: { notBeforeMs: NOW + 5_000, failures: 0 } });
     expect(out.requeueAfterMs).toBe(5_000);
   });
@@ -119,12 +120,15 @@ describe('evaluateWebhookRule: the POST (§2.9 step 3, seed 000)', () => {
   });
 
   it('the same rejection to a retried call keeps last round\'s reason: a new traceId alone changes nothing', () => {
-    const before = 'Webhook check ns/ptr/hook rejected, traceId trace-0, taskId , msg: busy';
-    const retried = { post: { traceId: 'trace-7', pods: ['a', 'b', 'c'], outcome: response({ message: 'busy' }) }, polls: new Map() } satisfies WebhookRuleRuntime;
+    const before = 'Webhook check ns/ptr/hook rejected, traceId trace-0, taskId T0';
+    const retried = { post: { traceId: 'trace-7', pods: ['a', 'b', 'c'], outcome: response({ message: 'busy', taskId: 'T0' }) }, polls: new Map() } satisfies WebhookRuleRuntime;
     expect(run({ runtime: retried, previousReason: () => before }).rejected.get('a')).toBe(before);
+    // Another message alone is not shown in pods, so it is no change either.
+    const otherMessage = { ...retried, post: { ...retried.post, outcome: response({ message: 'full', taskId: 'T0' }) } };
+    expect(run({ runtime: otherMessage, previousReason: () => before }).rejected.get('a')).toBe(before);
     // A different answer is a change worth showing.
-    const changed = { ...retried, post: { ...retried.post, outcome: response({ message: 'full' }) } };
-    expect(run({ runtime: changed, previousReason: () => before }).rejected.get('a')).toBe('Webhook check ns/ptr/hook rejected, traceId trace-7, taskId , msg: full');
+    const changed = { ...retried, post: { ...retried.post, outcome: response({ message: 'busy', taskId: 'T9' }) } };
+    expect(run({ runtime: changed, previousReason: () => before }).rejected.get('a')).toBe('Webhook check ns/ptr/hook rejected, traceId trace-7, taskId T9');
   });
 
   it('while a retried call is out, pods keep the reason the last answer gave', () => {
@@ -150,11 +154,10 @@ describe('evaluateWebhookRule: the POST (§2.9 step 3, seed 000)', () => {
     expect(run({ runtime: answered(response({ message: 'busy' })) }).actions.some((a) => a.type === 'event')).toBe(false);
   });
 
-  it('a huge answer message is cut to 1 KiB in every reason and task message', () => {
+  it('a huge answer message is cut to 1 KiB in task messages and never reaches a pod reason', () => {
     const huge = 'z'.repeat(1024 * 1024);
     const rejected = run({ runtime: answered(response({ message: huge })) });
-    expect(Buffer.byteLength(rejected.rejected.get('a')!)).toBeLessThanOrEqual(1024);
-    expect(rejected.rejected.get('a')).toMatch(/\.\.\. \[cut, \d+ bytes\]$/);
+    expect(rejected.rejected.get('a')).not.toContain('zzz');
     const polling = run({ runtime: answered(response({ success: true, poll: true, taskId: 'T', message: huge })) });
     expect(Buffer.byteLength(polling.ruleState.webhookStatus!.taskStates![0]!.message!)).toBeLessThanOrEqual(1024);
     const running = run({ previousState: task('T1', ['a']), runtime: polls({ taskId: 'T1', message: huge }) });
@@ -187,7 +190,7 @@ describe('evaluateWebhookRule: poll tasks (§2.9 steps 2 and 4)', () => {
   it('a poll answer approves finishedNames, opens a task for the rest and registers its poll', () => {
     const out = run({ runtime: answered(response({ success: true, poll: true, taskId: 'T1', finishedNames: ['a'], message: 'started' })) });
     expect(out.passed).toEqual(['a']);
-    expect(out.rejected.get('b')).toBe('Polling task T1 initialized, traceId trace-0, msg: started');
+    expect(out.rejected.get('b')).toBe('Polling task T1 initialized, traceId trace-0');
     expect(out.ruleState.webhookStatus?.taskStates).toEqual([
       { taskId: 'T1', processing: ['b', 'c'], approved: ['a'], beginTime: '2026-01-01T00:00:00.000Z', lastTime: '2026-01-01T00:00:00.000Z', message: 'started' },
     ]);
@@ -219,7 +222,8 @@ describe('evaluateWebhookRule: poll tasks (§2.9 steps 2 and 4)', () => {
   it('a running task approves what the poll finished so far and keeps the rest waiting, without a new POST', () => {
     const out = run({ previousState: task('T1', ['a', 'b', 'c']), runtime: polls({ taskId: 'T1', approved: ['b'], message: 'working', lastQueryMs: NOW - 1_000 }) });
     expect(out.passed).toEqual(['b']);
-    expect(out.rejected.get('a')).toBe('polling task T1 is running, 1/3 approved, msg: working');
+    // The same words every poll: progress and the server's message live in the task's status.
+    expect(out.rejected.get('a')).toBe('polling task T1 is running (its progress is in status.ruleStates)');
     expect(out.actions).toEqual([]);
     expect(out.ruleState.webhookStatus?.taskStates).toEqual([
       { taskId: 'T1', processing: ['a', 'c'], approved: ['b'], beginTime: '2026-01-01T00:00:00.000Z', lastTime: '2025-12-31T23:59:59.000Z', message: 'working' },
@@ -237,7 +241,7 @@ describe('evaluateWebhookRule: poll tasks (§2.9 steps 2 and 4)', () => {
     });
     expect(second.passed).toEqual(['b', 'c']);
     expect(second.ruleState.webhookStatus?.taskStates?.[0]).toMatchObject({ processing: ['a'], approved: ['b', 'c'] });
-    expect(second.rejected.get('a')).toBe('polling task T1 is running, 2/3 approved');
+    expect(second.rejected.get('a')).toBe(first.rejected.get('a'));
   });
 
   it('a finished task approves all its pods and moves to history', () => {
@@ -280,5 +284,37 @@ describe('evaluateWebhookRule: poll tasks (§2.9 steps 2 and 4)', () => {
     const out = run({ previousState, passedBefore: () => true });
     expect(out.actions).toEqual([{ type: 'dropPoll', ruleName: 'hook', taskId: 'gone' }]);
     expect(out.ruleState.webhookStatus?.history?.map((t) => t.taskId)).toEqual(['recent', 'gone']);
+  });
+});
+
+describe('evaluateWebhookRule: bounded requests', () => {
+  const many = Array.from({ length: 105 }, (_, i) => pod(`p${String(i).padStart(3, '0')}`, { stage: 'PreCheck', enteredAt: i }));
+
+  it('one call carries at most 100 pods; the others wait for the next call, then are sent', () => {
+    const out = run({ subjects: many, webhook: { ...webhook, parameters: [] } });
+    const post = out.actions.find((a) => a.type === 'startPost');
+    expect(post?.type === 'startPost' && post.body.resources).toHaveLength(100);
+    expect(out.rejected.get('p100')).toBe('waiting for the next webhook call (one call carries a bounded number of pods)');
+    // While that call is out, the others still wait, and no second call starts.
+    const sent = many.slice(0, 100).map((p) => p.metadata.name);
+    const inFlight = run({ subjects: many, webhook: { ...webhook, parameters: [] }, runtime: { post: { traceId: 'trace-1', pods: sent }, polls: new Map() } });
+    expect(inFlight.actions).toEqual([]);
+    expect(inFlight.rejected.get('p104')).toBe('waiting for the next webhook call (one call carries a bounded number of pods)');
+    // Answered: those pass, and the rest are asked at once.
+    const answer = run({ subjects: many, webhook: { ...webhook, parameters: [] }, runtime: { post: { traceId: 'trace-1', pods: sent, outcome: response({ success: true }) }, polls: new Map() } });
+    expect(answer.passed).toHaveLength(100);
+    expect(answer.requeueAfterMs).toBe(0);
+  });
+
+  it('a parameter rendering past its bound fails the rule with a RuleError Event, whatever the failurePolicy, and sends nothing', () => {
+    const huge = pods.map((p, i) => (i === 1 ? { ...p, metadata: { ...p.metadata, annotations: { blob: 'x'.repeat(200 * 1024) } } } : p));
+    for (const failurePolicy of ['Fail', 'Ignore'] as const) {
+      const out = run({ subjects: huge, webhook: { ...webhook, failurePolicy, parameters: [{ key: 'all', valueFrom: { fieldRef: { fieldPath: 'metadata.annotations' } } }] } });
+      expect(out.actions.some((a) => a.type === 'startPost')).toBe(false);
+      expect(out.passed).toEqual([]);
+      expect(out.rejected.get('a')).toMatch(/^Fail to build the webhook request ns\/ptr\/hook: parameter all of pod b renders to \d+ bytes, more than 16384, traceId trace-1$/);
+      expect(out.actions).toContainEqual({ type: 'event', eventType: 'Warning', reason: 'RuleError', message: expect.stringMatching(/^rule hook: cannot build the webhook request: parameter all of pod b/) });
+      expect(out.actions).toContainEqual({ type: 'setRetry', ruleName: 'hook', retry: { notBeforeMs: NOW + 1_000, failures: 1 } });
+    }
   });
 });
