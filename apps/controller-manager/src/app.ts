@@ -23,7 +23,7 @@ import { createProbeServer, registerReadinessMetrics } from './server/probes.ts'
 import { readinessChecks } from './server/readiness-checks.ts';
 import { createWebhookMetrics, initWebhookSeries } from './server/webhook-metrics.ts';
 import { certificatesRunnable, webhookServerRunnable } from './server/webhook-runnables.ts';
-import { WebhookServer } from './server/webhook-server.ts';
+import { WebhookServer, webhookServerLimits } from './server/webhook-server.ts';
 import { admissionWebhooks, conversionWebhooks } from './webhooks/index.ts';
 import type { ConversionTarget } from './certs/crd-conversion.ts';
 import { podCacheFromInformer } from './webhooks/pod-cache.ts';
@@ -145,6 +145,7 @@ export function startManager(config: ManagerConfig, options: StartOptions = {}):
       requestTimeoutMs: config.webhookRequestTimeoutMs,
       maxBodyBytes: config.webhookMaxBodyBytes,
       conversionMaxBodyBytes: config.webhookConversionMaxBodyBytes,
+      limits: webhookServerLimits(config),
       logger,
       metrics: webhookMetrics,
     });

@@ -1,8 +1,9 @@
 // /healthz and /readyz (probeAnswer says what they answer). Each check is a named boolean
 // function; a throwing check counts as failed. /readyz runs its gating checks and, for
 // ?verbose and the metrics, the informational ones.
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Gauge, type Registry } from 'prom-client';
+import { createPlainServer } from './plain-server.ts';
 import { probeAnswer, type CheckResult } from './probe-report.ts';
 
 export type Check = () => boolean;
@@ -34,7 +35,7 @@ function readyzResults(checks: ProbeChecks): CheckResult[] {
 const isVerbose = (req: FastifyRequest): boolean => Object.hasOwn(req.query ?? {}, 'verbose');
 
 export function createProbeServer(checks: ProbeChecks): FastifyInstance {
-  const app = Fastify({ logger: false });
+  const app = createPlainServer();
   const answer = (results: CheckResult[], req: FastifyRequest) => probeAnswer(results, isVerbose(req));
   app.get('/healthz', (req, reply) => {
     const a = answer(run(checks.healthz, true), req);

@@ -7,8 +7,9 @@
 import path from 'node:path';
 import { createLogger } from '@cloneset-suite/kube-runtime';
 import { planBundle } from '../../src/certs/bundle.ts';
+import { defaultConfig } from '../../src/config/flags.ts';
 import { CLONESET_CRD_NAME, handBackCrdConversion, installCrds, pointCrdConversion, type Kubectl } from '../../src/local-install.ts';
-import { WebhookServer } from '../../src/server/webhook-server.ts';
+import { WebhookServer, webhookServerLimits } from '../../src/server/webhook-server.ts';
 import { CLONESET_CONVERSION_PATH } from '../../src/webhooks/cloneset-conversion.ts';
 import { conversionWebhooks } from '../../src/webhooks/index.ts';
 
@@ -27,6 +28,7 @@ export async function startSessionConversion(kubectl: Kubectl, repoRoot: string)
     conversions: conversionWebhooks(),
     requestTimeoutMs: 10_000,
     maxBodyBytes: 64 * 1024 * 1024,
+    limits: webhookServerLimits(defaultConfig()),
     logger: createLogger({ level: 'warn', base: { component: 'test-session-conversion' } }),
   });
   await server.setCertificate({ cert: bundle.tlsCert, key: bundle.tlsKey });
