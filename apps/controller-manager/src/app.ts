@@ -19,10 +19,11 @@ import { transitionRuleAllowAddresses, transitionRuleRegistration } from './cont
 import { httpServerRunnable } from './server/http-runnable.ts';
 import { registerProductMetrics } from './metrics/product-metrics.ts';
 import { createMetricsServer } from './server/metrics-server.ts';
-import { createProbeServer } from './server/probes.ts';
+import { createProbeServer, registerReadinessMetrics } from './server/probes.ts';
+import { readinessChecks } from './server/readiness-checks.ts';
 import { createWebhookMetrics, initWebhookSeries } from './server/webhook-metrics.ts';
 import { certificatesRunnable, webhookServerRunnable } from './server/webhook-runnables.ts';
-import { WebhookServer } from './server/webhook-server.ts';
+import { WebhookServer, webhookServerLimits } from './server/webhook-server.ts';
 import { admissionWebhooks, conversionWebhooks } from './webhooks/index.ts';
 import type { ConversionTarget } from './certs/crd-conversion.ts';
 import { podCacheFromInformer } from './webhooks/pod-cache.ts';
@@ -145,6 +146,7 @@ export function startManager(config: ManagerConfig, options: StartOptions = {}):
       requestTimeoutMs: config.webhookRequestTimeoutMs,
       maxBodyBytes: config.webhookMaxBodyBytes,
       conversionMaxBodyBytes: config.webhookConversionMaxBodyBytes,
+      limits: webhookServerLimits(config),
       logger,
       metrics: webhookMetrics,
     });
@@ -162,20 +164,11 @@ export function startManager(config: ManagerConfig, options: StartOptions = {}):
       }),
     );
   }
+  // Readiness is the webhook server's, never the caches' (readiness-checks.ts says why).
+  const probeChecks = readinessChecks({ manager, webhookServer });
+  registerReadinessMetrics(registry, probeChecks);
   if (config.healthProbeBindAddress) {
-    const server = webhookServer;
-    const probes = createProbeServer({
-      healthz: { ping: () => true },
-      readyz: {
-        ping: () => true,
-        'informer-sync': () => manager.hasSynced(),
-        // A watch silent past the staleness threshold (dead or disconnected): controllers wait.
-        'cache-fresh': () => manager.staleCaches().length === 0,
-        ...(server ? { 'webhook-certificates': () => server.isReady() } : {}),
-        'shutting-down': () => !manager.isShuttingDown(),
-      },
-    });
-    manager.add(httpServerRunnable('health-probes', probes, config.healthProbeBindAddress, logger));
+    manager.add(httpServerRunnable('health-probes', createProbeServer(probeChecks), config.healthProbeBindAddress, logger));
   }
   if (config.metricsBindAddress) {
     manager.add(httpServerRunnable('metrics', createMetricsServer(registry), config.metricsBindAddress, logger));

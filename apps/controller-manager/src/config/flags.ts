@@ -19,6 +19,7 @@ import {
   parseUrlPrefix,
   parseAddressClass,
   parseCidrItem,
+  ValueError,
   type BindAddress,
   type RawValue,
 } from './values.ts';
@@ -54,6 +55,10 @@ export interface ManagerConfig {
   webhookRequestTimeoutMs: number;
   webhookMaxBodyBytes: number;
   webhookConversionMaxBodyBytes: number;
+  webhookIdleTimeoutMs: number;
+  webhookMaxConnections: number;
+  webhookMaxRequestsInFlight: number;
+  webhookConversionMaxRequestsInFlight: number;
   featureGates: FeatureGates;
   maxConcurrentReconciles: ConcurrencyConfig;
   reconcileTimeoutMs: number;
@@ -103,6 +108,12 @@ export function envName(flag: string): string {
 
 const optionalString = (raw: RawValue): string | undefined => parseString(raw) || undefined;
 const portBounds = { min: 0, max: 65_535 };
+/** A timeout that must exist: Node reads 0 as "never". */
+const parsePositiveDuration = (raw: RawValue): number => {
+  const ms = parseDuration(raw);
+  if (ms < 1_000) throw new ValueError('must be at least 1s');
+  return ms;
+};
 
 export const FLAGS: readonly FlagSpec[] = [
   { name: 'config', key: 'config', type: 'path', defaultText: '', help: 'YAML file with settings keyed by flag name (flags and environment variables override it).', parse: optionalString },
@@ -127,7 +138,11 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'webhook-cert-validity', key: 'webhookCertValidityMs', type: 'duration', defaultText: '8760h', help: 'Lifetime of a self-managed serving certificate; it is renewed when a third of it remains (the CA lives ten times longer).', parse: parseDuration },
   { name: 'webhook-request-timeout', key: 'webhookRequestTimeoutMs', type: 'duration', defaultText: '8s', help: 'Time limit of one admission request; keep it below the configurations\' timeoutSeconds.', parse: parseDuration },
   { name: 'webhook-max-body-size', key: 'webhookMaxBodyBytes', type: 'bytes', defaultText: '6Mi', help: 'Largest AdmissionReview accepted.', parse: parseByteSize },
-  { name: 'webhook-conversion-max-body-size', key: 'webhookConversionMaxBodyBytes', type: 'bytes', defaultText: '64Mi', help: 'Largest ConversionReview accepted (the apiserver converts a whole page of a list in one).', parse: parseByteSize },
+  { name: 'webhook-conversion-max-body-size', key: 'webhookConversionMaxBodyBytes', type: 'bytes', defaultText: '10Mi', help: 'Largest ConversionReview accepted. The apiserver converts a whole page of a list in one: a page of 500 CloneSets of 14 KiB each (a production service as served, managedFields included) is 6.6 MiB.', parse: parseByteSize },
+  { name: 'webhook-idle-timeout', key: 'webhookIdleTimeoutMs', type: 'duration', defaultText: '60s', help: 'A webhook connection with nothing read or written for this long is closed (before, between and during requests).', parse: parsePositiveDuration },
+  { name: 'webhook-max-connections', key: 'webhookMaxConnections', type: 'int', defaultText: '512', help: 'Webhook connections open at once; past it new connections are closed.', parse: (r) => parseInteger(r, { min: 1, max: 1_000_000 }) },
+  { name: 'webhook-max-requests-in-flight', key: 'webhookMaxRequestsInFlight', type: 'int', defaultText: '32', help: 'Webhook requests (admission and conversion) served at once; past it a request is answered 429 before its body is read.', parse: (r) => parseInteger(r, { min: 1, max: 100_000 }) },
+  { name: 'webhook-conversion-max-requests-in-flight', key: 'webhookConversionMaxRequestsInFlight', type: 'int', defaultText: '2', help: 'Of those, ConversionReviews served at once (each buffers up to --webhook-conversion-max-body-size); past it 429.', parse: (r) => parseInteger(r, { min: 1, max: 100_000 }) },
   { name: 'feature-gates', key: 'featureGates', type: 'mapStringBool', defaultText: '', help: `Feature gates as A=true,B=false. Known: ${FEATURE_GATE_NAMES.map((n) => `${n}=${FEATURE_GATE_DEFAULTS[n]}`).join(', ')}.`, parse: parseFeatureGates },
   { name: 'max-concurrent-reconciles', key: 'maxConcurrentReconciles', type: 'string', defaultText: '3', help: 'Reconciles run at once per controller: N for every controller, name=N for one (e.g. 2,cloneset=8). Several, so one slow object cannot stall the others.', parse: (r, ctx) => parseMaxConcurrentReconciles(r, ctx.knownControllers) },
   { name: 'reconcile-timeout', key: 'reconcileTimeoutMs', type: 'duration', defaultText: '60s', help: 'Deadline of one reconcile: its API calls are cancelled and the object is retried with backoff. 0: none.', parse: parseDuration },
@@ -174,7 +189,11 @@ export function defaultConfig(): ManagerConfig {
     webhookCertValidityMs: 8_760 * 3_600_000,
     webhookRequestTimeoutMs: 8_000,
     webhookMaxBodyBytes: 6 * 1024 * 1024,
-    webhookConversionMaxBodyBytes: 64 * 1024 * 1024,
+    webhookConversionMaxBodyBytes: 10 * 1024 * 1024,
+    webhookIdleTimeoutMs: 60_000,
+    webhookMaxConnections: 512,
+    webhookMaxRequestsInFlight: 32,
+    webhookConversionMaxRequestsInFlight: 2,
     featureGates: { ...FEATURE_GATE_DEFAULTS },
     maxConcurrentReconciles: { default: 3, perController: {} },
     reconcileTimeoutMs: 60_000,

@@ -1,16 +1,20 @@
 // The webhook server: fastify over TLS, one POST route per registered admission or conversion
-// webhook, body size and per-request time limits. It starts listening once the first
-// certificate arrives and swaps certificates in place afterwards (rotation, cert-manager renewals).
+// webhook, body size and per-request time limits, connection limits (connection-limits.ts) and
+// caps on requests in flight (429 past them; a smaller one for conversion, whose bodies are
+// whole list pages). It starts listening once the first certificate arrives and swaps
+// certificates in place afterwards (rotation, cert-manager renewals).
 import type { Server as HttpsServer } from 'node:https';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from '@cloneset-suite/kube-runtime';
 import { BadAdmissionReview, errored, parseAdmissionReview, reviewResponse, type AdmissionResponse } from '../webhooks/admission-review.ts';
-import { BadConversionReview, conversionReview, parseConversionReview } from '../webhooks/conversion-review.ts';
+import { BadConversionReview, conversionReview, readConversionReview } from '../webhooks/conversion-review.ts';
 import type { AdmissionWebhook, ConversionWebhook } from '../webhooks/types.ts';
-import { parseJsonLossless } from './lossless-json.ts';
 import { RequestContext } from './admission-context.ts';
+import { TLS_HANDSHAKE_TIMEOUT_MS, capConnections, fastifyTimeoutOptions, serverConstructorOptions, type ConnectionLimits } from './connection-limits.ts';
+import { InFlightLimit } from './in-flight-limit.ts';
 import type { WebhookMetrics } from './webhook-metrics.ts';
 import type { ServingCertificate } from '../certs/serving-certificate.ts';
+import type { ManagerConfig } from '../config/flags.ts';
 
 export interface WebhookServerOptions {
   host: string;
@@ -21,8 +25,29 @@ export interface WebhookServerOptions {
   maxBodyBytes: number;
   /** Body limit of a ConversionReview (a whole page of a list comes in one); default maxBodyBytes. */
   conversionMaxBodyBytes?: number;
+  limits: WebhookServerLimits;
   logger: Logger;
   metrics?: WebhookMetrics;
+}
+
+export interface WebhookServerLimits {
+  /** A connection idle this long is closed. */
+  idleTimeoutMs: number;
+  maxConnections: number;
+  /** Requests served at once, admission and conversion together. */
+  maxRequestsInFlight: number;
+  /** Of those, ConversionReviews (each buffers up to conversionMaxBodyBytes). */
+  conversionMaxRequestsInFlight: number;
+}
+
+/** The limits the flags set. */
+export function webhookServerLimits(config: ManagerConfig): WebhookServerLimits {
+  return {
+    idleTimeoutMs: config.webhookIdleTimeoutMs,
+    maxConnections: config.webhookMaxConnections,
+    maxRequestsInFlight: config.webhookMaxRequestsInFlight,
+    conversionMaxRequestsInFlight: config.webhookConversionMaxRequestsInFlight,
+  };
 }
 
 class TimeoutError extends Error {}
@@ -79,32 +104,32 @@ export class WebhookServer {
   }
 
   private build(c: ServingCertificate): FastifyInstance<HttpsServer> {
+    // The body must arrive within the request timeout, plus a margin for the answer's own limit.
+    const connectionLimits: ConnectionLimits = { idleTimeoutMs: this.o.limits.idleTimeoutMs, maxConnections: this.o.limits.maxConnections, requestTimeoutMs: this.o.requestTimeoutMs + 2_000 };
     const app = Fastify({
-      https: { cert: c.cert, key: c.key, minVersion: 'TLSv1.2' },
+      https: { cert: c.cert, key: c.key, minVersion: 'TLSv1.2', handshakeTimeout: TLS_HANDSHAKE_TIMEOUT_MS, ...serverConstructorOptions(connectionLimits) },
       bodyLimit: this.o.maxBodyBytes,
-      requestTimeout: this.o.requestTimeoutMs + 2_000,
+      ...fastifyTimeoutOptions(connectionLimits),
       logger: false,
       return503OnClosing: true,
     }) as unknown as FastifyInstance<HttpsServer>;
+    capConnections(app.server, connectionLimits);
+    const all = new InFlightLimit(this.o.limits.maxRequestsInFlight);
+    const conversions = new InFlightLimit(Math.min(this.o.limits.conversionMaxRequestsInFlight, this.o.limits.maxRequestsInFlight));
     for (const hook of this.o.webhooks) {
-      this.route(app, hook.path, this.o.maxBodyBytes, async (body) => {
+      this.route(app, hook.path, this.o.maxBodyBytes, [all], async (body) => {
         const request = parseAdmissionReview(body);
         return reviewResponse(request.uid, await this.answer(hook, request));
       });
     }
-    // Conversion answers with whole objects: their own scope parses numbers losslessly.
+    // Conversion answers with whole objects: its scope takes the body as text, for
+    // readConversionReview to check the envelope before any costly parse.
     const conversionLimit = this.o.conversionMaxBodyBytes ?? this.o.maxBodyBytes;
     void app.register((scope, _opts, done) => {
-      scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: conversionLimit }, (_req, body, parsed) => {
-        try {
-          parsed(null, parseJsonLossless(body as string));
-        } catch (err) {
-          parsed(Object.assign(err as Error, { statusCode: 400 }), undefined);
-        }
-      });
+      scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: conversionLimit }, (_req, body, parsed) => parsed(null, body));
       for (const conversion of this.o.conversions ?? []) {
-        this.route(scope as unknown as FastifyInstance<HttpsServer>, conversion.path, conversionLimit, (body) => {
-          const request = parseConversionReview(body);
+        this.route(scope as unknown as FastifyInstance<HttpsServer>, conversion.path, conversionLimit, [all, conversions], (body) => {
+          const request = readConversionReview(body as string);
           const response = conversion.convert(request);
           if (response.result.status === 'Failure') this.logger.warn({ webhook: conversion.name, uid: request.uid, desiredAPIVersion: request.desiredAPIVersion, message: response.result.message }, 'conversion refused');
           else if (this.logger.isLevelEnabled('debug')) this.logger.debug({ webhook: conversion.name, uid: request.uid, desiredAPIVersion: request.desiredAPIVersion, objects: request.objects.length }, 'converted');
@@ -125,9 +150,28 @@ export class WebhookServer {
     return [...this.o.webhooks.map((w) => w.path), ...(this.o.conversions ?? []).map((c) => c.path)];
   }
 
-  /** One POST route: a review that is not one is answered 400; every request is counted and timed. */
-  private route(app: FastifyInstance<HttpsServer>, path: string, bodyLimit: number, answer: (body: unknown) => Promise<unknown>): void {
-    app.post(path, { bodyLimit }, async (req, reply) => {
+  /**
+   * One POST route: a review that is not one is answered 400; every request is counted and timed.
+   * It takes a slot of each limit before its body is read, or is answered 429.
+   */
+  private route(app: FastifyInstance<HttpsServer>, path: string, bodyLimit: number, limits: readonly InFlightLimit[], answer: (body: unknown) => Promise<unknown>): void {
+    const onRequest = async (_req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+      const releases: (() => void)[] = [];
+      for (const limit of limits) {
+        const release = limit.tryAcquire();
+        if (!release) {
+          for (const r of releases) r();
+          this.o.metrics?.requests.inc({ webhook: path, code: '429' });
+          this.logger.debug({ path, maxInFlight: limit.max }, 'too many requests in flight: answered 429');
+          await reply.code(429).header('retry-after', '1').send({ error: `more than ${limit.max} requests in flight` });
+          return;
+        }
+        releases.push(release);
+      }
+      // The response's 'close' comes once the answer is sent or the client went away.
+      reply.raw.once('close', () => releases.forEach((r) => r()));
+    };
+    app.post(path, { bodyLimit, onRequest }, async (req, reply) => {
       const metrics = this.o.metrics;
       const started = process.hrtime.bigint();
       metrics?.inFlight.inc({ webhook: path });

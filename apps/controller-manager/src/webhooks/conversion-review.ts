@@ -1,5 +1,7 @@
 // ConversionReview (apiextensions.k8s.io/v1): the request a CRD's conversion webhook gets from
 // the apiserver, and the response with the converted objects or a Failure result naming why.
+import { keepUnsafeIntegers } from '../server/lossless-json.ts';
+
 export const CONVERSION_REVIEW_API_VERSION = 'apiextensions.k8s.io/v1';
 
 export interface ConversionRequest {
@@ -43,6 +45,22 @@ export function parseConversionReview(body: unknown): ConversionRequest {
   if (typeof req.desiredAPIVersion !== 'string' || req.desiredAPIVersion === '') throw new BadConversionReview('request.desiredAPIVersion is missing');
   if (!Array.isArray(req.objects)) throw new BadConversionReview('request.objects is not a list');
   return { uid: req.uid, desiredAPIVersion: req.desiredAPIVersion, objects: req.objects };
+}
+
+/**
+ * A ConversionReview from its body's text: parsed natively, its envelope checked, then parsed
+ * again losslessly only if an integer in it needs that (keepUnsafeIntegers).
+ */
+export function readConversionReview(text: string): ConversionRequest {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new BadConversionReview(`the body is not JSON: ${(err as Error).message.slice(0, 200)}`);
+  }
+  const request = parseConversionReview(parsed);
+  const exact = keepUnsafeIntegers(text, parsed);
+  return exact === parsed ? request : parseConversionReview(exact);
 }
 
 export function conversionReview(response: ConversionResponse): ConversionReview {

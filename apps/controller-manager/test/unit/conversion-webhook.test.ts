@@ -50,6 +50,7 @@ describe('the conversion route of the webhook server', () => {
     requestTimeoutMs: 1_000,
     maxBodyBytes: 1024,
     conversionMaxBodyBytes: 64 * 1024,
+    limits: { idleTimeoutMs: 60_000, maxConnections: 64, maxRequestsInFlight: 32, conversionMaxRequestsInFlight: 2 },
     logger: silentLogger(),
     metrics: createWebhookMetrics(registry),
   });

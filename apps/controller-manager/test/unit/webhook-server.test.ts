@@ -34,6 +34,7 @@ describe('WebhookServer', () => {
     port: 0,
     requestTimeoutMs: 300,
     maxBodyBytes: 64 * 1024,
+    limits: { idleTimeoutMs: 60_000, maxConnections: 64, maxRequestsInFlight: 32, conversionMaxRequestsInFlight: 2 },
     logger: root,
     metrics: createWebhookMetrics(registry),
     webhooks: [

@@ -3,7 +3,8 @@
 //   -> apply events, tracking the resourceVersion of each event and bookmark.
 // A watch that ends cleanly (server timeout) is resumed from the last resourceVersion at once;
 // 410 Gone (compaction, a too-old version after an apiserver restart) forces a fresh list; any other
-// failure waits a jittered backoff and resumes. A watchdog aborts a watch that goes silent.
+// failure waits a jittered backoff and resumes. A watchdog restarts a watch that goes silent: quietly
+// when the resource is idle, with a warning when the restarted watch shows it had missed changes.
 import { GoneError, errorFromStatus } from '../client/errors.ts';
 import { apiVersionOf } from '../client/gvr.ts';
 import type { ResourceClient } from '../client/resource-client.ts';
@@ -13,18 +14,20 @@ import type { RuntimeMetrics } from '../metrics.ts';
 import { sleep, type Clock, type TimerHandle } from '../util/clock.ts';
 import { TurnBudget } from '../util/yield.ts';
 import { Backoff } from './backoff.ts';
+import { MISSED_CHANGES_WINDOW_MS, SilentWatchAbort, silentWatchVerdict } from './silent-watch.ts';
 
 /** A full list, handed over page by page; nothing changes in the store before commit. */
 export interface ReplaceSession<T> {
   /** Takes a page in (resolves once it has; it may give the event loop turns meanwhile). */
   addPage(items: readonly T[]): Promise<void>;
-  /** The store becomes exactly the items of every page added (resolves once it has). */
-  commit(resourceVersion: string): Promise<void>;
+  /** The store becomes exactly the items of every page added; resolves with how many objects that added, changed or removed. */
+  commit(resourceVersion: string): Promise<number>;
 }
 
 export interface ReflectorStore<T> {
   beginReplace(): ReplaceSession<T>;
-  apply(type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: T): void;
+  /** Applies a watched change; true when the store changed (a replayed version is not a change). */
+  apply(type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: T): boolean;
 }
 
 export interface ReflectorOptions<T extends KubeObject> {
@@ -69,6 +72,11 @@ export class Reflector<T extends KubeObject> {
   private resourceVersion: string | undefined;
   /** When the apiserver last proved the cache current: a list, a watch event or a bookmark. */
   private lastHeardAt: number | undefined;
+  /**
+   * Set when a silent watch is restarted: the changes the next watch delivers within
+   * MISSED_CHANGES_WINDOW_MS of opening (or a relist, if its resourceVersion is gone) were missed.
+   */
+  private catchUp: { missed: number; window?: TimerHandle } | undefined;
 
   constructor(options: ReflectorOptions<T>) {
     this.o = options;
@@ -93,8 +101,9 @@ export class Reflector<T extends KubeObject> {
       try {
         if (this.resourceVersion === undefined) await this.list(signal);
         const started = this.o.clock.now();
-        const progressed = await this.watch(signal);
-        if (progressed) {
+        const outcome = await this.watch(signal);
+        if (outcome === 'silent') continue; // not a failure: resume from the last resourceVersion at once
+        if (outcome === 'progressed') {
           this.backoff.reset();
           continue; // clean end (server timeout): resume at once
         }
@@ -110,6 +119,9 @@ export class Reflector<T extends KubeObject> {
           const delay = again ? this.backoff.next() : 0;
           this.o.logger.info({ resource, resourceVersion: this.resourceVersion, err: err.message, retryInMs: Math.round(delay) }, 'resourceVersion expired, relisting');
           this.resourceVersion = undefined;
+          // A catch-up in progress is settled by the relist, whatever it takes.
+          this.catchUp?.window?.cancel();
+          if (this.catchUp) this.catchUp.window = undefined;
           if (delay > 0) await sleep(this.o.clock, delay, signal).catch(() => undefined);
           this.relistedAt = this.o.clock.now();
           continue;
@@ -119,6 +131,8 @@ export class Reflector<T extends KubeObject> {
         await sleep(this.o.clock, delay, signal).catch(() => undefined);
       }
     }
+    this.catchUp?.window?.cancel();
+    this.catchUp = undefined;
   }
 
   private async list(signal: AbortSignal): Promise<void> {
@@ -134,13 +148,30 @@ export class Reflector<T extends KubeObject> {
       await session.addPage(page.items.map((item) => (item.kind ? item : { ...typeMeta, ...item })));
     }
     if (!rv) throw new Error('list answered without a resourceVersion');
-    await session.commit(rv);
+    const changed = await session.commit(rv);
     this.resourceVersion = rv;
     this.lastHeardAt = this.o.clock.now();
+    if (this.catchUp) {
+      this.catchUp.missed += changed;
+      this.endCatchUp();
+    }
   }
 
-  /** One watch request; resolves true when it delivered anything, false on a silent clean close. */
-  private async watch(signal: AbortSignal): Promise<boolean> {
+  /** Logs how the silent watch's restart turned out (silentWatchVerdict) and ends the catch-up. */
+  private endCatchUp(): void {
+    const catchUp = this.catchUp;
+    if (!catchUp) return;
+    this.catchUp = undefined;
+    catchUp.window?.cancel();
+    const verdict = silentWatchVerdict(catchUp.missed);
+    this.o.logger[verdict.level]({ resource: this.o.client.gvr.resource, missedChanges: catchUp.missed, resourceVersion: this.resourceVersion }, verdict.msg);
+  }
+
+  /**
+   * One watch request: 'progressed' when it delivered anything, 'empty' on a clean close without a
+   * single event, 'silent' when the watchdog ended it.
+   */
+  private async watch(signal: AbortSignal): Promise<'progressed' | 'empty' | 'silent'> {
     const minTimeout = this.o.minWatchTimeoutSeconds ?? 300;
     const timeoutSeconds = Math.floor(minTimeout * (1 + this.random()));
     const abort = new AbortController();
@@ -155,13 +186,17 @@ export class Reflector<T extends KubeObject> {
     const arm = (): void => {
       watchdog?.cancel();
       watchdog = this.o.clock.setTimer(() => {
-        this.o.logger.warn({ resource: this.o.client.gvr.resource, silentMs: silenceMs, resourceVersion: this.resourceVersion }, 'watch went silent; restarting it');
-        abort.abort(new Error('watch went silent'));
+        // Routine on an idle resource; whether it hid missed changes is told after the restart.
+        this.o.logger.debug({ resource: this.o.client.gvr.resource, silentMs: silenceMs, resourceVersion: this.resourceVersion }, 'watch went silent; restarting it');
+        this.catchUp ??= { missed: 0 };
+        abort.abort(new SilentWatchAbort('watch went silent'));
       }, silenceMs);
     };
+    const silenced = (): boolean => abort.signal.aborted && abort.signal.reason instanceof SilentWatchAbort;
     let progressed = false;
     try {
       arm();
+      if (this.catchUp && !this.catchUp.window) this.catchUp.window = this.o.clock.setTimer(() => this.endCatchUp(), MISSED_CHANGES_WINDOW_MS);
       const events = this.o.client.watch({
         ...this.selectors(),
         resourceVersion: this.resourceVersion,
@@ -182,11 +217,16 @@ export class Reflector<T extends KubeObject> {
             this.resourceVersion = event.object.metadata?.resourceVersion ?? this.resourceVersion;
             break;
           default:
-            this.o.store.apply(event.type, event.object);
+            if (this.o.store.apply(event.type, event.object) && this.catchUp) this.catchUp.missed++;
             this.resourceVersion = event.object.metadata?.resourceVersion ?? this.resourceVersion;
         }
       }
-      return progressed;
+      if (silenced()) return 'silent';
+      return progressed ? 'progressed' : 'empty';
+    } catch (err) {
+      // The watchdog's abort surfaces as the request's error (undici rejects with the reason).
+      if (silenced()) return 'silent';
+      throw err;
     } finally {
       watchdog?.cancel();
       signal.removeEventListener('abort', onAbort);

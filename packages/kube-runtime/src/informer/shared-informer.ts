@@ -200,7 +200,7 @@ export class SharedIndexInformer<T extends KubeObject> implements CachedSource<T
     };
   }
 
-  private async commitReplace(listed: ReadonlyMap<string, DeepReadonly<T>>): Promise<void> {
+  private async commitReplace(listed: ReadonlyMap<string, DeepReadonly<T>>): Promise<number> {
     const initial = !this.synced;
     // Nothing else changes this store meanwhile: the watch starts once the commit is done.
     const changes = planRelist(this.indexer, listed);
@@ -223,24 +223,26 @@ export class SharedIndexInformer<T extends KubeObject> implements CachedSource<T
       this.syncWaiters = [];
       for (const w of waiters) w();
     }
+    return changes.length;
   }
 
-  apply(type: 'ADDED' | 'MODIFIED' | 'DELETED', raw: T): void {
+  apply(type: 'ADDED' | 'MODIFIED' | 'DELETED', raw: T): boolean {
     const obj = this.cacheable(raw);
     const key = objectKey(obj);
     const old = this.indexer.getByKey(key);
     if (type === 'DELETED') {
-      if (!old) return;
+      if (!old) return false;
       this.indexer.delete(key);
       // The event carries the object as it was when deleted: the true final state.
       this.dispatch('onDelete', (h) => h.onDelete?.(obj, false));
-      return;
+      return true;
     }
     // A replayed event (same version) after a reconnect is not a change.
-    if (old && old.metadata?.resourceVersion === obj.metadata?.resourceVersion) return;
+    if (old && old.metadata?.resourceVersion === obj.metadata?.resourceVersion) return false;
     this.indexer.set(obj);
     if (old) this.dispatch('onUpdate', (h) => h.onUpdate?.(old, obj));
     else this.dispatch('onAdd', (h) => h.onAdd?.(obj, false));
+    return true;
   }
 
   /** What the cache stores of an object: transformed, its equal values shared, then frozen (which makes sharing safe). */

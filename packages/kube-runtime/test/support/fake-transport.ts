@@ -44,16 +44,24 @@ export function status(code: number, reason: string, message: string, details?: 
   return { status: code, body: { kind: 'Status', apiVersion: 'v1', status: 'Failure', code, reason, message, details } };
 }
 
-/** A watch body the test feeds line by line; it ends on end() or when the request is aborted. */
+/**
+ * A watch body the test feeds line by line; it ends on end() or when the request is aborted
+ * (cleanly, or with `failOnAbort` rejecting with the abort's reason, as undici does).
+ */
 export class LiveStream implements AsyncIterable<string> {
   private readonly queue: string[] = [];
   private wake: (() => void) | undefined;
   private ended = false;
+  private failure: { reason: unknown } | undefined;
 
-  constructor(signal?: AbortSignal) {
+  constructor(signal?: AbortSignal, options: { failOnAbort?: boolean } = {}) {
+    const onAbort = (): void => {
+      if (options.failOnAbort) this.failure = { reason: signal?.reason };
+      this.end();
+    };
     // As fetch: a request sent with an aborted signal ends at once.
-    if (signal?.aborted) this.ended = true;
-    else signal?.addEventListener('abort', () => this.end(), { once: true });
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
   }
 
   push(event: unknown): void {
@@ -73,6 +81,7 @@ export class LiveStream implements AsyncIterable<string> {
         yield next;
         continue;
       }
+      if (this.failure) throw this.failure.reason;
       if (this.ended) return;
       await new Promise<void>((r) => (this.wake = r));
     }
