@@ -37,7 +37,7 @@ function crd(o: { served: string[]; stored?: string[]; marked?: boolean; convers
 function after(c: Crd, goal: CrdConversionGoal, optIn: boolean): [string[], boolean, string | undefined] {
   const plan = planCrdServing(c, converted, { ...goal, optIn });
   const next = applyJsonPatch(c, plan.ops as never) as Crd;
-  return [next.spec.versions.map((v) => v.name), next.metadata.annotations?.[OPT_IN_ANNOTATION] === 'true', (next.spec.conversion as { strategy?: string } | undefined)?.strategy];
+  return [next.spec.versions.map((v) => v.name), next.metadata.annotations?.[OPT_IN_ANNOTATION] === 'true', next.spec.conversion?.strategy];
 }
 
 describe('decideOptInVersion', () => {
