@@ -89,6 +89,16 @@ describe('deploy/', () => {
     expect(helm('networkpolicy.yaml')).toMatch(/kind: NetworkPolicy/);
   });
 
+  it('spreads the replicas one per node, required by default, relaxed by a chart value', () => {
+    const pod = docs('deployment.yaml')[0]!.spec.template;
+    const spread = { maxSkew: 1, topologyKey: 'kubernetes.io/hostname', nodeAffinityPolicy: 'Honor', nodeTaintsPolicy: 'Honor', labelSelector: { matchLabels: pod.metadata.labels } };
+    expect(pod.spec.topologySpreadConstraints).toEqual([{ ...spread, whenUnsatisfiable: 'DoNotSchedule' }]);
+    const values = parseAllDocuments(readFileSync(path.join(repoRoot, 'deploy/helm/cloneset-suite/values.yaml'), 'utf8'))[0]!.toJS() as Obj;
+    expect(values.nodeSpread).toEqual({ whenUnsatisfiable: 'DoNotSchedule' });
+    const helm = readFileSync(path.join(repoRoot, 'deploy/helm/cloneset-suite/templates/deployment.yaml'), 'utf8');
+    expect(helm).toContain('whenUnsatisfiable: {{ .Values.nodeSpread.whenUnsatisfiable }}');
+  });
+
   it('ships one default memory request and limit, in the chart and in kustomize (issue #15 item 9)', () => {
     const container = docs('deployment.yaml')[0]!.spec.template.spec.containers[0] as Obj;
     const values = parseAllDocuments(readFileSync(path.join(repoRoot, 'deploy/helm/cloneset-suite/values.yaml'), 'utf8'))[0]!.toJS() as Obj;
