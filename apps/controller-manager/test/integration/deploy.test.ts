@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 import { kubectl, repoRoot } from '@cloneset-suite/local-cluster';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { deployPermissions } from '../../src/deploy/render.ts';
+import { DEPLOY_NAME, deployRbacPlan } from '../../src/deploy/render.ts';
 import { ALERT_RULES } from '../../src/observability/alerts.ts';
 import { grafanaDashboard } from '../../src/observability/dashboard.ts';
 import { flattenRules, type PolicyRule } from '../../src/rbac.ts';
@@ -59,10 +59,13 @@ describe('deploy/ manifests', () => {
 
   it('Helm chart: helm template passes server-side validation and grants the declared RBAC', async () => {
     const rendered = execFileSync(helmBinary(), ['template', 'cloneset-suite', path.join(repoRoot, 'deploy/helm/cloneset-suite'), '--namespace', NAMESPACE, '--include-crds'], { encoding: 'utf8' });
-    const objects = parseAllDocuments(rendered).map((d) => d.toJS() as { kind: string; rules?: PolicyRule[] }).filter((o) => o);
-    const declared = deployPermissions();
-    expect(flattenRules(objects.find((o) => o.kind === 'ClusterRole')!.rules!)).toEqual(flattenRules(declared.cluster));
-    expect(flattenRules(objects.find((o) => o.kind === 'Role')!.rules!)).toEqual(flattenRules(declared.namespaced));
+    const objects = parseAllDocuments(rendered).map((d) => d.toJS() as { kind: string; metadata: { name: string }; rules?: PolicyRule[] }).filter((o) => o);
+    const plan = deployRbacPlan();
+    const rules = (kind: string, name: string): string[] => flattenRules(objects.find((o) => o.kind === kind && o.metadata.name === name)!.rules!);
+    expect(rules('ClusterRole', DEPLOY_NAME)).toEqual(flattenRules(plan.clusterRole));
+    expect(rules('Role', DEPLOY_NAME)).toEqual(flattenRules(plan.ownNamespaceRole));
+    expect(rules('ClusterRole', `${DEPLOY_NAME}-certificates`)).toEqual(flattenRules(plan.certificatesClusterRole));
+    expect(rules('Role', `${DEPLOY_NAME}-certificates`)).toEqual(flattenRules(plan.certificatesRole));
     const out = await serverDryRun(rendered);
     expect(out.trim().split('\n')).toHaveLength(objects.length);
   }, 600_000);

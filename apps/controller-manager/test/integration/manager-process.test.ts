@@ -120,7 +120,7 @@ describe('controller-manager process', () => {
       await manager.exited;
     }
     await kubectl(['delete', 'mutatingwebhookconfiguration,validatingwebhookconfiguration', configurationName, '--ignore-not-found']).catch(() => undefined);
-    await kubectl(['delete', 'clusterrole,clusterrolebinding', identityName, '--ignore-not-found']).catch(() => undefined);
+    await kubectl(['delete', 'clusterrole,clusterrolebinding', identityName, `${identityName}-certificates`, '--ignore-not-found']).catch(() => undefined);
     await ns?.remove();
   });
 

@@ -4,7 +4,7 @@ import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.ts';
 import { controllerNames } from '../../src/controllers/registry.ts';
-import { deployPermissions, renderDeployFiles, repoRoot } from '../../src/deploy/render.ts';
+import { DEPLOY_NAME, deployRbacPlan, renderDeployFiles, repoRoot } from '../../src/deploy/render.ts';
 import { flattenRules, type PolicyRule } from '../../src/rbac.ts';
 import { admissionWebhooks } from '../../src/webhooks/index.ts';
 import { FEATURE_GATE_DEFAULTS } from '../../src/config/feature-gates.ts';
@@ -22,14 +22,19 @@ describe('deploy/', () => {
     }
   });
 
-  it('grants exactly the calls the code declares: cluster rules in the ClusterRole, own-namespace rules in the Role', () => {
+  it('grants exactly the calls the code declares: each rule in the role the plan gives it', () => {
     const rbac = docs('rbac.yaml');
-    const rules = (kind: string): PolicyRule[] => rbac.find((o) => o.kind === kind)!.rules as PolicyRule[];
-    const declared = deployPermissions();
-    expect(flattenRules(rules('ClusterRole'))).toEqual(flattenRules(declared.cluster));
-    expect(flattenRules(rules('Role'))).toEqual(flattenRules(declared.namespaced));
+    const rules = (kind: string, name: string): PolicyRule[] => rbac.find((o) => o.kind === kind && o.metadata.name === name)!.rules as PolicyRule[];
+    const plan = deployRbacPlan();
+    expect(flattenRules(rules('ClusterRole', DEPLOY_NAME))).toEqual(flattenRules(plan.clusterRole));
+    expect(flattenRules(rules('Role', DEPLOY_NAME))).toEqual(flattenRules(plan.ownNamespaceRole));
+    expect(flattenRules(rules('ClusterRole', `${DEPLOY_NAME}-certificates`))).toEqual(flattenRules(plan.certificatesClusterRole));
+    expect(flattenRules(rules('Role', `${DEPLOY_NAME}-certificates`))).toEqual(flattenRules(plan.certificatesRole));
+    expect(rbac.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual(
+      ['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding'].flatMap((k) => [`${k}/${DEPLOY_NAME}`, `${k}/${DEPLOY_NAME}-certificates`]).sort(),
+    );
     // Least privilege: no wildcards, no list/watch on secrets, writes to named objects only.
-    for (const line of [...flattenRules(rules('ClusterRole')), ...flattenRules(rules('Role'))]) {
+    for (const line of rbac.flatMap((o) => flattenRules((o.rules ?? []) as PolicyRule[]))) {
       expect(line).not.toContain('*|*');
       expect(line).not.toMatch(/^\|secrets\|(list|watch)/);
     }
@@ -53,7 +58,8 @@ describe('deploy/', () => {
     const service = docs('service.yaml')[0]!;
     expect(service.metadata.name).toBe(loaded.config.webhookServiceName);
     expect(service.spec.ports.map((p: Obj) => String(p.targetPort)).sort()).toEqual(['metrics', 'webhook']);
-    const names = flattenRules(deployPermissions().namespaced).join('\n');
+    const plan = deployRbacPlan();
+    const names = flattenRules([...plan.ownNamespaceRole, ...plan.certificatesRole]).join('\n');
     expect(names).toContain(`|leases|update|${loaded.config.leaderElectionId}`);
     expect(names).toContain(`|secrets|update|${loaded.config.webhookSecretName}`);
     expect(docs('webhooks.yaml').every((c) => c.metadata.name === loaded.config.webhookConfigurationName)).toBe(true);

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { deployPermissions } from '../../src/deploy/render.ts';
+import { deployRbacPlan } from '../../src/deploy/render.ts';
 import { flattenRules, type PolicyRule } from '../../src/rbac.ts';
 
 const openKruiseRole = parseAllDocuments(readFileSync(new URL('../fixtures/openkruise-v1.8.4-manager-role.yaml', import.meta.url), 'utf8'))
@@ -21,7 +21,7 @@ const BLOCKING_OWNERS = [
   { owner: 'Pod', grant: '|pods/finalizers|update|*' },
 ];
 
-const ours = (): string[] => flattenRules(deployPermissions().cluster);
+const ours = (): string[] => flattenRules(deployRbacPlan().clusterRole);
 
 describe('RBAC for blockOwnerDeletion, against OpenKruise\'s ClusterRole', () => {
   it.each(BLOCKING_OWNERS)('lets the manager block the deletion of a $owner: $grant', ({ grant }) => {
