@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config/load.ts';
 import { controllerNames } from '../../src/controllers/registry.ts';
 import { DEPLOY_NAME, deployRbacPlan, renderDeployFiles, repoRoot } from '../../src/deploy/render.ts';
 import { flattenRules, type PolicyRule } from '../../src/rbac.ts';
+import { WATCHED_NAMESPACE_PLACEHOLDER } from '../../src/deploy/rbac-manifests.ts';
 import { admissionWebhooks } from '../../src/webhooks/index.ts';
 import { FEATURE_GATE_DEFAULTS } from '../../src/config/feature-gates.ts';
 import { NO_POD_CACHE } from '../../src/webhooks/pod-cache.ts';
@@ -138,6 +139,24 @@ describe('deploy/', () => {
     expect(k.resources).toEqual(expect.arrayContaining(['rbac.yaml', 'webhooks.yaml', 'deployment.yaml', 'service.yaml', 'serviceaccount.yaml', 'namespace.yaml']));
     for (const f of renderDeployFiles().filter((f) => f.path.startsWith('deploy/kustomize/base/crds/'))) {
       expect(k.resources).toContain(f.path.replace('deploy/kustomize/base/', ''));
+    }
+  });
+
+  it('lists every generated file of each kustomize component in its kustomization, and the watched namespace\'s replacement reaches every object placed there', () => {
+    const generated = renderDeployFiles().filter((f) => f.path.startsWith('deploy/kustomize/components/'));
+    for (const f of generated) {
+      const dir = path.dirname(f.path);
+      const k = parseAllDocuments(readFileSync(path.join(repoRoot, dir, 'kustomization.yaml'), 'utf8'))[0]!.toJS() as Obj;
+      const listed = [...((k.resources ?? []) as string[]), ...((k.patches ?? []) as Obj[]).map((p) => p.path as string | undefined)];
+      expect(listed, `${dir}/kustomization.yaml`).toContain(path.basename(f.path));
+    }
+    const dir = path.join(repoRoot, 'deploy/kustomize/components/watch-namespace');
+    const k = parseAllDocuments(readFileSync(path.join(dir, 'kustomization.yaml'), 'utf8'))[0]!.toJS() as Obj;
+    const placed = parseAllDocuments(readFileSync(path.join(dir, 'rbac.yaml'), 'utf8')).map((d) => d.toJS() as Obj);
+    const targets = (k.replacements as Obj[])[0]!.targets as Obj[];
+    for (const o of placed) {
+      expect(o.metadata.namespace).toBe(WATCHED_NAMESPACE_PLACEHOLDER);
+      expect(targets, `${o.kind}/${o.metadata.name}`).toContainEqual({ select: { kind: o.kind, name: o.metadata.name }, fieldPaths: ['metadata.namespace'] });
     }
   });
 });
