@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { parseAllDocuments, stringify } from 'yaml';
 import { kubectl, repoRoot } from '@cloneset-suite/local-cluster';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEPLOY_NAME, deployRbacPlan } from '../../src/deploy/render.ts';
+import { DEPLOY_NAME, deployRbacPlan, rbacObjects } from '../../src/deploy/render.ts';
 import { ALERT_RULES } from '../../src/observability/alerts.ts';
 import { grafanaDashboard } from '../../src/observability/dashboard.ts';
 import { flattenRules, type PolicyRule } from '../../src/rbac.ts';
@@ -127,20 +127,7 @@ describe('deploy/ manifests', () => {
     it('watchNamespace: a Role and RoleBinding there grant the namespaced rules, the ClusterRole only cluster-scoped ones; the objects pass server-side validation', async () => {
       const manifests = helmTemplate('--set', `watchNamespace=${WATCHED}`);
       const objects = rendered(manifests);
-      expect(roles(objects)).toEqual(
-        [
-          `ClusterRole//${DEPLOY_NAME}`,
-          `ClusterRoleBinding//${DEPLOY_NAME}`,
-          `Role/${NAMESPACE}/${DEPLOY_NAME}`,
-          `RoleBinding/${NAMESPACE}/${DEPLOY_NAME}`,
-          `ClusterRole//${DEPLOY_NAME}-certificates`,
-          `ClusterRoleBinding//${DEPLOY_NAME}-certificates`,
-          `Role/${NAMESPACE}/${DEPLOY_NAME}-certificates`,
-          `RoleBinding/${NAMESPACE}/${DEPLOY_NAME}-certificates`,
-          `Role/${WATCHED}/${DEPLOY_NAME}-watched-namespace`,
-          `RoleBinding/${WATCHED}/${DEPLOY_NAME}-watched-namespace`,
-        ].sort(),
-      );
+      expect(roles(objects)).toEqual(roles(rbacObjects({ watchNamespace: WATCHED }) as Rendered[]));
       expect(flattenRules(find(objects, 'ClusterRole', DEPLOY_NAME)!.rules!)).toEqual(flattenRules(watched.clusterRole));
       expect(flattenRules(objects.find((o) => o.kind === 'Role' && o.metadata.namespace === WATCHED)!.rules!)).toEqual(flattenRules(watched.watchedNamespaceRole));
       expect(objects.find((o) => o.kind === 'RoleBinding' && o.metadata.namespace === WATCHED)!.subjects).toEqual([{ kind: 'ServiceAccount', name: DEPLOY_NAME, namespace: NAMESPACE }]);
@@ -152,7 +139,7 @@ describe('deploy/ manifests', () => {
 
     it('webhook.existingCertSecret: no role for the Secret, the webhook configurations or the CRDs; every namespace still granted by the ClusterRole', () => {
       const objects = rendered(helmTemplate('--set', 'webhook.existingCertSecret=my-tls'));
-      expect(roles(objects)).toEqual([`ClusterRole//${DEPLOY_NAME}`, `ClusterRoleBinding//${DEPLOY_NAME}`, `Role/${NAMESPACE}/${DEPLOY_NAME}`, `RoleBinding/${NAMESPACE}/${DEPLOY_NAME}`].sort());
+      expect(roles(objects)).toEqual(roles(rbacObjects({ selfManagedCertificates: false }) as Rendered[]));
       expect(flattenRules(find(objects, 'ClusterRole', DEPLOY_NAME)!.rules!)).toEqual(flattenRules(everywhere.clusterRole));
       const granted = objects.filter((o) => o.rules).flatMap((o) => flattenRules(o.rules!));
       expect(granted.filter((l) => /secrets|webhookconfigurations|customresourcedefinitions/.test(l))).toEqual([]);
@@ -180,9 +167,7 @@ describe('deploy/ manifests', () => {
       );
       const both = await kubectl(['kustomize', dir]);
       const bothObjects = rendered(both);
-      expect(roles(bothObjects)).toEqual(
-        [`ClusterRole//${DEPLOY_NAME}`, `ClusterRoleBinding//${DEPLOY_NAME}`, `Role/${NAMESPACE}/${DEPLOY_NAME}`, `RoleBinding/${NAMESPACE}/${DEPLOY_NAME}`, `Role/${WATCHED}/${DEPLOY_NAME}-watched-namespace`, `RoleBinding/${WATCHED}/${DEPLOY_NAME}-watched-namespace`].sort(),
-      );
+      expect(roles(bothObjects)).toEqual(roles(rbacObjects({ watchNamespace: WATCHED, selfManagedCertificates: false }) as Rendered[]));
       expect(find(bothObjects, 'Deployment', DEPLOY_NAME)!.spec.template.spec.volumes).toEqual([{ name: 'webhook-certs', secret: { secretName: 'cloneset-suite-webhook-tls' } }]);
       const out = await serverDryRun(both);
       expect(out.trim().split('\n')).toHaveLength(bothObjects.length);
