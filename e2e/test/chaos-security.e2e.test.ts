@@ -87,7 +87,7 @@ describe('security', () => {
 
   afterAll(async () => {
     await env?.teardown();
-    if (account) await kubectl(['delete', 'clusterrole,clusterrolebinding', account, '--ignore-not-found']).catch(() => undefined);
+    if (account) await kubectl(['delete', 'clusterrole,clusterrolebinding', account, `${account}-certificates`, '--ignore-not-found']).catch(() => undefined);
     rmSync(tmp, { recursive: true, force: true });
   });
 

@@ -10,9 +10,9 @@ export interface PolicyRule {
 }
 
 export interface Permissions {
-  /** Granted by a ClusterRole (objects in any namespace, or cluster-scoped). */
+  /** Objects in any namespace, or cluster-scoped. */
   cluster: PolicyRule[];
-  /** Granted by a Role in the manager's own namespace. */
+  /** Objects in the manager's own namespace. */
   namespaced: PolicyRule[];
 }
 
@@ -24,35 +24,47 @@ export interface PermissionNames {
   conversionCrdNames?: readonly string[];
 }
 
-/** What the manager itself calls, apart from its controllers. */
-export function managerPermissions(n: PermissionNames): Permissions {
+/**
+ * What the manager itself calls, apart from its controllers: always (`manager`), and only with
+ * self-managed certificates (`certificates`; with --webhook-cert-dir the caBundle is left to
+ * whoever issues the certificate, server/webhook-runnables.ts).
+ */
+export function managerPermissions(n: PermissionNames): { manager: Permissions; certificates: Permissions } {
   return {
-    cluster: [
-      // certs/ca-injector.ts: read the configurations, JSON-patch their caBundle.
-      {
-        apiGroups: ['admissionregistration.k8s.io'],
-        resources: ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations'],
-        verbs: ['get', 'patch'],
-        resourceNames: [n.webhookConfigurationName],
-      },
-      // certs/crd-conversion.ts: read the CRDs whose conversion webhook we serve, JSON-patch their conversion stanza.
-      {
-        apiGroups: ['apiextensions.k8s.io'],
-        resources: ['customresourcedefinitions'],
-        verbs: ['get', 'patch'],
-        resourceNames: [...(n.conversionCrdNames ?? conversionWebhooks().map((w) => w.name))],
-      },
-      // webhooks/pod-cache.ts: the pod cache podsToDelete entries are looked up in.
-      { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch'] },
-    ],
-    namespaced: [
-      // kube-runtime LeaderElector: create the Lease once, then read and replace it.
-      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
-      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'update'], resourceNames: [n.leaseName] },
-      // certs/secret-store.ts: the self-managed certificate Secret.
-      { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
-      { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'update'], resourceNames: [n.secretName] },
-    ],
+    manager: {
+      cluster: [
+        // webhooks/pod-cache.ts: the pod cache podsToDelete entries are looked up in.
+        { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch'] },
+      ],
+      namespaced: [
+        // kube-runtime LeaderElector: create the Lease once, then read and replace it.
+        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
+        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'update'], resourceNames: [n.leaseName] },
+      ],
+    },
+    certificates: {
+      cluster: [
+        // certs/ca-injector.ts: read the configurations, JSON-patch their caBundle.
+        {
+          apiGroups: ['admissionregistration.k8s.io'],
+          resources: ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations'],
+          verbs: ['get', 'patch'],
+          resourceNames: [n.webhookConfigurationName],
+        },
+        // certs/crd-conversion.ts: read the CRDs whose conversion webhook we serve, JSON-patch their conversion stanza.
+        {
+          apiGroups: ['apiextensions.k8s.io'],
+          resources: ['customresourcedefinitions'],
+          verbs: ['get', 'patch'],
+          resourceNames: [...(n.conversionCrdNames ?? conversionWebhooks().map((w) => w.name))],
+        },
+      ],
+      namespaced: [
+        // certs/secret-store.ts: the self-managed certificate Secret.
+        { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
+        { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'update'], resourceNames: [n.secretName] },
+      ],
+    },
   };
 }
 

@@ -9,6 +9,11 @@ export const cloneSetRegistration: ControllerRegistration = {
     // Its informers, and the podsToDelete clean-up (a JSON patch of the spec).
     { apiGroups: ['apps.kruise.io'], resources: ['clonesets'], verbs: ['get', 'list', 'watch', 'patch'] },
     { apiGroups: ['apps.kruise.io'], resources: ['clonesets/status'], verbs: ['patch'] },
+    // Its pods, PVCs and revisions name the CloneSet (and a re-owned PVC its pod) with
+    // blockOwnerDeletion: true, which the OwnerReferencesPermissionEnforcement admission plugin
+    // refuses unless the writer may update the owner's finalizers (OpenKruise grants the first).
+    { apiGroups: ['apps.kruise.io'], resources: ['clonesets/finalizers'], verbs: ['update'] },
+    { apiGroups: [''], resources: ['pods/finalizers'], verbs: ['update'] },
     // Scale and update: create, delete, relabel and update pods in place; readiness-gate conditions.
     { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch', 'create', 'delete', 'patch'] },
     { apiGroups: [''], resources: ['pods/status'], verbs: ['patch'] },

@@ -8,11 +8,11 @@ import { cloneSetCrd, CLONESET_OPT_IN_VERSION, renderCrdFiles, webhookConversion
 import { NO_POD_CACHE } from '../webhooks/pod-cache.ts';
 import { CLONESET_CONVERSION_PATH } from '../webhooks/cloneset-conversion.ts';
 import { defaultConfig } from '../config/flags.ts';
-import type { ControllerRegistration } from '../controllers/registration.ts';
 import { CONTROLLERS } from '../controllers/registry.ts';
 import { prometheusRule } from '../observability/alerts.ts';
 import { grafanaDashboard } from '../observability/dashboard.ts';
-import { managerPermissions, type PermissionNames, type PolicyRule } from '../rbac.ts';
+import { defaultPermissionNames, externalCertificatesComponentFiles, helmRbacTemplate, rbacObjects as rbacObjectsOf, watchNamespaceComponentFiles, type RbacOptions } from './rbac-manifests.ts';
+import { planRbac, type RbacPlan, type RbacScope } from './rbac-plan.ts';
 import { webhookConfigurations } from '../webhooks/configurations.ts';
 import { admissionWebhooks } from '../webhooks/index.ts';
 
@@ -34,50 +34,21 @@ function yamlDocs(objects: readonly object[]): string {
   return HEADER + objects.map((o) => stringify(o, { lineWidth: 0 })).join('---\n');
 }
 
-/** Cluster- and namespace-scoped rules for the manager (with these object names) plus every registered controller. */
-export function deployPermissions(
-  controllers: readonly ControllerRegistration[] = CONTROLLERS,
-  names: PermissionNames = defaultPermissionNames(),
-): { cluster: PolicyRule[]; namespaced: PolicyRule[] } {
-  const own = managerPermissions(names);
-  return { cluster: [...own.cluster, ...controllers.flatMap((r) => r.permissions)], namespaced: own.namespaced };
-}
-
-export function defaultPermissionNames(): PermissionNames {
-  const c = defaultConfig();
-  return { leaseName: c.leaderElectionId, secretName: c.webhookSecretName, webhookConfigurationName: c.webhookConfigurationName };
+/** The rules of each RBAC object deploy/ renders, for one watch scope and certificate source. */
+export function deployRbacPlan(scope: RbacScope = { watchNamespace: false, selfManagedCertificates: true }): RbacPlan {
+  return planRbac(CONTROLLERS, defaultPermissionNames(), scope);
 }
 
 /** The Helm chart's templates put this where the release namespace goes. */
 export const HELM_NAMESPACE = '{{ .Release.Namespace }}';
 
-export interface RbacOptions {
-  controllers?: readonly ControllerRegistration[];
-  /** Namespace of the ServiceAccount, Role and RoleBinding. */
-  namespace?: string;
-  /** Name of the ServiceAccount and of every RBAC object. */
-  name?: string;
-  names?: PermissionNames;
+/** The RBAC objects of deploy/ (by default the kustomize base's: every namespace, self-managed certificates). */
+export function rbacObjects(o: Partial<RbacOptions> = {}): object[] {
+  return rbacObjectsOf(deployRbacOptions(o));
 }
 
-export function rbacObjects(o: RbacOptions = {}): object[] {
-  const namespace = o.namespace ?? DEPLOY_NAMESPACE;
-  const name = o.name ?? DEPLOY_NAME;
-  const p = deployPermissions(o.controllers ?? CONTROLLERS, o.names ?? defaultPermissionNames());
-  const metadata = { name, labels: COMMON_LABELS };
-  const subject = [{ kind: 'ServiceAccount', name, namespace }];
-  return [
-    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata, rules: p.cluster },
-    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name }, subjects: subject },
-    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { ...metadata, namespace }, rules: p.namespaced },
-    {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'RoleBinding',
-      metadata: { ...metadata, namespace },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name },
-      subjects: subject,
-    },
-  ];
+function deployRbacOptions(o: Partial<RbacOptions> = {}): RbacOptions {
+  return { namespace: DEPLOY_NAMESPACE, name: DEPLOY_NAME, labels: COMMON_LABELS, ...o };
 }
 
 export function serviceModeWebhookConfigurations(namespace = DEPLOY_NAMESPACE): object[] {
@@ -122,12 +93,19 @@ export function renderDeployFiles(): DeployFile[] {
   return [
     { path: `${base}/rbac.yaml`, content: yamlDocs(rbacObjects()) },
     { path: `${base}/webhooks.yaml`, content: yamlDocs(serviceModeWebhookConfigurations()) },
-    { path: 'deploy/helm/cloneset-suite/templates/rbac.yaml', content: yamlDocs(rbacObjects({ namespace: HELM_NAMESPACE })) },
+    { path: 'deploy/helm/cloneset-suite/templates/rbac.yaml', content: HEADER + helmRbacTemplate(deployRbacOptions({ namespace: HELM_NAMESPACE })) },
+    ...componentFiles('watch-namespace', watchNamespaceComponentFiles(deployRbacOptions())),
+    ...componentFiles('external-certificates', externalCertificatesComponentFiles(deployRbacOptions())),
     { path: 'deploy/helm/cloneset-suite/templates/webhooks.yaml', content: yamlDocs(serviceModeWebhookConfigurations(HELM_NAMESPACE)) },
     ...crds,
     { path: `${V1BETA1_COMPONENT}/crd-v1beta1.yaml`, content: yamlDocs([v1beta1CrdPatch()]) },
     ...observabilityFiles(),
   ];
+}
+
+/** The generated files of a kustomize component (its kustomization.yaml is written by hand). */
+function componentFiles(component: string, files: readonly { file: string; content: string }[]): DeployFile[] {
+  return files.map((f) => ({ path: `deploy/kustomize/components/${component}/${f.file}`, content: HEADER + f.content }));
 }
 
 /** The Grafana dashboard and the PrometheusRule, raw and as the files the chart's templates embed. */

@@ -27,11 +27,16 @@ const configurationName = `cm-test-${suffix}`;
 const leaseName = `cm-test-${suffix}`;
 const identityName = `cm-test-${suffix}`;
 
-/** A kubeconfig for the ServiceAccount, bound to the deploy RBAC rendered for the test's names. */
+/**
+ * A kubeconfig for the ServiceAccount, bound to the deploy RBAC rendered for the test's names and
+ * for its one watched namespace (--namespace): namespaced rules in a Role there, the ClusterRole
+ * cut to cluster-scoped ones.
+ */
 async function serviceAccountKubeconfig(namespace: string): Promise<string> {
   const rbac = rbacObjects({
     namespace,
     name: identityName,
+    watchNamespace: namespace,
     names: { leaseName, secretName: `${configurationName}-certs`, webhookConfigurationName: configurationName },
   });
   await kubectl(['apply', '-f', '-'], toYaml([{ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: identityName, namespace } }, ...rbac]));
@@ -120,7 +125,7 @@ describe('controller-manager process', () => {
       await manager.exited;
     }
     await kubectl(['delete', 'mutatingwebhookconfiguration,validatingwebhookconfiguration', configurationName, '--ignore-not-found']).catch(() => undefined);
-    await kubectl(['delete', 'clusterrole,clusterrolebinding', identityName, '--ignore-not-found']).catch(() => undefined);
+    await kubectl(['delete', 'clusterrole,clusterrolebinding', identityName, `${identityName}-certificates`, '--ignore-not-found']).catch(() => undefined);
     await ns?.remove();
   });
 

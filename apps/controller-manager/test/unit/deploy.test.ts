@@ -6,8 +6,9 @@ import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.ts';
 import { controllerNames } from '../../src/controllers/registry.ts';
-import { deployPermissions, renderDeployFiles, repoRoot } from '../../src/deploy/render.ts';
+import { DEPLOY_NAME, deployRbacPlan, renderDeployFiles, repoRoot } from '../../src/deploy/render.ts';
 import { flattenRules, type PolicyRule } from '../../src/rbac.ts';
+import { WATCHED_NAMESPACE_PLACEHOLDER } from '../../src/deploy/rbac-manifests.ts';
 import { admissionWebhooks } from '../../src/webhooks/index.ts';
 import { FEATURE_GATE_DEFAULTS } from '../../src/config/feature-gates.ts';
 import { NO_POD_CACHE } from '../../src/webhooks/pod-cache.ts';
@@ -24,14 +25,19 @@ describe('deploy/', () => {
     }
   });
 
-  it('grants exactly the calls the code declares: cluster rules in the ClusterRole, own-namespace rules in the Role', () => {
+  it('grants exactly the calls the code declares: each rule in the role the plan gives it', () => {
     const rbac = docs('rbac.yaml');
-    const rules = (kind: string): PolicyRule[] => rbac.find((o) => o.kind === kind)!.rules as PolicyRule[];
-    const declared = deployPermissions();
-    expect(flattenRules(rules('ClusterRole'))).toEqual(flattenRules(declared.cluster));
-    expect(flattenRules(rules('Role'))).toEqual(flattenRules(declared.namespaced));
+    const rules = (kind: string, name: string): PolicyRule[] => rbac.find((o) => o.kind === kind && o.metadata.name === name)!.rules as PolicyRule[];
+    const plan = deployRbacPlan();
+    expect(flattenRules(rules('ClusterRole', DEPLOY_NAME))).toEqual(flattenRules(plan.clusterRole));
+    expect(flattenRules(rules('Role', DEPLOY_NAME))).toEqual(flattenRules(plan.ownNamespaceRole));
+    expect(flattenRules(rules('ClusterRole', `${DEPLOY_NAME}-certificates`))).toEqual(flattenRules(plan.certificatesClusterRole));
+    expect(flattenRules(rules('Role', `${DEPLOY_NAME}-certificates`))).toEqual(flattenRules(plan.certificatesRole));
+    expect(rbac.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual(
+      ['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding'].flatMap((k) => [`${k}/${DEPLOY_NAME}`, `${k}/${DEPLOY_NAME}-certificates`]).sort(),
+    );
     // Least privilege: no wildcards, no list/watch on secrets, writes to named objects only.
-    for (const line of [...flattenRules(rules('ClusterRole')), ...flattenRules(rules('Role'))]) {
+    for (const line of rbac.flatMap((o) => flattenRules((o.rules ?? []) as PolicyRule[]))) {
       expect(line).not.toContain('*|*');
       expect(line).not.toMatch(/^\|secrets\|(list|watch)/);
     }
@@ -55,7 +61,8 @@ describe('deploy/', () => {
     const service = docs('service.yaml')[0]!;
     expect(service.metadata.name).toBe(loaded.config.webhookServiceName);
     expect(service.spec.ports.map((p: Obj) => String(p.targetPort)).sort()).toEqual(['metrics', 'webhook']);
-    const names = flattenRules(deployPermissions().namespaced).join('\n');
+    const plan = deployRbacPlan();
+    const names = flattenRules([...plan.ownNamespaceRole, ...plan.certificatesRole]).join('\n');
     expect(names).toContain(`|leases|update|${loaded.config.leaderElectionId}`);
     expect(names).toContain(`|secrets|update|${loaded.config.webhookSecretName}`);
     expect(docs('webhooks.yaml').every((c) => c.metadata.name === loaded.config.webhookConfigurationName)).toBe(true);
@@ -89,6 +96,16 @@ describe('deploy/', () => {
     const helm = (f: string): string => readFileSync(path.join(repoRoot, 'deploy/helm/cloneset-suite/templates', f), 'utf8');
     expect(helm('poddisruptionbudget.yaml')).toMatch(/kind: PodDisruptionBudget/);
     expect(helm('networkpolicy.yaml')).toMatch(/kind: NetworkPolicy/);
+  });
+
+  it('spreads the replicas one per node, required by default, relaxed by a chart value', () => {
+    const pod = docs('deployment.yaml')[0]!.spec.template;
+    const spread = { maxSkew: 1, topologyKey: 'kubernetes.io/hostname', nodeAffinityPolicy: 'Honor', nodeTaintsPolicy: 'Honor', labelSelector: { matchLabels: pod.metadata.labels } };
+    expect(pod.spec.topologySpreadConstraints).toEqual([{ ...spread, whenUnsatisfiable: 'DoNotSchedule' }]);
+    const values = parseAllDocuments(readFileSync(path.join(repoRoot, 'deploy/helm/cloneset-suite/values.yaml'), 'utf8'))[0]!.toJS() as Obj;
+    expect(values.nodeSpread).toEqual({ whenUnsatisfiable: 'DoNotSchedule' });
+    const helm = readFileSync(path.join(repoRoot, 'deploy/helm/cloneset-suite/templates/deployment.yaml'), 'utf8');
+    expect(helm).toContain('whenUnsatisfiable: {{ .Values.nodeSpread.whenUnsatisfiable }}');
   });
 
   it('ships one default memory request and limit, in the chart and in kustomize (issue #15 item 9)', () => {
@@ -142,6 +159,24 @@ describe('deploy/', () => {
     expect(k.resources).toEqual(expect.arrayContaining(['rbac.yaml', 'webhooks.yaml', 'deployment.yaml', 'service.yaml', 'serviceaccount.yaml', 'namespace.yaml']));
     for (const f of renderDeployFiles().filter((f) => f.path.startsWith('deploy/kustomize/base/crds/'))) {
       expect(k.resources).toContain(f.path.replace('deploy/kustomize/base/', ''));
+    }
+  });
+
+  it('lists every generated file of each kustomize component in its kustomization, and the watched namespace\'s replacement reaches every object placed there', () => {
+    const generated = renderDeployFiles().filter((f) => f.path.startsWith('deploy/kustomize/components/'));
+    for (const f of generated) {
+      const dir = path.dirname(f.path);
+      const k = parseAllDocuments(readFileSync(path.join(repoRoot, dir, 'kustomization.yaml'), 'utf8'))[0]!.toJS() as Obj;
+      const listed = [...((k.resources ?? []) as string[]), ...((k.patches ?? []) as Obj[]).map((p) => p.path as string | undefined)];
+      expect(listed, `${dir}/kustomization.yaml`).toContain(path.basename(f.path));
+    }
+    const dir = path.join(repoRoot, 'deploy/kustomize/components/watch-namespace');
+    const k = parseAllDocuments(readFileSync(path.join(dir, 'kustomization.yaml'), 'utf8'))[0]!.toJS() as Obj;
+    const placed = parseAllDocuments(readFileSync(path.join(dir, 'rbac.yaml'), 'utf8')).map((d) => d.toJS() as Obj);
+    const targets = (k.replacements as Obj[])[0]!.targets as Obj[];
+    for (const o of placed) {
+      expect(o.metadata.namespace).toBe(WATCHED_NAMESPACE_PLACEHOLDER);
+      expect(targets, `${o.kind}/${o.metadata.name}`).toContainEqual({ select: { kind: o.kind, name: o.metadata.name }, fieldPaths: ['metadata.namespace'] });
     }
   });
 });
