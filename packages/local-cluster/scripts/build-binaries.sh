@@ -2,6 +2,8 @@
 # Builds the pinned control-plane binaries from their Go modules into a cache
 # outside the repo. Skips what is already built. Safe to run concurrently-ish:
 # each binary is built into a temp file and renamed into place.
+#   build-binaries.sh [kubelet] [kube-proxy]   also builds those (the real node's), from the same
+#                                              Kubernetes module as the control plane
 set -euo pipefail
 
 KUBE_VERSION="${KUBE_VERSION:-v1.36.3}"
@@ -14,7 +16,14 @@ bin_dir="${CLONESET_SUITE_BIN_DIR:-$cache_root/k8s-${KUBE_VERSION}_etcd-${ETCD_V
 
 log() { printf '[local-cluster] %s\n' "$*" >&2; }
 
-want=(kube-apiserver kube-controller-manager kube-scheduler etcd kwok kwokctl)
+kube_commands=(kube-apiserver kube-controller-manager kube-scheduler)
+for extra in "$@"; do
+  case "$extra" in
+    kubelet|kube-proxy) kube_commands+=("$extra") ;;
+    *) printf '[local-cluster] error: unknown binary "%s" (extras: kubelet, kube-proxy)\n' "$extra" >&2; exit 2 ;;
+  esac
+done
+want=("${kube_commands[@]}" etcd kwok kwokctl)
 missing=()
 for b in "${want[@]}"; do [ -x "$bin_dir/$b" ] || missing+=("$b"); done
 if [ ${#missing[@]} -eq 0 ]; then
@@ -53,7 +62,7 @@ build_in_module() { # <dir> <output name> <package>
 # Kubernetes: its go.mod replaces k8s.io/* with ./staging, which 'go install' refuses;
 # a generated module pins the published staging modules of the same release instead.
 needs_kube=false
-for b in kube-apiserver kube-controller-manager kube-scheduler; do [ -x "$bin_dir/$b" ] || needs_kube=true; done
+for b in "${kube_commands[@]}"; do [ -x "$bin_dir/$b" ] || needs_kube=true; done
 if $needs_kube; then
   staging_version="v0${KUBE_VERSION#v1}"
   mkdir -p "$work/kube"
@@ -82,10 +91,10 @@ if $needs_kube; then
       echo ")"
     } > "$work/kube/go.mod"
   fi
-  printf 'package main\n\nimport (\n\t_ "k8s.io/kubernetes/cmd/kube-apiserver/app"\n\t_ "k8s.io/kubernetes/cmd/kube-controller-manager/app"\n\t_ "k8s.io/kubernetes/cmd/kube-scheduler/app"\n)\n\nfunc main() {}\n' > "$work/kube/tools.go"
+  { printf 'package main\n\nimport (\n'; for b in "${kube_commands[@]}"; do printf '\t_ "k8s.io/kubernetes/cmd/%s/app"\n' "$b"; done; printf ')\n\nfunc main() {}\n'; } > "$work/kube/tools.go"
   (cd "$work/kube" && go mod tidy >/dev/null 2>"$work/tidy.log") || { cat "$work/tidy.log" >&2; log "error: go mod tidy failed for kubernetes ${KUBE_VERSION}"; exit 1; }
   rm "$work/kube/tools.go"
-  for b in kube-apiserver kube-controller-manager kube-scheduler; do
+  for b in "${kube_commands[@]}"; do
     build_in_module "$work/kube" "$b" "k8s.io/kubernetes/cmd/$b"
   done
 fi

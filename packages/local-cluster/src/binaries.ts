@@ -12,9 +12,12 @@ export const controlPlaneBinaries = [
   'kwokctl',
 ] as const;
 
+/** Binaries built only when asked for: the real node's. */
+export type NodeBinary = 'kubelet';
+
 /** Builds whatever is missing (progress goes to stderr) and returns the bin directory. */
-export async function ensureBinaries(): Promise<string> {
-  const child = spawn('bash', [buildScript], { stdio: ['ignore', 'pipe', 'inherit'] });
+export async function ensureBinaries(extras: readonly NodeBinary[] = []): Promise<string> {
+  const child = spawn('bash', [buildScript, ...extras], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   const code = await new Promise<number | null>((resolve, reject) => {

@@ -1,16 +1,16 @@
-// `npm run cluster:up` / `npm run cluster:down`.
+// `npm run cluster:up [-- --real-node]` / `npm run cluster:down`.
 import { startCluster, stopCluster } from './cluster.ts';
 import { kubeconfigPath } from './paths.ts';
 
 const command = process.argv[2];
 try {
   if (command === 'up') {
-    await startCluster();
+    await startCluster(process.argv.includes('--real-node') ? { realNode: true } : {});
     console.log(`kubeconfig: ${kubeconfigPath}\n  kubectl --kubeconfig ${kubeconfigPath} get nodes`);
   } else if (command === 'down') {
     await stopCluster();
   } else {
-    console.error('usage: cli.ts up|down');
+    console.error('usage: cli.ts up [--real-node] | down');
     process.exitCode = 2;
   }
 } catch (err) {

@@ -1,19 +1,26 @@
 // Starts and stops the local control plane: kwokctl's binary runtime running the pinned
 // kube-apiserver, kube-controller-manager, kube-scheduler, etcd and kwok built from Go
 // modules, plus the suite's own kwok Stages, zoned fake nodes and a default StorageClass.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ensureBinaries } from './binaries.ts';
 import { kwokConfiguration } from './kwok-config.ts';
+import { startRealNode, stopRealNode } from './real-node/real-node.ts';
 import { nodeManifests } from './nodes.ts';
 import { clusterDir, clusterName, kubeconfigPath, kwokWorkdir, stagesDir, usingExternalCluster, testKubeconfigPath } from './paths.ts';
+import { processAlive } from './process-alive.ts';
 import { run, sleep } from './run.ts';
 import { storageClassManifest } from './storage.ts';
 
 export interface StartClusterOptions {
   /** Number of fake nodes (spread over three zones). Default 6, or CLONESET_SUITE_NODES. */
   nodes?: number;
+  /**
+   * Also run a real node (kubelet, containerd, runc; root only) beside the fake ones, tainted so
+   * only pods that tolerate it land there. Default false, or CLONESET_SUITE_REAL_NODE=1.
+   */
+  realNode?: boolean;
   /** Called with progress lines; defaults to stderr. */
   log?: (line: string) => void;
 }
@@ -156,6 +163,8 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
   // is made again.
   if ((await clusterExists(env)) && (await configChanged())) {
     log(`kwok's configuration or the simulated kubelet's stages changed since cluster "${clusterName}" was created: recreating it...`);
+    // A real node's kubelet would go on reporting to the deleted cluster's apiserver.
+    await stopRealNode(clusterName, log);
     await run('kwokctl', ['delete', 'cluster', '--name', clusterName], { env, timeoutMs: 5 * 60_000 });
     await rm(kubeconfigPath, { force: true });
   }
@@ -168,6 +177,7 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
         await run('kwokctl', ['get', 'kubeconfig', '--name', clusterName], { env }).then((kc) => writeFile(kubeconfigPath, kc));
       } catch (err) {
         log(`restarting failed (${(err as Error).message}); recreating the cluster`);
+        await stopRealNode(clusterName, log);
         await run('kwokctl', ['delete', 'cluster', '--name', clusterName], { env });
         await rm(kubeconfigPath, { force: true });
         await createCluster(env, binDir, log);
@@ -179,6 +189,9 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
     await waitFor('the apiserver', () => isClusterReady(kubeconfigPath), 120_000);
   }
   await installClusterObjects(nodes, log);
+  if (options.realNode ?? process.env.CLONESET_SUITE_REAL_NODE === '1') {
+    await startRealNode({ clusterName, kubeconfig: kubeconfigPath, binDir: await ensureBinaries(['kubelet']), log });
+  }
   log('checking that a pod gets scheduled and made Ready...');
   await waitForWorkingControlPlane();
   log(`cluster ready; export KUBECONFIG=${path.relative(process.cwd(), kubeconfigPath) || kubeconfigPath}`);
@@ -189,6 +202,7 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
 export async function stopCluster(options: { log?: (line: string) => void } = {}): Promise<void> {
   const log = options.log ?? defaultLog;
   const { env } = await kwokEnv();
+  await stopRealNode(clusterName, log);
   if (await clusterExists(env)) {
     log(`deleting cluster "${clusterName}"...`);
     await run('kwokctl', ['delete', 'cluster', '--name', clusterName], { env, timeoutMs: 5 * 60_000 });
@@ -293,19 +307,4 @@ export async function componentStatus(): Promise<{ component: ComponentName; run
 export async function describeComponents(): Promise<string> {
   if (usingExternalCluster()) return 'external cluster';
   return (await componentStatus()).map((c) => `${c.component} ${c.running ? 'running' : 'NOT RUNNING'}`).join(', ');
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  // An exited process nobody reaped yet (state Z) still answers signal 0.
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true;
-  }
 }

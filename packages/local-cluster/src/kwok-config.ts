@@ -7,9 +7,17 @@
 //    its CIDR: past it, it hands out the next addresses (10.0.1.x after 10.0.0.0/24), never takes
 //    them back when their pods go, and after a kwok restart it no longer knows they are taken, so
 //    two pods could share an IP.
+//  - kwok plays only the nodes annotated kwok.x-k8s.io/node=fake: a real node (kubelet on
+//    containerd) may join the cluster, and kwok must neither report its status nor play its pods.
+//    kwokctl starts kwok with --manage-all-nodes=true whatever the options say, so its component
+//    patch gives kwok the same two settings as flags (kwokctl's --extra-args cannot: it refuses a
+//    value holding '=').
 // kwokctl writes every option of a given KwokConfiguration (zero values included), so the others
 // are spelled out with kwok's defaults. kwok reads them only at creation: startCluster makes a
 // cluster created with other settings again.
+
+/** The annotation (key=value) of the nodes kwok plays. */
+export const KWOK_NODE_SELECTOR = 'kwok.x-k8s.io/node=fake';
 
 /** The simulated pods' CIDR: 65,534 addresses. */
 export const POD_CIDR = '10.0.0.0/16';
@@ -28,6 +36,8 @@ export function kwokConfiguration(): string {
 kind: KwokConfiguration
 options:
   cidr: ${POD_CIDR}
+  manageAllNodes: false
+  manageNodesWithAnnotationSelector: ${KWOK_NODE_SELECTOR}
   podPlayStageParallelism: 32
   nodePlayStageParallelism: 8
   nodeLeaseParallelism: 4
@@ -36,5 +46,20 @@ options:
   enableProfilingHandler: true
   enableContentionProfiling: false
   enablePodsOnNodeSyncListPager: true
-  enablePodsOnNodeSyncStreamWatch: false`;
+  enablePodsOnNodeSyncStreamWatch: false
+---
+apiVersion: config.kwok.x-k8s.io/v1alpha1
+kind: KwokctlConfiguration
+componentsPatches:
+- name: kwok-controller
+  extraArgs:
+  - key: manage-all-nodes
+    value: "false"
+  - key: manage-nodes-with-annotation-selector
+    value: ${KWOK_NODE_SELECTOR}
+- name: kube-apiserver
+  extraArgs:
+  # A real node's kubelet is reached at its InternalIP: its hostname resolves nowhere.
+  - key: kubelet-preferred-address-types
+    value: InternalIP,Hostname`;
 }

@@ -1,0 +1,3 @@
+// Nothing of this package is imported by another: its scripts are run (the Dockerfile runs
+// prune-for-image.ts, `npm run image:build` runs scripts/build-image.sh).
+export {};
