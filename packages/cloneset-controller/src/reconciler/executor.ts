@@ -5,14 +5,14 @@
 // failure; whatever failed is sorted into failures (its step's condition) and lost races (replan).
 import { abortedByStop, writeOutcome } from '@cloneset-suite/kube-runtime';
 import type { CreatePodAction, PlanAction, PlannedAction } from '../core/plan.ts';
-import { CLAIM_ACTION_KINDS, runClaimAction, type ClaimAction } from './actions/claims.ts';
-import { CLONESET_ACTION_KINDS, runCloneSetAction, type CloneSetAction } from './actions/cloneset-writes.ts';
+import { runClaimAction, type ClaimAction } from './actions/claims.ts';
+import { runCloneSetAction, type CloneSetAction } from './actions/cloneset-writes.ts';
 import { errorMessage, type ExecutionContext, type PlanState } from './actions/context.ts';
 import type { ExecutionResult } from './actions/outcome.ts';
 import { createInBatches, type PlannedCreate } from './actions/pod-creates.ts';
-import { POD_ACTION_KINDS, runPodAction, type PodAction } from './actions/pods.ts';
-import { PREDOWNLOAD_ACTION_KINDS, runPreDownloadAction } from './actions/predownload.ts';
-import { REVISION_ACTION_KINDS, runRevisionAction } from './actions/revisions.ts';
+import { runPodAction, type PodAction } from './actions/pods.ts';
+import { runPreDownloadAction } from './actions/predownload.ts';
+import { runRevisionAction } from './actions/revisions.ts';
 import type { PreDownloadAction } from '../core/predownload/image-predownload.ts';
 import type { RevisionAction } from '../core/revisions/revisions.ts';
 
@@ -21,19 +21,78 @@ export type { ExecutionResult } from './actions/outcome.ts';
 
 type PlannedOther = Exclude<PlanAction, CreatePodAction> & Pick<PlannedAction, 'step'>;
 
+/** The families of actions/, each running the actions of one union type. */
+interface Families {
+  pods: PodAction;
+  claims: ClaimAction;
+  revisions: RevisionAction;
+  predownload: PreDownloadAction;
+  cloneset: CloneSetAction;
+}
+type Family = keyof Families;
+
+/**
+ * Every action kind but createPod (slow-start batches, below), by the family that runs it. A
+ * new kind left out, or put in a family whose union does not hold it, fails typecheck.
+ */
+const FAMILY_OF = {
+  deletePod: 'pods',
+  beginOperation: 'pods',
+  finishOperation: 'pods',
+  undoOperation: 'pods',
+  patchPod: 'pods',
+  setPodConditions: 'pods',
+  inPlaceUpdate: 'pods',
+  resizePod: 'pods',
+  releasePod: 'pods',
+  adoptPod: 'pods',
+  podEvent: 'pods',
+  deletePvc: 'claims',
+  reownPvc: 'claims',
+  createRevision: 'revisions',
+  updateRevision: 'revisions',
+  deleteRevision: 'revisions',
+  createImagePullJob: 'predownload',
+  labelRevision: 'predownload',
+  deleteImagePullJobs: 'predownload',
+  updatePodsToDelete: 'cloneset',
+  event: 'cloneset',
+} as const satisfies Record<PlannedOther['kind'], Family>;
+
+/** The kinds the table gives `F` are exactly the kinds of `F`'s union (so the narrowing below holds). */
+type KindsOf<F extends Family> = { [K in keyof typeof FAMILY_OF]: (typeof FAMILY_OF)[K] extends F ? K : never }[keyof typeof FAMILY_OF];
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const familiesMatch: { [F in Family]: Same<KindsOf<F>, Families[F]['kind']> } = { pods: true, claims: true, revisions: true, predownload: true, cloneset: true };
+void familiesMatch;
+
+function inFamily<F extends Family>(action: PlanAction, family: F): action is Families[F] & PlanAction {
+  return action.kind !== 'createPod' && FAMILY_OF[action.kind] === family;
+}
+
 /** The pod an action writes, for the actions of the pods family (one existing pod each). */
 function podOf(action: PlanAction): string | undefined {
-  return POD_ACTION_KINDS.has(action.kind) ? (action as PodAction).name : undefined;
+  return inFamily(action, 'pods') ? action.name : undefined;
 }
 
 /** One action by its family. */
 function runAction(action: PlannedOther, ctx: ExecutionContext, state: PlanState): Promise<void> {
-  if (POD_ACTION_KINDS.has(action.kind)) return runPodAction(action as PodAction, ctx, state);
-  if (CLAIM_ACTION_KINDS.has(action.kind)) return runClaimAction(action as ClaimAction, ctx);
-  if (REVISION_ACTION_KINDS.has(action.kind)) return runRevisionAction(action as RevisionAction, ctx);
-  if (PREDOWNLOAD_ACTION_KINDS.has(action.kind)) return runPreDownloadAction(action as PreDownloadAction, ctx);
-  if (CLONESET_ACTION_KINDS.has(action.kind)) return runCloneSetAction(action as CloneSetAction, ctx);
-  throw new Error(`no executor for action ${action.kind}`);
+  const family = FAMILY_OF[action.kind];
+  switch (family) {
+    case 'pods':
+      return runPodAction(action as PodAction, ctx, state);
+    case 'claims':
+      return runClaimAction(action as ClaimAction, ctx);
+    case 'revisions':
+      return runRevisionAction(action as RevisionAction, ctx);
+    case 'predownload':
+      return runPreDownloadAction(action as PreDownloadAction, ctx);
+    case 'cloneset':
+      return runCloneSetAction(action as CloneSetAction, ctx);
+    default: {
+      const unhandled: never = family;
+      throw new Error(`no executor for action family ${String(unhandled)}`);
+    }
+  }
 }
 
 export async function executePlan(actions: readonly PlannedAction[], ctx: ExecutionContext): Promise<ExecutionResult> {

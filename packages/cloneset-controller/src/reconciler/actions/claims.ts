@@ -9,8 +9,6 @@ import { reportUnknownOutcome } from './unknown-outcome.ts';
 
 export type ClaimAction = DeletePvcAction | ReownPvcAction;
 
-export const CLAIM_ACTION_KINDS: ReadonlySet<string> = new Set<ClaimAction['kind']>(['deletePvc', 'reownPvc']);
-
 export async function runClaimAction(action: ClaimAction, ctx: ExecutionContext): Promise<void> {
   const pvcs = ctx.client.resource<KubeObject>(pvcResource);
   const ns = ctx.cs.metadata.namespace;

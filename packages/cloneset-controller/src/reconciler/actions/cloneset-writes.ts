@@ -6,8 +6,6 @@ import type { ExecutionContext } from './context.ts';
 
 export type CloneSetAction = UpdatePodsToDeleteAction | EventAction;
 
-export const CLONESET_ACTION_KINDS: ReadonlySet<string> = new Set<CloneSetAction['kind']>(['updatePodsToDelete', 'event']);
-
 export async function runCloneSetAction(action: CloneSetAction, ctx: ExecutionContext): Promise<void> {
   if (action.kind === 'event') {
     ctx.recorder.event(ctx.cs, action.type, action.reason, action.reason, action.message);

@@ -13,20 +13,6 @@ import { writeOperation } from './operation-writes.ts';
 
 export type PodAction = DeletePodAction | OperationAction | PatchPodAction | SetPodConditionsAction | InPlaceUpdateAction | ResizePodAction | ReleasePodAction | AdoptPodAction | PodEventAction;
 
-export const POD_ACTION_KINDS: ReadonlySet<string> = new Set<PodAction['kind']>([
-  'deletePod',
-  'beginOperation',
-  'finishOperation',
-  'undoOperation',
-  'patchPod',
-  'setPodConditions',
-  'inPlaceUpdate',
-  'resizePod',
-  'releasePod',
-  'adoptPod',
-  'podEvent',
-]);
-
 export async function runPodAction(action: PodAction, ctx: ExecutionContext, state: PlanState): Promise<void> {
   const pods = ctx.client.resource<KubeObject>(podResource);
   const ns = ctx.cs.metadata.namespace;

@@ -8,8 +8,6 @@ import { deleteImagePullJobs, imagePullJobResource } from '../image-pull-jobs.ts
 import { revisionResource } from '../resources.ts';
 import { errorMessage, inNamespace, type ExecutionContext } from './context.ts';
 
-export const PREDOWNLOAD_ACTION_KINDS: ReadonlySet<string> = new Set<PreDownloadAction['kind']>(['createImagePullJob', 'labelRevision', 'deleteImagePullJobs']);
-
 export async function runPreDownloadAction(action: PreDownloadAction, ctx: ExecutionContext): Promise<void> {
   switch (action.kind) {
     case 'createImagePullJob':

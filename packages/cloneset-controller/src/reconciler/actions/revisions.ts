@@ -5,8 +5,6 @@ import type { RevisionAction } from '../../core/revisions/revisions.ts';
 import { revisionResource } from '../resources.ts';
 import { inNamespace, type ExecutionContext } from './context.ts';
 
-export const REVISION_ACTION_KINDS: ReadonlySet<string> = new Set<RevisionAction['kind']>(['createRevision', 'updateRevision', 'deleteRevision']);
-
 export async function runRevisionAction(action: RevisionAction, ctx: ExecutionContext): Promise<void> {
   const revisions = ctx.client.resource<KubeObject>(revisionResource);
   const ns = ctx.cs.metadata.namespace;
