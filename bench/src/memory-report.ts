@@ -40,7 +40,7 @@ export interface MemorySize {
   rssMiBPer1000Pods: number;
   /** Between this size and the previous one: fixed costs cancel out. */
   marginalBytesPerPod: number | undefined;
-  /** A pod's JSON as served (managedFields included): what issue #17 compares the heap with. */
+  /** A pod's JSON as served (managedFields included): what the heap per pod is compared with. */
   jsonBytesPerPod: number;
   /** A pod's JSON as cached (managedFields dropped). */
   cachedJsonBytesPerPod: number;

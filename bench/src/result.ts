@@ -47,9 +47,9 @@ export interface BenchSizes {
   repeats: number;
   /** The scale-out compared at both client limits (the issue's N = 300). */
   scaleOut: number;
-  /** The large scale-out (the issue's N = 1,000), where CPU and event-loop delay are measured too. */
+  /** The large scale-out (N = 1,000), where CPU and event-loop delay are measured too. */
   scaleOutLarge: number;
-  /** The scale-out at the shipped client limits during which the leader's Lease renewals are watched (issue #15's N = 1,000). */
+  /** The scale-out at the shipped client limits during which the leader's Lease renewals are watched (N = 1,000). */
   leaseScaleOut: number;
   rollout: number;
   /**

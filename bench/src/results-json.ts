@@ -8,7 +8,7 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
 /** What a scenario contributes: top-level groups (scaleOut, apiWrites...) of fields; NaN and undefined become null in the file. */
 export type ResultData = Record<string, Record<string, unknown>>;
 
-/** The keys issue #17 names, as group.field. */
+/** The keys results.json must carry, as group.field. */
 export const REQUIRED_KEYS = [
   'scaleOut.ratioVsDeployment',
   'rollout.ratioVsDeployment',

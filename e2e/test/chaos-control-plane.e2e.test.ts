@@ -1,4 +1,4 @@
-// Issue #14, control-plane faults: the manager talks to the apiserver through a loopback
+// Control-plane faults: the manager talks to the apiserver through a loopback
 // fault-injecting proxy the test starts. Mid-rollout the proxy ends every watch with 410 Expired
 // (forced relists), then answers 429 and later 503 to every request for a while; finally the
 // kube-apiserver itself is restarted. The controllers converge (rollout complete, the last

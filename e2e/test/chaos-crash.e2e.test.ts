@@ -1,4 +1,4 @@
-// Issue #14, manager crash during rollouts: SIGKILL the controller-manager process at seeded
+// Manager crash during rollouts: SIGKILL the controller-manager process at seeded
 // random points of ReCreate and InPlaceIfPossible rollouts (maxSurge, maxUnavailable, PVC
 // templates), restart it each time, and sample the invariants throughout (surge bound,
 // availability bound, one pod per instance id, PVCs owned and never deleted under a live pod).

@@ -1,4 +1,4 @@
-// Issue #14, leader failover: two controller-manager replicas with leader election behind one
+// Leader failover: two controller-manager replicas with leader election behind one
 // webhook address. SIGKILL the leader mid-rollout: the standby takes the Lease never before it
 // expired and within two (jittered) retry periods after, so within the lease duration of the
 // last renewal plus that (measured and printed); the rollout completes, and no two

@@ -1,4 +1,4 @@
-// Issue #14, hostile and broken input: fast-check generates CloneSet manifests with one thing
+// Hostile and broken input: fast-check generates CloneSet manifests with one thing
 // wrong (wrong types, int32 overflow, negative counts, bad selectors, bad percentages, 1 MiB
 // annotations, pod templates the apiserver refuses at pod creation). Each is sent as a
 // server-side dry run through the real admission chain (schema + the manager's webhooks): it is

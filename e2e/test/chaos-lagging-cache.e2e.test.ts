@@ -1,4 +1,4 @@
-// Issue #14, a cache that lags: the manager's PVC watch reaches it 3 s late (through the fault
+// A cache that lags: the manager's PVC watch reaches it 3 s late (through the fault
 // proxy), while pod events come at once. A ReCreate rollout with volumeClaimTemplates deletes each
 // old pod with its claims; a pass planned before the PVC cache saw those deletes would reuse the
 // old instance id with a claim that is on its way out, and the replacement pod would never

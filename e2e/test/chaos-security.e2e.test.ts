@@ -1,4 +1,4 @@
-// Issue #14, security: the manager runs with the generated RBAC only (a ServiceAccount token
+// Security: the manager runs with the generated RBAC only (a ServiceAccount token
 // bound to rbacObjects(), the same rules deploy/ ships): a scale and a rollout complete with no
 // request refused (403 counted on its /metrics), and the account cannot do what it was never
 // granted. deploy/ grants no wildcard and reaches secrets only through a Role in the manager's own

@@ -1,4 +1,4 @@
-// Issue #14, nothing waits silently: for each state in which a CloneSet cannot make progress,
+// Nothing waits silently: for each state in which a CloneSet cannot make progress,
 // whoever looks (`kubectl describe clone`, the rule's status, the pod's Events) is told what it
 // waits for. One test per state, each asserting the reason and that the message names the thing
 // waited for, then removing the obstacle and checking the CloneSet moves on and the condition clears:

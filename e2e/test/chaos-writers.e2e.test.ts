@@ -1,4 +1,4 @@
-// Issue #14, concurrent writers: while a CloneSet rolls out, the test plays a user editing at the
+// Concurrent writers: while a CloneSet rolls out, the test plays a user editing at the
 // same time on a seeded schedule: labels (merge patch) and annotations (read-modify-write PUT) of
 // its own on the pods, pod deletes, and the CloneSet's replicas, partition, image (back and
 // forth) and paused (read-modify-write PUTs, retried on conflict, racing the controller's status

@@ -1,4 +1,4 @@
-// The way back is as clean as the way in (decisions.md, issue #20): every CloneSet OpenKruise
+// The way back is as clean as the way in: every CloneSet OpenKruise
 // v1.8.4 made in ../shared/testdata/kruise-revisions.json, applied here with replicas 0 through
 // our webhooks, gets the revision OpenKruise made for it: the same name, the same data bytes, the
 // same hash label. Later entries of one CloneSet (rollout, collision) replace its template in

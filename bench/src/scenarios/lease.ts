@@ -1,4 +1,4 @@
-// Scenario 6 (issue #15 item 2): the leader keeps its Lease through a scale-out of N pods at the
+// Scenario 6: the leader keeps its Lease through a scale-out of N pods at the
 // shipped client limits. The CloneSet controller child runs with leader election on, with the
 // controller-manager's default lease timings, while its reconcile client is saturated by the
 // scale-out (bound by qps 50); a watcher in the bench process records every renewal.

@@ -6,8 +6,8 @@ const all = ['scale-out', 'rollout', 'settled', 'memory', 'webhook', 'lease'];
 
 describe('estimateSeconds', () => {
   // The lease section's one run of 1,000 pods at the shipped limits adds about 2 minutes, the
-  // memory section's 10,000 pods (issue #15 item 9) about 4, the rollout of 500 pods (issue #17,
-  // one run per variant) about 3, the Deployment with the CloneSet's pod writes about 3.
+  // memory section's 10,000 pods about 4, the rollout of 500 pods (one
+  // run per variant) about 3, the Deployment with the CloneSet's pod writes about 3.
   it('keeps the full run under about 30 minutes and the quick one under 7', () => {
     expect(estimateSeconds(FULL, all)).toBeLessThan(30 * 60);
     expect(estimateSeconds(QUICK, all)).toBeLessThan(7 * 60);

@@ -1,4 +1,4 @@
-// Whether a CloneSet ended where the last user write put it (issue #14, concurrent writers): its
+// Whether a CloneSet ended where the last user write put it (concurrent writers): its
 // spec is the last one written, the status observed it, the pods are that many, Ready, and at
 // least replicas - partition of them run the update revision's image. Without the
 // CloneSetPartitionRollback gate a partition raised later leaves updated pods updated, so more

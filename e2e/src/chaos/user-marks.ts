@@ -1,4 +1,4 @@
-// "Nothing the user wrote is overwritten" (issue #14, concurrent writers), as a check on samples:
+// "Nothing the user wrote is overwritten" (concurrent writers), as a check on samples:
 // the test writes labels and annotations under its own prefix, each key once and never changes or
 // removes it. So a mark once seen on a pod (by uid) must be on every later sample of that pod with
 // the same value; one missing means some writer (the controller) replaced what the user wrote.

@@ -1,4 +1,4 @@
-// The edits a concurrent user makes while a CloneSet rolls out (issue #14, concurrent writers):
+// The edits a concurrent user makes while a CloneSet rolls out (concurrent writers):
 // a seeded schedule of pod label/annotation writes, pod deletes and CloneSet edits (replicas,
 // partition, image back and forth, paused). Pure: the same seed gives the same edits, and the
 // spec the CloneSet must end at is a fold of the schedule.

@@ -1,4 +1,4 @@
-// The built-in traffic cooperation (issue #18): holds prot.podopslifecycle.kusionstack.io/endpointslice
+// The built-in traffic cooperation: holds prot.podopslifecycle.kusionstack.io/endpointslice
 // on a controlled pod while an EndpointSlice of a Service selecting it lists it as ready, so no
 // lifecycle operation starts before traffic is off and none completes before it is back on.
 import { Histogram } from 'prom-client';

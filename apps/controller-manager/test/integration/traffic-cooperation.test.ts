@@ -1,4 +1,4 @@
-// The built-in traffic cooperation on the local cluster (issue #18): real Services, the
+// The built-in traffic cooperation on the local cluster: real Services, the
 // kube-controller-manager's EndpointSlice controller, kwok's simulated kubelet, and the manager
 // process with every controller on (the default --controllers), pod webhooks in URL mode.
 // Every pod write and every EndpointSlice version is recorded from watches, so "was the pod

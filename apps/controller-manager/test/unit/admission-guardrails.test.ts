@@ -1,4 +1,4 @@
-// Issue #15: what one admission request may ask of the manager (items 3 and 8).
+// What one admission request may ask of the manager: bounded work and bounded bodies.
 import { defaultCloneSet, MAX_CLONESET_REPLICAS, MAX_PODS_TO_DELETE, type CloneSet, type PodLookup } from '@cloneset-suite/api-types';
 import { silentLogger } from '@cloneset-suite/kube-runtime';
 import { describe, expect, it } from 'vitest';

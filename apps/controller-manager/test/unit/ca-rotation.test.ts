@@ -1,4 +1,4 @@
-// Issue #15 item 10: after a CA rotation, no replica serves a certificate the apiserver does not
+// After a CA rotation, no replica serves a certificate the apiserver does not
 // trust yet, and no replica replaces a newer caBundle with the one from an older read.
 import { NotFoundError, silentLogger, type KubeClient, type KubeObject } from '@cloneset-suite/kube-runtime';
 import { describe, expect, it } from 'vitest';

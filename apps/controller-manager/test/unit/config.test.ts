@@ -95,7 +95,7 @@ describe('flag syntax', () => {
     expect(c.maxConcurrentReconciles).toEqual({ default: 3, perController: { cloneset: 8 } });
   });
 
-  it('runs three workers per controller within a 60 s reconcile deadline by default (issue #15 item 7)', () => {
+  it('runs three workers per controller within a 60 s reconcile deadline by default', () => {
     const c = load([]);
     expect(c.maxConcurrentReconciles).toEqual({ default: 3, perController: {} });
     expect(c.reconcileTimeoutMs).toBe(60_000);

@@ -81,7 +81,7 @@ describe('deploy/', () => {
     }
   });
 
-  it('keeps one webhook server through voluntary disruptions and admits only the served ports (issue #15 item 8)', () => {
+  it('keeps one webhook server through voluntary disruptions and admits only the served ports', () => {
     const k = docs('kustomization.yaml')[0]!;
     expect(k.resources).toEqual(expect.arrayContaining(['poddisruptionbudget.yaml', 'networkpolicy.yaml']));
     const podLabels = docs('deployment.yaml')[0]!.spec.template.metadata.labels as Record<string, string>;
@@ -108,13 +108,13 @@ describe('deploy/', () => {
     expect(helm).toContain('whenUnsatisfiable: {{ .Values.nodeSpread.whenUnsatisfiable }}');
   });
 
-  it('ships one default memory request and limit, in the chart and in kustomize (issue #15 item 9)', () => {
+  it('ships one default memory request and limit, in the chart and in kustomize', () => {
     const container = docs('deployment.yaml')[0]!.spec.template.spec.containers[0] as Obj;
     const values = parseAllDocuments(readFileSync(path.join(repoRoot, 'deploy/helm/cloneset-suite/values.yaml'), 'utf8'))[0]!.toJS() as Obj;
     expect(values.resources).toEqual(container.resources);
   });
 
-  it('binds the webhook server to the pod IP, not every interface (issue #15 item 8)', () => {
+  it('binds the webhook server to the pod IP, not every interface', () => {
     const container = docs('deployment.yaml')[0]!.spec.template.spec.containers[0] as Obj;
     expect(container.args).toContain('--webhook-host=$(POD_IP)');
     expect(container.env).toContainEqual({ name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } });

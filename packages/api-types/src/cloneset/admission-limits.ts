@@ -1,5 +1,5 @@
 // Upper bounds that admission puts on one CloneSet, so no request can ask the controller for
-// unbounded work (issue #15 item 3, item 8).
+// unbounded work.
 import { fieldError, type FieldError } from '../field-errors.ts';
 
 /** Instance ids are 5 characters over a 27-letter alphabet (cloneset.md §6.1). */

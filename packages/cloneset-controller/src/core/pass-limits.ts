@@ -1,4 +1,4 @@
-// Issue #15 item 3: the work of one pass is bounded whatever the spec asks for. A pass writes
+// The work of one pass is bounded whatever the spec asks for. A pass writes
 // at most MAX_POD_WRITES_PER_PASS pods (creates, deletes, updates, refresh writes: slow-start
 // batches fall within it) and comes back for the rest, so a scale to 100,000 neither plans
 // 100,000 pods at once nor queues them all behind the client's rate limit.

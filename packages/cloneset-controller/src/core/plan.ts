@@ -232,7 +232,7 @@ export type HoldKind = 'LifecycleHook' | 'PodTransitionRule' | 'OperationTypeMis
  * Pods someone else holds (a lifecycle hook's owner, a PodTransitionRule, whoever changed a
  * pod's operation-type label): an ordinary wait,
  * said on the PodsHeld condition and by a Normal Event, never on FailedScale/FailedUpdate
- * (OpenKruise sets those only for errors, issue #14).
+ * (OpenKruise sets those only for errors).
  */
 export interface PodHold {
   kind: HoldKind;

@@ -1,4 +1,4 @@
-// The CloneSet's /status write (issue #15 item 10), conditional on the resourceVersion the status
+// The CloneSet's /status write, conditional on the resourceVersion the status
 // was computed from: a status planned from a cache that missed a newer write (another writer's
 // status, a spec change, an old leader still running) must not replace it. The apiserver refuses
 // the patch's `test` and the pass is replanned from a fresher cache.

@@ -1,4 +1,4 @@
-// The way back (decisions.md, issue #20) from a cluster an earlier version of this controller ran:
+// The way back from a cluster an earlier version of this controller ran:
 // its revisions have our old hash and hold the template as given (no Go encoding). They are still
 // adopted without touching a pod, and the next template change creates a revision in OpenKruise's
 // exact form (name from FNV-1 of Go's bytes), again touching no pod of the old revision.

@@ -1,4 +1,4 @@
-// Issue #15 item 1, defence in depth, on the cluster: a CloneSet whose selector excludes a label
+// Defence in depth, on the cluster: a CloneSet whose selector excludes a label
 // the controller adds (here pod-template-hash DoesNotExist, a plausible way to leave a
 // Deployment's pods alone) reaches the controller when admission is not in the way (this suite
 // installs only the CRDs). It creates no pod, sets FailedScale naming the selector and records a

@@ -1,4 +1,4 @@
-// Issue #15 item 7 on the cluster: a CloneSet whose pod creates are slowed by a third-party pod
+// On the cluster: a CloneSet whose pod creates are slowed by a third-party pod
 // webhook (a loopback mutating webhook that sleeps before allowing) holds one worker, not the
 // controller: a healthy CloneSet beside it scales out in about its normal time. Its latency is
 // measured alone, then while the slow CloneSet's creates are in flight.

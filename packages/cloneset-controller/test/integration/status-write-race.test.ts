@@ -1,4 +1,4 @@
-// Issue #15 item 10: the CloneSet's /status write is conditional on the resourceVersion its status
+// The CloneSet's /status write is conditional on the resourceVersion its status
 // was computed from. Another writer's status lands between the controller's cache read and its
 // status write (the test holds the controller's request until it has written): the controller's
 // stale status must not replace it. The conflict is replanned, so the CloneSet still settles, with

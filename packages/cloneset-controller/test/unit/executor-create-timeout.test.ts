@@ -1,4 +1,4 @@
-// Issue #15 item 5: a pod create whose answer never came (client timeout, the reconcile's deadline,
+// A pod create whose answer never came (client timeout, the reconcile's deadline,
 // a server-side timeout, a proxy's 502 or bare 503) may have landed. Its expectation stays until
 // the cache shows the pod or the expectation window passes, so the next pass waits instead of
 // creating under a new id.

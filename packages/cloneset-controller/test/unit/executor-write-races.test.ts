@@ -1,4 +1,4 @@
-// Issue #15 item 10: writes that race carry a precondition, a lost race requeues without failing
+// Writes that race carry a precondition, a lost race requeues without failing
 // a condition, and the apiserver's Retry-After survives the executor to reach the queue's backoff.
 import { describe, expect, it } from 'vitest';
 import { ApiError, ConflictError, FakeClock, ScaleExpectations, retryAfterMs, type KubeObject } from '@cloneset-suite/kube-runtime';

@@ -1,4 +1,4 @@
-// Issue #14: pods a hook or a rule holds are said on PodsHeld (never Failed*), with a Normal Event
+// Pods a hook or a rule holds are said on PodsHeld (never Failed*), with a Normal Event
 // when a hold begins or changes, not on every pass while it lasts.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue #15 item 3: id allocation ends, whatever is taken. When no free id can be found the
+// Id allocation ends, whatever is taken. When no free id can be found the
 // CloneSet creates what it could and says so (FailedScale, a Warning), instead of drawing
 // forever and blocking the event loop (and with it the webhooks).
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue #15 item 3: one pass's work is bounded whatever the spec says, and planning stays
+// One pass's work is bounded whatever the spec says, and planning stays
 // iterative: 130,000 replicas plan without a stack overflow. No wall-clock limit here (a loaded
 // machine must not fail a unit test; `npm run bench` measures speed): a planner that went
 // quadratic would take billions of steps at this size and run into the per-test timeout.

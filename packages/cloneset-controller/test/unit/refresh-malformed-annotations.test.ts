@@ -1,4 +1,4 @@
-// Issue #15 item 10: a grace or state annotation someone else wrote badly must not wedge the
+// A grace or state annotation someone else wrote badly must not wedge the
 // CloneSet. Refresh treats it as absent (the grace is dropped, so completion is not blocked by it),
 // says so with a Warning that names the pod and the annotation, and never throws.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue #14: a controlled pod the CloneSet began an operation on, held in PreCheck by a
+// A controlled pod the CloneSet began an operation on, held in PreCheck by a
 // PodTransitionRule, is said on the CloneSet: which rule, how many pods, why.
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';

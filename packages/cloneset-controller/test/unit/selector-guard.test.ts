@@ -1,4 +1,4 @@
-// Issue #15 item 1 (defence in depth): a CloneSet whose selector would release the pods it creates
+// Defence in depth: a CloneSet whose selector would release the pods it creates
 // creates none, says why on FailedScale and with a Warning, whatever the admission layer let through.
 import { describe, expect, it } from 'vitest';
 import type { PlanAction } from '../../src/core/plan.ts';

@@ -1,4 +1,4 @@
-// Issue #15 item 2 against the real apiserver: the leader renews its Lease on a client of its
+// Against the real apiserver: the leader renews its Lease on a client of its
 // own, so a reconcile client saturated far past its rate limit never costs the leadership.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Resources } from '../../src/client/gvr.ts';

@@ -1,4 +1,4 @@
-// Issue #15 item 4: a cache whose watch has been silent or broken for longer than the staleness
+// A cache whose watch has been silent or broken for longer than the staleness
 // threshold (below the 5-minute expectation window) is reported (metric, readiness) and no
 // controller acts on it until it is fresh again.
 import { Registry } from 'prom-client';

@@ -1,4 +1,4 @@
-// Issue #15 item 7: one slow key must not stall the others. Several workers by default, and a
+// One slow key must not stall the others. Several workers by default, and a
 // deadline on each reconcile (its signal aborts; the key is retried with backoff).
 import { describe, expect, it } from 'vitest';
 import { done, type ReconcileAction } from '../../src/controller/action.ts';

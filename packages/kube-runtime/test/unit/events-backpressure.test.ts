@@ -1,4 +1,4 @@
-// Issue #15 item 10: while the apiserver is slow, the recorder's queue of writes stays bounded;
+// While the apiserver is slow, the recorder's queue of writes stays bounded;
 // what does not fit is dropped and counted, and recording resumes once writes drain.
 import { describe, expect, it } from 'vitest';
 import { KubeClient } from '../../src/client/client.ts';

@@ -2,7 +2,7 @@
 // writing a readiness-gate condition or a label) writes the pod while that stage's patch is in
 // flight, the write's watch event still shows the old status, so kwok matches and plays the same
 // stage again: a second "create" with a new pod IP, a second "start"... each replay a new write
-// that triggers the next stage twice as well (issue #17: CloneSet pods, written twice each by
+// that triggers the next stage twice as well (CloneSet pods, written twice each by
 // their controller, reached Ready seconds after Deployment pods). A kubelet never acts twice on
 // one container start because a controller wrote a condition: every stage's patch tests the
 // fields it computed from, so the apiserver refuses a stale replay. Nor does a kubelet wait for a

@@ -66,7 +66,7 @@ describe('kwok stages', () => {
     }
   });
 
-  it('writes a pod as a JSON patch that tests what the stage computed from, not the whole version (issue #17)', () => {
+  it('writes a pod as a JSON patch that tests what the stage computed from, not the whole version', () => {
     const writing = podStages.filter((s) => !s.spec.steps?.some((step) => step.delete));
     expect(writing.length).toBeGreaterThan(0);
     for (const s of writing) {
@@ -133,7 +133,7 @@ describe('kwok stages', () => {
     for (const f of fresh) expect(f).toMatch(/^%v\/%v\/(0|%v)\/%v \$uid \S*name( \$restarts)? \$now$/);
   });
 
-  it('records a stage\'s Event only after its writes succeeded, so a refused replay records none (issue #17)', () => {
+  it('records a stage\'s Event only after its writes succeeded, so a refused replay records none', () => {
     for (const s of podStages) {
       // The deprecated "next" form sends its Event before the patch.
       expect(s.spec.next, s.metadata.name).toBeUndefined();

@@ -119,7 +119,7 @@ function finishWith(pod: Pod, view: LifecycleView, why: string): LifecyclePlan {
   // An id in Preparing or Operate keeps traffic off, even while another id completes.
   const anyPreparing = view.ids.some((id) => view.labelsById.get(id)?.preparing !== undefined || view.labelsById.get(id)?.operate !== undefined);
   const anyCompleting = view.ids.some((id) => view.labelsById.get(id)?.completing !== undefined);
-  // Step 4: preparing wins over completing (issue #248); so does an operation in progress.
+  // Step 4: preparing wins over completing (Kuperator issue #248); so does an operation in progress.
   const desired = anyPreparing ? 'False' : anyCompleting ? 'True' : undefined;
   const gateWrite = desired ? serviceReadyWrite(pod, desired) : undefined;
   if (gateWrite) return plan(`${why}; ${anyPreparing ? 'preparing' : 'completing'}: service-ready ${desired}`, gateWrite);

@@ -1,4 +1,4 @@
-// Traceability (issue #11): an Event at each phase change of a lifecycle id, naming the id, its
+// Traceability: an Event at each phase change of a lifecycle id, naming the id, its
 // type, the label timestamp it entered the phase at and how long the previous phase lasted.
 import { POL_LABELS, POL_SERVICE_READY_GATE, parseNanoTimestamp } from '@cloneset-suite/api-types';
 import type { PlannedEvent } from './lifecycle-plan.ts';

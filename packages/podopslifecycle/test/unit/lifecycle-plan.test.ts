@@ -58,7 +58,7 @@ describe('planLifecycle (§1.6)', () => {
       want: { kind: 'setServiceReady', status: 'True', appended: false },
     },
     {
-      name: 'Preparing wins over completing (issue #248)',
+      name: 'Preparing wins over completing (Kuperator issue #248)',
       pod: { labels: { 'operated/a': T, 'done-operation-type/a': 'u', 'post-checked/a': T, 'completing/a': T, 'operating/b': T, 'operation-type/b': 'r', 'pre-checked/b': T, 'permission/r': T, 'preparing/b': T }, serviceReady: 'True', ready: true },
       want: { kind: 'setServiceReady', status: 'False', appended: false },
     },

@@ -1,4 +1,4 @@
-// Model test (issue #11): two operating controllers (through the SDK), one cooperation controller
+// Model test: two operating controllers (through the SDK), one cooperation controller
 // (a prot. finalizer), the lifecycle controller and a kubelet act on one pod in random order;
 // every write goes through mutatePod and must pass validatePod, as the apiserver would do it.
 // An operating controller may begin its id again after it finished, while the earlier run is

@@ -1,4 +1,4 @@
-// Pods a lifecycle hook holds (issue #14, "nothing waits silently"): a pod in PreparingDelete or
+// Pods a lifecycle hook holds ("nothing waits silently"): a pod in PreparingDelete or
 // PreparingUpdate stays there until whoever owns the hook removes its finalizer or label. The
 // controller has nothing to do meanwhile, so without this the CloneSet would show no reason why
 // it is short of pods or not updating. Waiting for a hook is the hook working, not a failure:

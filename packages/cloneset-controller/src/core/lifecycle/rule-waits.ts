@@ -1,4 +1,4 @@
-// Pods a PodTransitionRule holds in PreCheck (issue #14, "nothing waits silently"): the CloneSet
+// Pods a PodTransitionRule holds in PreCheck ("nothing waits silently"): the CloneSet
 // began its operation (id `cloneset`) on a controlled pod, and the lifecycle does not grant
 // `pre-checked` while a rule selecting the pod rejects it. The rule engine writes its verdict on
 // the pod (annotation `detail.podtransitionrule.kusionstack.io/<rule>`: stage, passed, rejectInfo),

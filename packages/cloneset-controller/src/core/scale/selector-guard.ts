@@ -1,4 +1,4 @@
-// Issue #15 item 1, defence in depth: a selector that excludes the labels the controller adds
+// Defence in depth: a selector that excludes the labels the controller adds
 // (pod-template-hash, controller-revision-hash, instance id, lifecycle state) makes every new
 // pod one the next pass releases, and the pass after replaces it: pods without end, each one
 // orphaned. Admission refuses such a spec; this catches one that got past it (created before

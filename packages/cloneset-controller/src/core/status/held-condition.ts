@@ -1,4 +1,4 @@
-// The PodsHeld condition and its Events (issue #14): pods a lifecycle hook or a PodTransitionRule
+// The PodsHeld condition and its Events: pods a lifecycle hook or a PodTransitionRule
 // holds are an ordinary wait, not a failure. OpenKruise sets FailedScale/FailedUpdate only when an
 // API call fails and says nothing while a hook holds a pod, so an alert on Failed* must not fire
 // because a hook takes its time; a wait that goes on too long is what progressDeadlineSeconds (the
