@@ -78,6 +78,8 @@ describe('CloneSet apps.kruise.io/v1beta1, taking over from OpenKruise main', ()
     manager = await startUrlModeManager(ns.name, 'cs-beta', [...managerArgs, ...extra], { convert: true });
     return manager;
   };
+  /** kubectl keeps the served versions it discovered on disk; a user runs `kubectl api-resources` after a switch. */
+  const refreshDiscovery = (): Promise<string> => run(['api-resources', '--api-group=apps.kruise.io']);
   const crdNow = async () => (await getJson<{ metadata: { annotations?: Record<string, string> }; spec: { versions: { name: string; served: boolean; storage: boolean }[]; conversion?: CrdConversionState }; status: { storedVersions: string[] } }>(['crd', CLONESET_CRD_NAME]))!;
   const servedNow = async (): Promise<string[]> => (await crdNow()).spec.versions.filter((v) => v.served).map((v) => v.name);
 
@@ -120,9 +122,10 @@ describe('CloneSet apps.kruise.io/v1beta1, taking over from OpenKruise main', ()
   afterAll(async () => {
     // Leave the cluster as found: every CloneSet here rewritten as v1alpha1 (while the manager
     // still converts), then the storedVersions of before, so no later CRD must keep v1beta1.
-    const rewritten = await run(['get', V1ALPHA1, '-n', ns.name, '-o', 'json'])
-      .then((list) => run(['replace', '-f', '-'], list))
-      .then(() => true, () => false);
+    const rewritten = await eventually('every CloneSet rewritten as v1alpha1', async () => {
+      await run(['get', V1ALPHA1, '-n', ns.name, '-o', 'json']).then((list) => run(['replace', '-f', '-'], list));
+      return true;
+    }).catch(() => false);
     if (rewritten && storedVersionsBefore && !storedVersionsBefore.includes('v1beta1')) {
       await run(['patch', 'crd', CLONESET_CRD_NAME, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { storedVersions: storedVersionsBefore } })]).catch(() => undefined);
     }
@@ -132,6 +135,8 @@ describe('CloneSet apps.kruise.io/v1beta1, taking over from OpenKruise main', ()
     await installCrds(run, path.join(repoRoot, 'crds')).catch(() => undefined);
     const previous = before?.strategy === 'Webhook' ? before.webhook?.clientConfig : undefined;
     if (previous) await pointCrdConversion(run, CLONESET_CRD_NAME, previous).catch(() => undefined);
+    // The suites after this one use the unversioned resource: kubectl must not ask for v1beta1.
+    await refreshDiscovery().catch(() => undefined);
     await ns?.remove();
   });
 
@@ -217,7 +222,11 @@ describe('CloneSet apps.kruise.io/v1beta1, taking over from OpenKruise main', ()
     const beta = (await get(V1BETA1, 'spelled'))!;
     expect(beta.spec.scaleStrategy).toEqual({ enablePVCReuse: true });
     expect(Object.keys(beta.metadata.annotations ?? {})).toContain('conversion.cloneset-suite.io/v1alpha1-fields');
-    await run(['replace', '-f', '-'], JSON.stringify(beta));
+    // Read and written again if the controller's status write came in between (a 409).
+    await eventually('the v1beta1 view written back', async () => {
+      await run(['replace', '-f', '-'], JSON.stringify((await get(V1BETA1, 'spelled'))!));
+      return true;
+    });
     const alpha = (await get(V1ALPHA1, 'spelled'))!;
     expect(alpha.spec.scaleStrategy).toEqual({ disablePVCReuse: false });
     expect(Object.keys(alpha.metadata.annotations ?? {}).filter((k) => k.startsWith('conversion.cloneset-suite.io/'))).toEqual([]);
@@ -256,10 +265,14 @@ describe('CloneSet apps.kruise.io/v1beta1, taking over from OpenKruise main', ()
   });
 
   it('once storage is migrated as the README says, a manager without the opt-in serves v1alpha1 only and nothing converts', async () => {
-    await run(['get', V1ALPHA1, '-n', ns.name, '-o', 'json']).then((list) => run(['replace', '-f', '-'], list));
+    await eventually('every CloneSet rewritten as v1alpha1', async () => {
+      await run(['get', V1ALPHA1, '-n', ns.name, '-o', 'json']).then((list) => run(['replace', '-f', '-'], list));
+      return true;
+    });
     await run(['patch', 'crd', CLONESET_CRD_NAME, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { storedVersions: ['v1alpha1'] } })]);
     await restartManager([]);
     await eventually('v1alpha1 only', async () => (await servedNow()).join() === 'v1alpha1', { timeoutMs: 30_000 });
+    await refreshDiscovery();
     const crd = await crdNow();
     expect(crd.metadata.annotations?.[OPT_IN_ANNOTATION]).toBeUndefined();
     expect(crd.spec.conversion?.strategy).toBe('None');
