@@ -1,5 +1,6 @@
 // Writes per pod that the CloneSet cannot go below without breaking OpenKruise compatibility
-// (/work/shared/specs/cloneset.md §6.4, §8.2, §8.7, §9 state table), against the targets:
+// (OpenKruise's CloneSet scale-out, pod refresh, in-place update and lifecycle state table),
+// against the targets:
 // the report says which targets the specification rules out, and by how much.
 
 /** Per-workload writes shared by its pods: one ControllerRevision and at least one CloneSet /status. */
@@ -20,15 +21,15 @@ const foldedEvents = (n: number): number => Math.min(n, FOLDED_EVENT_CREATES);
 
 export function writeFloors(scaleOutPods: number, inPlacePods: number): WriteFloor[] {
   const scaleOutPerPod = [
-    'the pod create (§6.4)',
-    'the /status write setting its InPlaceUpdateReady readiness-gate condition True (§8.2: "this is also how freshly created pods become Ready")',
-    'the label patch PreparingNormal → Normal once it is scheduled (§9, v1.9 waits for spec.nodeName)',
+    'the pod create',
+    'the /status write setting its InPlaceUpdateReady readiness-gate condition True (the refresh that also makes freshly created pods Ready)',
+    'the label patch PreparingNormal → Normal once it is scheduled (OpenKruise v1.9 waits for spec.nodeName)',
   ];
   const inPlacePerPod = [
-    'the /status write setting InPlaceUpdateReady False before the update (§8.7 step 2)',
-    'the pod update: revision labels, state Updating, inplace-update-state, image (§8.7 step 3)',
-    'the /status write setting InPlaceUpdateReady True once the containers run the new image (§8.7 step 5, §8.2)',
-    'the label patch Updating → Normal (§8.7 step 5)',
+    'the /status write setting InPlaceUpdateReady False before the update',
+    'the pod update: revision labels, state Updating, inplace-update-state, image',
+    'the /status write setting InPlaceUpdateReady True once the containers run the new image',
+    'the label patch Updating → Normal',
   ];
   return [
     {

@@ -1,7 +1,8 @@
 // The pod writes the CloneSet's specification adds to a ReplicaSet's create, for a Deployment
 // to carry too. A CloneSet pod is created with two readiness gates and the lifecycle state
 // PreparingNormal; its controller then writes the gates' conditions True through /status
-// (§8.2) and, once the pod is scheduled, patches the state to Normal (§9). Each such write is
+// (as OpenKruise's CloneSet refreshes a pod) and, once the pod is scheduled, patches the state to
+// Normal (its lifecycle state machine). Each such write is
 // served by the apiserver and stored by etcd, and reaches every pod watcher: the scheduler, the
 // simulated kubelet, the kcm's pod informers. A Deployment whose pods get the same writes from a
 // stand-in costs the machine what the CloneSet's pods cost, so the CloneSet's time against it

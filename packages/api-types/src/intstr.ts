@@ -1,5 +1,5 @@
 // int-or-string maths: parse an int or a percentage, scale a percentage with an explicit rounding
-// mode, and resolve the CloneSet knobs (cloneset.md §4). Percentages are kept as exact decimal
+// mode, and resolve the CloneSet knobs as OpenKruise's CloneSet does. Percentages are kept as exact decimal
 // fractions and scaled with integer arithmetic, so "99.5%" of 200 is exactly 199, never 198.99...
 import type { IntOrString } from './meta.ts';
 
@@ -88,7 +88,7 @@ export function scaledValue(value: IntOrString, total: number, rounding: Roundin
 }
 
 /**
- * The partition P (cloneset.md §4): an int as given; a percentage of replicas rounded up, except
+ * The partition P (as OpenKruise's CloneSet resolves it): an int as given; a percentage of replicas rounded up, except
  * that with replicas > 1 a percentage other than exactly "100%" that would keep every pod old keeps
  * one fewer ("at least one pod is updated"). Clamped to [0, replicas]. Throws on an invalid value.
  */
@@ -127,7 +127,7 @@ export interface KnobSource {
 }
 
 // The controller parses S, U and SU with the integer-only parser and ignores the error, so a
-// decimal percentage there resolves to 0 (cloneset.md §4). Admission refuses such values.
+// decimal percentage there resolves to 0, as in OpenKruise's CloneSet. Admission refuses such values.
 function lenientInt(value: IntOrString, total: number, rounding: Rounding): number {
   const parsed = tryParseIntOrPercent(value);
   return parsed === undefined ? 0 : scalePercent(parsed, total, rounding);

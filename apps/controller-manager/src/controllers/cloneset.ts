@@ -21,11 +21,11 @@ export const cloneSetRegistration: ControllerRegistration = {
     { apiGroups: [''], resources: ['pods/resize'], verbs: ['patch'] },
     // volumeClaimTemplates: create before the pod, delete with it, re-own on disablePVCReuse.
     { apiGroups: [''], resources: ['persistentvolumeclaims'], verbs: ['list', 'watch', 'create', 'delete', 'patch'] },
-    // Revisions (§7): create, bump .revision on rollback, truncate history.
+    // Revisions (ControllerRevisions, as OpenKruise's CloneSet keeps them): create, bump .revision on rollback, truncate history.
     { apiGroups: ['apps'], resources: ['controllerrevisions'], verbs: ['list', 'watch', 'create', 'patch', 'delete'] },
-    // Same-node and topology spread when choosing pods to delete (§6.6).
+    // Same-node and topology spread when choosing pods to delete (OpenKruise's scale-in order).
     { apiGroups: [''], resources: ['nodes'], verbs: ['list', 'watch'] },
-    // Image pre-download (§8.9, PreDownloadImageForInPlaceUpdate, when the CRD is served):
+    // Image pre-download (gate PreDownloadImageForInPlaceUpdate, when the ImagePullJob CRD is served):
     // create the jobs; once a rollout completes, get the ones named after the kept revisions
     // and delete those it owns (never a list in a reconcile).
     { apiGroups: ['apps.kruise.io'], resources: ['imagepulljobs'], verbs: ['get', 'create', 'delete'] },

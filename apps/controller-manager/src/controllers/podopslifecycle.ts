@@ -1,4 +1,4 @@
-// The PodOpsLifecycle controller (spec §1.6) and exactly the API calls it makes (deploy/ grants these).
+// The PodOpsLifecycle controller (README, PodOpsLifecycle) and exactly the API calls it makes (deploy/ grants these).
 import { PODOPSLIFECYCLE_CONTROLLER_NAME, createPodOpsLifecycleController, passAllStageGate } from '@cloneset-suite/podopslifecycle';
 import { TRANSITION_RULE_CONTROLLER_NAME, createTransitionRuleStageGate } from '@cloneset-suite/transition-rule';
 import type { ControllerRegistration } from './registration.ts';
@@ -22,7 +22,7 @@ export const podOpsLifecycleRegistration: ControllerRegistration = {
     createPodOpsLifecycleController(d.manager, {
       ...(d.namespace ? { namespace: d.namespace } : {}),
       maxConcurrentReconciles: d.maxConcurrentReconciles,
-      // PreCheck/PostCheck pass when every PodTransitionRule selecting the pod passes (spec §2.7);
+      // PreCheck/PostCheck pass when every PodTransitionRule selecting the pod passes;
       // with the rule controller turned off nothing would keep their decisions current, so every
       // pod passes instead of waiting on stale ones.
       stageGate: d.enabledControllers.includes(TRANSITION_RULE_CONTROLLER_NAME)

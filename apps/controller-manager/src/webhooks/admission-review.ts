@@ -1,4 +1,4 @@
-// AdmissionReview v1 (typescript-and-kubernetes.md §4.6): the request shape, and responses that
+// AdmissionReview v1 (Kubernetes' admission.k8s.io/v1 API): the request shape, and responses that
 // allow (with a JSON patch), refuse an invalid object (422 Invalid with field causes, as the
 // apiserver's own schema refusals), refuse by policy (403 Forbidden) or report an error.
 import { formatFieldErrors, type FieldError, type FieldErrorType } from '@cloneset-suite/api-types';

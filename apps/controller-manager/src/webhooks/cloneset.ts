@@ -1,4 +1,4 @@
-// The CloneSet admission webhooks (cloneset.md §1.7-1.8): defaulting with a JSON patch, and the
+// The CloneSet admission webhooks (README, Admission webhooks): defaulting with a JSON patch, and the
 // validation the CRD schema cannot express (selector vs template, InPlaceOnly diffs, podsToDelete
 // lookups, immutable fields, deletion protection), all from api-types.
 import {

@@ -1,4 +1,4 @@
-// The PodOpsLifecycle pod webhooks (spec §1.1, §1.5, §1.8): the pure functions of
+// The PodOpsLifecycle pod webhooks (README, PodOpsLifecycle): the pure functions of
 // @cloneset-suite/podopslifecycle behind /mutate-pod and /validate-pod. They sit on every write
 // of a controlled pod, status writes included, so they make no API call.
 import { KUSION_CONTROL_LABEL, KUSION_CONTROL_VALUE, isKusionControlled, nanoTimestamp } from '@cloneset-suite/api-types';
@@ -27,7 +27,7 @@ function podsOf(request: AdmissionRequest): { pod: Pod; old: Pod | undefined; op
 }
 
 /**
- * A refusal: 422 with a cause per label (decisions.md); each cause carries the spec's message too,
+ * A refusal: 422 with a cause per label; each cause carries Kuperator's denial message too,
  * since kubectl prints the causes instead of the message when there are any.
  */
 function refused(request: AdmissionRequest, pod: Pod, violations: readonly LifecycleViolation[]): AdmissionResponse {

@@ -86,7 +86,7 @@ describe('CloneSet through PodOpsLifecycle and PodTransitionRule on a cluster', 
     }, { timeoutMs, intervalMs: 300 });
 
   /**
-   * A cooperation controller in the spirit of ResourceConsist (§4) for every controlled pod:
+   * A cooperation controller in the spirit of Kuperator's ResourceConsist for every controlled pod:
    * the prot. finalizer on while the pod is Ready and service-ready, off otherwise.
    */
   function cooperate(): void {

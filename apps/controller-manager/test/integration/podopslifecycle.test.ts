@@ -48,7 +48,7 @@ describe('PodOpsLifecycle on a cluster', () => {
     }, { timeoutMs });
 
   /**
-   * A cooperation controller in the spirit of ResourceConsist (§4): traffic on and the prot.
+   * A cooperation controller in the spirit of Kuperator's ResourceConsist: traffic on and the prot.
    * finalizer added while the pod is Ready and service-ready; finalizer removed otherwise.
    */
   function cooperate(name: string): void {

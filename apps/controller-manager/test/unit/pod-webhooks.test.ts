@@ -1,5 +1,5 @@
 // The PodOpsLifecycle pod webhooks as the apiserver calls them: controlled pods only, dry runs
-// untouched, JSON patches that yield mutatePod's result, §1.8 denials as 422 naming the label.
+// untouched, JSON patches that yield mutatePod's result, validating-webhook denials as 422 naming the label.
 import { silentLogger } from '@cloneset-suite/kube-runtime';
 import { describe, expect, it } from 'vitest';
 import { FEATURE_GATE_DEFAULTS } from '../../src/config/feature-gates.ts';
@@ -113,7 +113,7 @@ describe('/mutate-pod with the traffic cooperation', () => {
 describe('/validate-pod', () => {
   const hook = podOpsLifecycleValidator(deps);
 
-  it('refuses a §1.8 violation with 422 and the spec message naming the label', async () => {
+  it('refuses a lifecycle label violation with 422 and Kuperator\'s message naming the label', async () => {
     const pod = samplePod({ 'operating.podopslifecycle.kusionstack.io': '1' });
     const res = await hook.handle(podRequest('UPDATE', pod, samplePod()), ctx);
     expect(res.allowed).toBe(false);

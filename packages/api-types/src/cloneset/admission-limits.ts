@@ -2,7 +2,7 @@
 // unbounded work.
 import { fieldError, type FieldError } from '../field-errors.ts';
 
-/** Instance ids are 5 characters over a 27-letter alphabet (cloneset.md §6.1). */
+/** Instance ids are 5 characters over a 27-letter alphabet (OpenKruise's CloneSet instance ids). */
 export const INSTANCE_ID_SPACE = 27 ** 5;
 
 /**

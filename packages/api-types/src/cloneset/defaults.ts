@@ -1,4 +1,4 @@
-// CloneSet admission defaulting (cloneset.md §1.7), as a pure function: it returns a defaulted
+// CloneSet admission defaulting as OpenKruise's webhook does it, as a pure function: it returns a defaulted
 // copy and never touches its input.
 import { isDeepStrictEqual } from 'node:util';
 import { DEFAULT_UPDATE_MAX_UNAVAILABLE } from '../intstr.ts';

@@ -1,5 +1,5 @@
 // The Kubernetes defaults the CloneSet mutating webhook injects into pod and PVC templates
-// (cloneset.md §1.7), plus kruise's own: a container without imagePullPolicy gets Always, so
+// (OpenKruise's CloneSet defaulting webhook), plus kruise's own: a container without imagePullPolicy gets Always, so
 // in-place image updates pull. Revisions hash the defaulted template, so these must stay stable.
 // Each function mutates the object it is given: callers pass a copy.
 import type {

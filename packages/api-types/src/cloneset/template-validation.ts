@@ -1,5 +1,5 @@
 // The part of Kubernetes' core PodTemplateSpec validation that a webhook can do without the
-// apiserver's internals, plus kruise's CloneSet-specific template rules (cloneset.md §1.8).
+// apiserver's internals, plus kruise's CloneSet-specific template rules (its validating webhook).
 // Volume claim template names count as volumes, so mounts that reference them validate.
 import type { IntOrString, V1Container, V1PodTemplateSpec, V1Probe, V1ResourceRequirements } from '@kubernetes/client-node';
 import { fieldError, type FieldError, type FieldPath } from '../field-errors.ts';

@@ -1,5 +1,6 @@
-// CloneSet admission validation (cloneset.md §1.8, with OnDelete and progressDeadlineSeconds
-// accepted per decisions.md). Pure: the pod lookups the podsToDelete rule needs are passed in.
+// CloneSet admission validation: OpenKruise's CloneSet validating webhook, plus OnDelete and
+// progressDeadlineSeconds (OpenKruise v1.9 features) accepted in v1alpha1 too.
+// Pure: the pod lookups the podsToDelete rule needs are passed in.
 import type { V1Container, V1PersistentVolumeClaim } from '@kubernetes/client-node';
 import { FieldPath, fieldError, type FieldError } from '../field-errors.ts';
 import { parseIntOrPercent, scalePercent, tryParseIntOrPercent, type ParsedIntOrPercent } from '../intstr.ts';

@@ -110,7 +110,7 @@ function crd(versions: readonly ServedVersion[], extras: CrdVersionExtras, optio
   }) as unknown as CustomResourceDefinition;
 }
 
-/** The printer columns of cloneset.md §1.1, in order; the last three only with `-o wide`. */
+/** The printer columns of OpenKruise's CloneSet CRD, in order; the last three only with `-o wide`. */
 export const CLONESET_PRINTER_COLUMNS: PrinterColumn[] = [
   { name: 'DESIRED', type: 'integer', jsonPath: '.spec.replicas', description: 'The desired number of pods.' },
   { name: 'UPDATED', type: 'integer', jsonPath: '.status.updatedReplicas', description: 'The number of pods updated.' },

@@ -1,4 +1,4 @@
-// OpenKruise well-known keys (cloneset.md §1.9), byte-compatible with kruise v1.8.
+// OpenKruise well-known keys, byte-compatible with kruise v1.8.
 
 export const KRUISE_LABELS = {
   /** Pod, PVC: 5-character id shared by a pod and its PVCs. */

@@ -1,5 +1,5 @@
 // KusionStack scope: only pods carrying this label with exactly this value take part in
-// PodOpsLifecycle (decisions.md, "our choices" 1).
+// PodOpsLifecycle (README, PodOpsLifecycle).
 
 export const KUSION_CONTROL_LABEL = 'kusionstack.io/control';
 export const KUSION_CONTROL_VALUE = 'true';

@@ -1,4 +1,4 @@
-// PodOpsLifecycle keys (podopslifecycle-and-transition-rules.md §1.2): per-id label prefixes,
+// PodOpsLifecycle keys, byte-compatible with Kuperator's: per-id label prefixes,
 // global labels, annotations, finalizers and the readiness gate; helpers for `<prefix>/<id>` keys
 // and the Unix-nanosecond timestamps used as label values.
 
@@ -22,7 +22,7 @@ export const POL_PREFIXES = {
 export type PolPrefixName = keyof typeof POL_PREFIXES;
 export type PolPrefix = (typeof POL_PREFIXES)[PolPrefixName];
 
-/** The well-known per-id prefix list W (§1.2): every per-id prefix except operation-permission. */
+/** The well-known per-id prefix list W used by undo clean-up, the label-format check and id grouping: every per-id prefix except operation-permission. */
 export const POL_PER_ID_PREFIXES: readonly PolPrefix[] = [
   POL_PREFIXES.operating,
   POL_PREFIXES.operationType,
@@ -38,7 +38,7 @@ export const POL_PER_ID_PREFIXES: readonly PolPrefix[] = [
   POL_PREFIXES.undoOperationType,
 ];
 
-/** Prefixes whose suffixes make up a pod's set of lifecycle ids (§1.3). */
+/** Prefixes whose suffixes make up a pod's set of lifecycle ids (operating, operate, operated). */
 export const POL_ID_SOURCE_PREFIXES: readonly PolPrefix[] = [
   POL_PREFIXES.operating,
   POL_PREFIXES.operate,
@@ -52,7 +52,7 @@ export const POL_LABELS = {
   stayOffline: 'podopslifecycle.kusionstack.io/stay-offline',
   creating: 'podopslifecycle.kusionstack.io/creating',
   completing: 'podopslifecycle.kusionstack.io/completing',
-  /** Declared upstream, written by nobody (§1.2); listed so nobody confuses them with per-id keys. */
+  /** Declared by Kuperator, written by nobody; listed so nobody confuses them with per-id keys. */
   preChecking: 'podopslifecycle.kusionstack.io/pre-checking',
   preparing: 'podopslifecycle.kusionstack.io/preparing',
   operating: 'podopslifecycle.kusionstack.io/operating',
@@ -87,7 +87,7 @@ export const POL_TRAFFIC_OPT_OUT_VALUE = 'disabled';
 export const POL_SERVICE_READY_GATE = 'pod.kusionstack.io/service-ready';
 export const POL_SERVICE_READY_MESSAGE = 'updated by PodOpsLifecycle';
 
-/** Lifecycle ids and operation types the suite itself uses (decisions.md). */
+/** Lifecycle ids and operation types the suite itself uses (README, CloneSet under PodOpsLifecycle). */
 export const POL_CLONESET_ID = 'cloneset';
 export const POL_OPERATION_TYPES = {
   update: 'update',
@@ -125,7 +125,7 @@ export function parsePolKey(key: string): ParsedPolKey | { invalid: true; prefix
   return { prefix, id };
 }
 
-/** The sorted set of lifecycle ids on a pod (§1.3): suffixes of operating/operate/operated keys. */
+/** The sorted set of lifecycle ids on a pod: suffixes of operating/operate/operated keys. */
 export function lifecycleIds(labels: Readonly<Record<string, string>> | undefined): string[] {
   const ids = new Set<string>();
   for (const key of Object.keys(labels ?? {})) {

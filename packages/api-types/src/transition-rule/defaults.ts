@@ -1,6 +1,6 @@
-// PodTransitionRule admission defaulting (podopslifecycle-and-transition-rules.md §2.3), pure.
-// failurePolicy defaults to Fail, not to the anchor's Ignore: decisions.md makes Fail the default
-// and honours it (the anchor defaults Ignore but never reads it).
+// PodTransitionRule admission defaulting, pure. failurePolicy defaults to Fail, not to Kuperator's
+// Ignore: the suite honours failurePolicy with Fail as the default (README, PodTransitionRule),
+// where Kuperator defaults Ignore but never reads it.
 import type { PodTransitionRule, WebhookFailurePolicy } from './schema.ts';
 
 export const PTR_DEFAULT_POLL_INTERVAL_SECONDS = 5;

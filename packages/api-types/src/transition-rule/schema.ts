@@ -21,7 +21,7 @@ export type TransitionRuleStage = (typeof TRANSITION_RULE_STAGES)[number];
 export const WEBHOOK_FAILURE_POLICIES = ['Ignore', 'Fail'] as const;
 export type WebhookFailurePolicy = (typeof WEBHOOK_FAILURE_POLICIES)[number];
 
-/** `"<int>%"` with a non-zero value: 0 and "0%" are refused for maxUnavailableValue (decisions.md). */
+/** `"<int>%"` with a non-zero value: 0 and "0%" are refused for maxUnavailableValue (the suite refuses them at admission; Kuperator accepts 0). */
 export const NON_ZERO_PERCENT_PATTERN = '^0*[1-9][0-9]*%$';
 export const PERCENT_PATTERN = '^[0-9]+%$';
 

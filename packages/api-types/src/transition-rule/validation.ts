@@ -1,6 +1,6 @@
-// PodTransitionRule admission validation (podopslifecycle-and-transition-rules.md §2.3, with
-// decisions.md: maxUnavailableValue 0 / "0%" refused; a webhook URL is checked for syntax and
-// scheme but never dialled; a caBundle must parse). Pure, no network.
+// PodTransitionRule admission validation: Kuperator's rules, plus the suite's own: maxUnavailableValue
+// 0 / "0%" refused; a webhook URL is checked for syntax and scheme but never dialled (a probe inside
+// admission makes `kubectl apply` flaky); a caBundle must parse. Pure, no network.
 import { X509Certificate } from 'node:crypto';
 import { FieldPath, fieldError, type FieldError } from '../field-errors.ts';
 import { tryParseIntOrPercent } from '../intstr.ts';

@@ -4,7 +4,7 @@ import { loadCloneSet } from '../fixtures.ts';
 
 const base = (): CloneSet => loadCloneSet();
 
-describe('defaultCloneSet (cloneset.md §1.7)', () => {
+describe('defaultCloneSet (OpenKruise\'s CloneSet defaulting)', () => {
   it('does not modify its input', () => {
     const cs = base();
     const before = structuredClone(cs);

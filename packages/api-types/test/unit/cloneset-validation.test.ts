@@ -26,7 +26,8 @@ describe('seed samples', () => {
 
 type Case = [rule: string, mutate: (cs: CloneSet) => void, field?: string, message?: RegExp];
 
-// One accepted and one rejected case per rule of cloneset.md §1.8 (plus decisions.md).
+// One accepted and one rejected case per rule of OpenKruise's CloneSet validation (plus the suite's
+// own: OnDelete and progressDeadlineSeconds accepted in v1alpha1).
 const accepted: Case[] = [
   ['metadata name is a DNS subdomain', (cs) => (cs.metadata!.name = 'a.b-c')],
   ['replicas 0', (cs) => (cs.spec.replicas = 0)],

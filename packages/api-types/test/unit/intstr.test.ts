@@ -81,7 +81,7 @@ describe('scaledValue', () => {
   });
 });
 
-describe('resolvePartition (cloneset.md §4)', () => {
+describe('resolvePartition', () => {
   it.each([
     [undefined, 5, 0],
     [0, 5, 0],
@@ -121,7 +121,7 @@ describe('resolvePartition (cloneset.md §4)', () => {
 });
 
 describe('resolveCloneSetKnobs', () => {
-  // cloneset.md §4, the reference table for the default maxUnavailable 20% with no surge.
+  // The reference table (OpenKruise's CloneSet) for the default maxUnavailable 20% with no surge.
   it.each([
     [1, 1],
     [2, 1],
@@ -137,7 +137,7 @@ describe('resolveCloneSetKnobs', () => {
     expect(resolveCloneSetKnobs({ replicas: 4, updateStrategy: { maxSurge: 1 } })).toMatchObject({ maxSurge: 1, maxUnavailable: 0 });
   });
 
-  // cloneset.md §5.6 worked examples: the knob values they start from.
+  // OpenKruise's `cloneset_sync_utils_test.go` worked examples: the knob values they start from.
   it.each([
     [{ replicas: 5, updateStrategy: { partition: 3, maxUnavailable: 1, maxSurge: 0 } }, { partition: 3, maxUnavailable: 1, maxSurge: 0 }],
     [{ replicas: 5, updateStrategy: { partition: 3, maxUnavailable: 1, maxSurge: 1 } }, { partition: 3, maxUnavailable: 1, maxSurge: 1 }],

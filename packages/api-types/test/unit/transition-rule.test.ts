@@ -31,7 +31,7 @@ describe('seed 000 sample', () => {
   });
 });
 
-describe('defaultPodTransitionRule (§2.3, decisions.md)', () => {
+describe('defaultPodTransitionRule', () => {
   it('sets poll interval 5 s and timeout 60 s when a poll block exists', () => {
     const out = defaultPodTransitionRule(withRule(webhook({ poll: { url: 'http://example.test/poll' } })));
     expect(out.spec.rules?.[0]?.webhook?.clientConfig.poll).toEqual({ url: 'http://example.test/poll', intervalSeconds: 5, timeoutSeconds: 60 });
@@ -46,7 +46,7 @@ describe('defaultPodTransitionRule (§2.3, decisions.md)', () => {
     expect(defaultPodTransitionRule(withRule(webhook({}))).spec.rules?.[0]?.webhook?.clientConfig.poll).toBeUndefined();
   });
 
-  it('defaults failurePolicy to Fail (decisions.md), keeping a set value', () => {
+  it('defaults failurePolicy to Fail, keeping a set value', () => {
     expect(defaultPodTransitionRule(withRule(webhook({}))).spec.rules?.[0]?.webhook?.failurePolicy).toBe('Fail');
     const ignore = withRule(webhook({}));
     ignore.spec.rules![0]!.webhook!.failurePolicy = 'Ignore';

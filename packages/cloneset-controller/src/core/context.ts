@@ -1,5 +1,5 @@
 // Everything one reconcile pass derives once from the observed objects, shared by
-// the Scale and Update planners (spec §3 steps 4-9).
+// the Scale and Update planners (OpenKruise's CloneSet sync).
 import type { V1ControllerRevision, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import { calculateDiffs, type Diffs } from './update/diff.ts';
 import { EXCLUDE_PREPARING_DELETE_LABEL, LifecycleState, type FeatureGates } from './keys.ts';
@@ -30,7 +30,7 @@ export interface ContextInput {
   nodeAllocatable?: NodeAllocatable;
   /** How long a Deferred resize may wait before its pod is re-created (resize-fallback.ts). */
   resizeDeferredTimeoutMs?: number;
-  /** Any pod of the namespace by name, ours or not (instance id reuse, §6.1). */
+  /** Any pod of the namespace by name, ours or not (instance id reuse). */
   podNamed?: (name: string) => V1Pod | undefined;
 }
 
@@ -49,7 +49,7 @@ export function buildContext(input: ContextInput): PlanContext {
   const { cs } = input;
   const knobs = resolveKnobs(cs);
   const updateType = cs.spec.updateStrategy?.type ?? 'ReCreate';
-  // OnDelete has no rolling block (decisions.md 6): no surge.
+  // OnDelete has no rolling block (pods move only when deleted): no surge.
   if (updateType === 'OnDelete') knobs.maxSurge = 0;
   return {
     ...input,
@@ -71,13 +71,13 @@ export function findRevision(ctx: PlanContext, label: string): V1ControllerRevis
   return ctx.revisions.find((r) => revisionMatches(label, revisionNameOf(r)));
 }
 
-/** Update-flavour "new": at updateRevision (§5). */
+/** Update-flavour "new": at updateRevision (OpenKruise's calculateDiffsWithExpectation). */
 export function isUpdatedPod(ctx: PlanContext, pod: V1Pod): boolean {
   return isPodAtRevision(pod, revisionNameOf(ctx.updateRevision));
 }
 
 /**
- * Scale-flavour "new": also PreparingUpdate under PreparingUpdateAsUpdate (§8.9), on unless
+ * Scale-flavour "new": also PreparingUpdate under PreparingUpdateAsUpdate (OpenKruise's update features), on unless
  * turned off (off is OpenKruise's default).
  */
 export function isNewForScale(ctx: PlanContext, pod: V1Pod): boolean {
@@ -87,7 +87,7 @@ export function isNewForScale(ctx: PlanContext, pod: V1Pod): boolean {
 }
 
 /**
- * Whether moving this pod to its target revision recreates it (decisions.md fix 1), as the
+ * Whether moving this pod to its target revision recreates it (surge is only for pods that will be recreated), as the
  * Update step will decide it (update-mode.ts); never under OnDelete.
  */
 export function needsRecreate(ctx: PlanContext, pod: V1Pod): boolean {

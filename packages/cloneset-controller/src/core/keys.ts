@@ -1,4 +1,4 @@
-// Well-known keys used by the planners (spec §1.9), taken from api-types. The
+// Well-known keys used by the planners (OpenKruise's well-known keys), taken from api-types. The
 // feature-gate set below is local: api-types does not model gates (move it there
 // or to kube-runtime's config when one exists).
 import { KRUISE_ANNOTATIONS, KRUISE_LABELS, KRUISE_READINESS_GATES, LIFECYCLE_STATES, NOT_READY_KEYS } from '@cloneset-suite/api-types';
@@ -34,20 +34,20 @@ export const LifecycleState = {
 } as const;
 export type LifecycleState = (typeof LifecycleState)[keyof typeof LifecycleState];
 
-/** Not-ready keys carried in the KruisePodReady condition message (§9). */
+/** Not-ready keys carried in the KruisePodReady condition message (OpenKruise's lifecycle state machine). */
 export const PRE_DELETE_HOOK_KEY = NOT_READY_KEYS.preDeleteHook;
 export const PRE_UPDATE_HOOK_KEY = NOT_READY_KEYS.preUpdateHook;
 
-/** Feature gates the planners read (decisions.md: anchor names and defaults). */
+/** Feature gates the planners read (OpenKruise's names; defaults as README, Configuration states them). */
 export interface FeatureGates {
   CloneSetShortHash?: boolean;
   CloneSetPartitionRollback?: boolean;
   /** On when undefined (OpenKruise: off); only `false` turns it off. */
   PreparingUpdateAsUpdate?: boolean;
   RecreatePodWhenChangeVCTInCloneSetGate?: boolean;
-  /** Global --cloneset-scaling-exclude-preparing-delete flag (§1.3). */
+  /** Global --cloneset-scaling-exclude-preparing-delete flag (OpenKruise's scaleStrategy). */
   CloneSetScalingExcludePreparingDelete?: boolean;
-  /** ImagePullJobs ahead of in-place updates (§8.9), only where the ImagePullJob CRD is served. */
+  /** ImagePullJobs ahead of in-place updates (OpenKruise's update features), only where the ImagePullJob CRD is served. */
   PreDownloadImageForInPlaceUpdate?: boolean;
   /** Container cpu/memory changes made in place through pods/resize (resize.ts). */
   InPlaceWorkloadVerticalScaling?: boolean;

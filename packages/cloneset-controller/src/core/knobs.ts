@@ -1,4 +1,4 @@
-// Knob resolution (spec §4) delegated to api-types; this wrapper only adapts the
+// Knob resolution (OpenKruise's knob resolution) delegated to api-types; this wrapper only adapts the
 // CloneSet shape and turns an invalid partition into a reported error instead of a throw.
 import { resolveCloneSetKnobs } from '@cloneset-suite/api-types';
 import type { CloneSetLike } from './types.ts';
@@ -9,7 +9,7 @@ export interface Knobs {
   maxSurge: number;
   maxUnavailable: number;
   scaleMaxUnavailable: number;
-  /** False when the partition could not be parsed; P then defaults to 0 (§1.6: expectedUpdated stays 0). */
+  /** False when the partition could not be parsed; P then defaults to 0 (expectedUpdated stays 0). */
   partitionValid: boolean;
 }
 

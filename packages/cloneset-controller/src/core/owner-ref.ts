@@ -1,5 +1,5 @@
 // The controller reference an owned object carries: a CloneSet's on its pods, PVCs,
-// revisions and jobs; a pod's on the PVC handed to it under disablePVCReuse (§6.3).
+// revisions and jobs; a pod's on the PVC handed to it under disablePVCReuse (OpenKruise's PVC handling).
 import type { V1OwnerReference } from '@kubernetes/client-node';
 import { CLONESET_API_VERSION, CLONESET_KIND } from './keys.ts';
 

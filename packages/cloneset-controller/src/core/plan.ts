@@ -1,6 +1,6 @@
 // The plan: typed actions the reconciler shell executes in order (planners return data, the
 // shell does the I/O: README, Architecture). Outcome events (SuccessfulCreate,
-// FailedDelete, ...) are emitted by the shell from each action's result, §10.3; the plan
+// FailedDelete, ...) are emitted by the shell from each action's result; the plan
 // carries events that are decisions (ScaleUpLimited, WaitingForPodDeletion) and, on a
 // pod patch, the outcome Events the planner chose the words of (SuccessfulUpdatePodReCreate).
 import type { V1OwnerReference, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
@@ -15,14 +15,14 @@ export interface CreatePodAction {
   /** Revision name the pod is created at. */
   revision: string;
   pod: V1Pod;
-  /** Claims to create first when no PVC of that name exists (§6.3). A failure aborts the pod. */
+  /** Claims to create first when no PVC of that name exists (OpenKruise's PVC handling). A failure aborts the pod. */
   pvcs: V1PersistentVolumeClaim[];
   /**
-   * Slow-start batch (§6.4): batch k holds up to 2^k pods. Run a batch concurrently,
+   * Slow-start batch (OpenKruise's scale-out): batch k holds up to 2^k pods. Run a batch concurrently,
    * start the next only if the whole batch succeeded.
    */
   batch: number;
-  /** The /status write right after the create (decisions.md: both readiness gates True). */
+  /** The /status write right after the create (both readiness gates True). */
   initialConditions: ConditionWrite[];
 }
 
@@ -32,7 +32,7 @@ export interface DeletePodAction {
   kind: 'deletePod';
   name: string;
   reason: DeleteReason;
-  /** Owned PVCs with the pod's instance id, deleted right after the pod (§6.3). */
+  /** Owned PVCs with the pod's instance id, deleted right after the pod (OpenKruise's PVC handling). */
   withPvcs: string[];
 }
 
@@ -43,7 +43,7 @@ export interface DeletePvcAction {
 }
 
 /**
- * disablePVCReuse: hand the PVC to the inactive pod with its id so GC removes both (§6.3). The
+ * disablePVCReuse: hand the PVC to the inactive pod with its id so GC removes both (OpenKruise's PVC handling). The
  * CloneSet's entry (at `replaces.index` of the list the plan read) becomes the pod's; the others stay.
  */
 export interface ReownPvcAction {
@@ -61,7 +61,7 @@ export type PatchReason =
   | 'DropMalformedAnnotation'
   | 'LifecycleHookLabels';
 
-/** An Event on the CloneSet (§10.3). */
+/** An Event on the CloneSet (OpenKruise's CloneSet Events). */
 export interface OutcomeEvent {
   type: 'Normal' | 'Warning';
   reason: string;
@@ -101,7 +101,7 @@ export interface PodConditionPatch {
 }
 
 /**
- * Pod status conditions to set in one /status write (§8.2, §8.7, §9): `conditions` is what
+ * Pod status conditions to set in one /status write (OpenKruise's pod refresh; OpenKruise's in-place update; OpenKruise's lifecycle state machine): `conditions` is what
  * the planner decided, `write` the list the shell sends (transition times, PodReady).
  */
 export interface SetPodConditionsAction {
@@ -112,7 +112,7 @@ export interface SetPodConditionsAction {
 }
 
 /**
- * One in-place update (§8.7 step 3): a single pod update setting labels/annotations
+ * One in-place update (OpenKruise's in-place update): a single pod update setting labels/annotations
  * and, unless a grace period defers it, the container images.
  */
 export interface InPlaceUpdateAction {
@@ -172,7 +172,7 @@ export interface PodEventAction {
 }
 
 /**
- * A PodOpsLifecycle write on a controlled pod (id `cloneset`, decisions.md): begin when the
+ * A PodOpsLifecycle write on a controlled pod (id `cloneset`; README, CloneSet under PodOpsLifecycle): begin when the
  * CloneSet chooses the pod, finish when its in-place update is complete, undo when it leaves
  * the plan before `operate`. The shell writes the SDK's label patch, and with a begin the record
  * of what it began (begun-operation.ts).
@@ -181,7 +181,7 @@ export interface OperationAction {
   kind: 'beginOperation' | 'finishOperation' | 'undoOperation';
   name: string;
   type: string;
-  /** Begin: the operation deletes the pod, announced with `preparing-to-delete` (spec §1.12). */
+  /** Begin: the operation deletes the pod, announced with `preparing-to-delete` (Kuperator's operation SDK). */
   deletesPod?: boolean;
 }
 
@@ -208,12 +208,12 @@ export interface PlanError {
   message: string;
 }
 
-/** The part of a pass an action belongs to (§3); a failed action fails its step's condition. */
+/** The part of a pass an action belongs to; a failed action fails its step's condition. */
 export type PlanStep = 'claim' | 'revisions' | 'preDownload' | 'scale' | 'update' | 'cleanup';
 
 export type PlannedAction = PlanAction & { step: PlanStep };
 
-/** FailedUpdate for the Update step's actions, FailedScale for everything else (§10.2). */
+/** FailedUpdate for the Update step's actions, FailedScale for everything else (OpenKruise's conditions). */
 export function failureCondition(step: PlanStep): PlanError['condition'] {
   return step === 'update' ? 'FailedUpdate' : 'FailedScale';
 }
@@ -242,9 +242,9 @@ export interface PodHold {
 
 export interface Plan {
   actions: PlanAction[];
-  /** True when the step wrote something, so later steps of the pass are skipped (§3 step 11). */
+  /** True when the step wrote something, so later steps of the pass are skipped. */
   modified: boolean;
-  /** Smallest positive delay to requeue after, in milliseconds (§3 step 15). */
+  /** Smallest positive delay to requeue after, in milliseconds. */
   requeueAfterMs?: number;
   errors: PlanError[];
   /** What the step waits for, on the same conditions: reported (and by an Event), not retried as an error. */

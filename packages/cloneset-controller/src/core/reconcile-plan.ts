@@ -1,4 +1,4 @@
-// One reconcile pass as data (spec §3): claim, revisions, Scale-or-Update, clean-ups.
+// One reconcile pass as data (OpenKruise's CloneSet sync): claim, revisions, Scale-or-Update, clean-ups.
 // The shell executes `actions` in order, then calls computeStatus through statusInputFor.
 import type { V1ControllerRevision, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import { buildContext, revisionNameOf, type NodeAllocatable, type PlanContext } from './context.ts';
@@ -28,7 +28,7 @@ export interface ReconcileInput {
   pvcs: readonly V1PersistentVolumeClaim[];
   /** ControllerRevisions matching the selector. */
   revisions: readonly V1ControllerRevision[];
-  /** Whether any ControllerRevision of this name exists in the namespace (collisions, §7). */
+  /** Whether any ControllerRevision of this name exists in the namespace (collisions). */
   revisionNameTaken?: (name: string) => boolean;
   gates: FeatureGates;
   nowMs: number;
@@ -38,14 +38,14 @@ export interface ReconcileInput {
   nodeAllocatable?: NodeAllocatable;
   /** How long a Deferred in-place resize may wait before its pod is re-created. */
   resizeDeferredTimeoutMs?: number;
-  /** Any pod of the namespace by name, ours or not (instance id reuse, §6.1). */
+  /** Any pod of the namespace by name, ours or not (instance id reuse). */
   podNamed?: (name: string) => V1Pod | undefined;
-  /** Whether the apiserver serves ImagePullJobs (image pre-download, §8.9); false when unknown. */
+  /** Whether the apiserver serves ImagePullJobs (image pre-download); false when unknown. */
   imagePullJobCrdPresent?: boolean;
 }
 
 /**
- * Which sync step ran (§3 step 11) and the diff numbers it decided from (§5). Scale runs first;
+ * Which sync step ran and the diff numbers it decided from (OpenKruise's calculateDiffsWithExpectation). Scale runs first;
  * when it writes, Update waits for the next pass. A step's diffs are here exactly when it ran.
  */
 export type SyncStep =
@@ -58,7 +58,7 @@ export type SyncStep =
 
 /**
  * One pass's decisions. The shell calls planReconcile only once the expectations are met
- * (§3 step 3), so a plan always has its revisions and context.
+ *, so a plan always has its revisions and context.
  */
 export interface ReconcilePlan {
   actions: PlannedAction[];
@@ -127,7 +127,7 @@ export function* planReconcileStages(input: ReconcileInput): Stages<ReconcilePla
 
   yield;
   const result: Omit<ReconcilePlan, 'sync'> = { actions, errors: [], waits: [], holds: [], revisions, context: ctx };
-  // §3 step 10. A revision created in this very pass is handled by the next one, once it exists.
+  // Image pre-download, after Scale and Update. A revision created in this very pass is handled by the next one, once it exists.
   if (!revisions.actions.some((a) => a.kind === 'createRevision')) {
     actions.push(...inStep('preDownload', planImagePreDownload(ctx, { crdPresent: !!input.imagePullJobCrdPresent })));
   }
@@ -146,7 +146,7 @@ export function* planReconcileStages(input: ReconcileInput): Stages<ReconcilePla
 }
 
 /**
- * Scale, then Update unless Scale wrote (§3 step 11), then the deletes the next pass's Scale
+ * Scale, then Update unless Scale wrote, then the deletes the next pass's Scale
  * step would make of the pods Update marked for a recreate, then the pods whose lifecycle labels
  * no longer say what the CloneSet began, undos and clean-ups, into `plan`.
  */
@@ -192,7 +192,7 @@ export interface ActionFailure {
 }
 
 /**
- * The computeStatus input for a pass (§3 step 12): a condition is set to every failure
+ * The computeStatus input for a pass: a condition is set to every failure
  * message of its steps joined (planner errors and waits first, then failed actions), cleared when its
  * step ran without one, and left alone otherwise. An invalid partition (one that bypassed
  * admission) counts as none: expectedUpdatedReplicas is 0.

@@ -25,7 +25,7 @@ export function selectorMatcher(selector: Selector | undefined): (labels: Record
   }
 }
 
-/** Canonical string form used by `status.labelSelector` (§1.6), e.g. `app=sample`. */
+/** Canonical string form used by `status.labelSelector` (OpenKruise's CloneSet status), e.g. `app=sample`. */
 export function selectorToString(selector: Selector | undefined): string {
   if (!selector) return '';
   try {

@@ -1,5 +1,5 @@
 // Structural view of the CloneSet the planners read. Field names follow the CRD
-// (spec §1.2-1.5), so the api-types `CloneSet` satisfies it; keeping it structural
+// (OpenKruise's CloneSet spec), so the api-types `CloneSet` satisfies it; keeping it structural
 // lets the core stay independent of how api-types models optional fields.
 import type { LabelSelector } from '@cloneset-suite/api-types';
 import type { V1PersistentVolumeClaim, V1PodTemplateSpec } from '@kubernetes/client-node';

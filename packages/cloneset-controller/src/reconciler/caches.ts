@@ -11,7 +11,7 @@
 // - Pods: the pod cache is shared with the lifecycle, traffic and transition-rule controllers
 //   (pods labelled kusionstack.io/control, owned by anything), and the CloneSet itself reads any
 //   pod of its namespace by name (a released or foreign pod holding a name it would create,
-//   decisions.md fix 5; the podsToDelete webhook); a label selector would hide those.
+//   which it waits for instead of spamming AlreadyExists; the podsToDelete webhook); a label selector would hide those.
 // - ControllerRevisions: a CloneSet's revisions carry its template's labels and the
 //   controller.kubernetes.io/hash label that StatefulSet and DaemonSet revisions carry too, so no
 //   selector tells them apart; they are few (history limit) per workload anyway.

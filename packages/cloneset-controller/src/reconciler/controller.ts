@@ -18,7 +18,7 @@ export interface CloneSetControllerOptions {
   namespace?: string;
   maxConcurrentReconciles?: number;
   featureGates?: FeatureGates;
-  /** How long an unobserved create/delete blocks the CloneSet (decisions.md fix 2). */
+  /** How long an unobserved create/delete blocks the CloneSet (it then expires, is counted in a metric and the CloneSet is requeued: never left unreconciled). */
   expectationTimeoutMs?: number;
   /** Identity for Events' reportingInstance. */
   instance?: string;
@@ -31,7 +31,7 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
   const caches = cloneSetCaches(manager.informers, options.namespace);
   const gates = options.featureGates ?? {};
   // A pod without a controller reference enqueues every CloneSet of its namespace whose selector
-  // matches it (§11), so one holding a non-controller reference is adopted (§2).
+  // matches it (OpenKruise's controller mechanics), so one holding a non-controller reference is adopted (OpenKruise's pod predicates).
   const selectingCloneSets = (pod: DeepReadonly<KubeObject>): string[] => {
     const labels = { ...(pod.metadata?.labels ?? {}) };
     return caches.cloneSets
@@ -51,8 +51,8 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
       // node's change alone changes no decision.
       .waitsFor(caches.nodes)
       // A plan made from a cache that has not seen our own pod writes could, for example, spend
-      // the maxUnavailable budget twice (§3 step 8); one planned from an older status could take
-      // collisionCount back to a value that names revisions differently from OpenKruise (§7).
+      // the maxUnavailable budget twice; one planned from an older status could take
+      // collisionCount back to a value that names revisions differently from OpenKruise (OpenKruise's ControllerRevisions).
       .tracksOwnWrites(caches.pods)
       .tracksOwnWrites(caches.cloneSets)
       .reactsTo(caches.pods, (c) => failedPodEvents(caches.cloneSets, c.recorder))
@@ -69,7 +69,7 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
           gates,
           random: options.random ?? Math.random,
           resizeDeferredTimeoutMs: options.resizeDeferredTimeoutMs,
-          // Image pre-download (§8.9) only with the gate on and the ImagePullJob CRD served.
+          // Image pre-download (OpenKruise's update features) only with the gate on and the ImagePullJob CRD served.
           imagePullJobs: gates.PreDownloadImageForInPlaceUpdate
             ? new ImagePullJobSupport({ client: manager.client, clock: manager.clock, logger: manager.logger, enabled: true, controller: CLONESET_CONTROLLER_NAME })
             : undefined,

@@ -1,6 +1,6 @@
 // Executes a reconcile plan in plan order, each action by its family (actions/: pods, pod creates,
 // claims, revisions, pre-download, the CloneSet itself), which owns its writes and its Events.
-// Here: the order. Creates run in slow-start batches at the first create (§6.4); a run of per-pod
+// Here: the order. Creates run in slow-start batches at the first create (OpenKruise's scale-out); a run of per-pod
 // actions runs pod by pod in parallel, each pod's actions in plan order and stopping at its first
 // failure; whatever failed is sorted into failures (its step's condition) and lost races (replan).
 import { abortedByStop, writeOutcome } from '@cloneset-suite/kube-runtime';

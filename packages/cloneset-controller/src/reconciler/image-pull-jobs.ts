@@ -1,4 +1,4 @@
-// Image pre-download, the I/O half (spec §8.9, decisions.md 8): is the ImagePullJob CRD
+// Image pre-download, the I/O half (OpenKruise's PreDownloadImageForInPlaceUpdate; we ship no node daemon, so only where the CRD is served): is the ImagePullJob CRD
 // served (API discovery, cached for minutes, never asked per reconcile), and clean-up of
 // the jobs a CloneSet owns. Without the CRD the feature is off, and the log says so once.
 import { isNotFound, type Clock, type KubeClient, type KubeObject, type Logger } from '@cloneset-suite/kube-runtime';

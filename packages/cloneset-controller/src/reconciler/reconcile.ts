@@ -38,7 +38,7 @@ export interface CloneSetReconcilerDeps {
   clock: Clock;
   recorder: EventRecorder;
   expectations: ScaleExpectations;
-  /** Versions of our own pod writes (§3 step 8) and status writes, kept current from the caches. */
+  /** Versions of our own pod writes and status writes, kept current from the caches. */
   podWrites: ResourceVersionExpectations;
   statusWrites: ResourceVersionExpectations;
   gates: FeatureGates;
@@ -52,7 +52,7 @@ export interface CloneSetReconcilerDeps {
 // client-node's shapes and accept either form, hence the casts at the boundary.
 const asPods = (objs: readonly unknown[]): V1Pod[] => objs as V1Pod[];
 
-/** Safety requeue while the cache has not caught up with our own pod writes (§3 step 8). */
+/** Safety requeue while the cache has not caught up with our own pod writes. */
 const STALE_CACHE_REQUEUE_MS = 1_000;
 
 export function cloneSetReconciler(deps: CloneSetReconcilerDeps): ReconcilerParts {
@@ -96,7 +96,7 @@ export function cloneSetReconciler(deps: CloneSetReconcilerDeps): ReconcilerPart
       nodeLabels,
       nodeAllocatable,
       resizeDeferredTimeoutMs,
-      // Any pod of the namespace by name from the cache, ours or not: a released pod keeps its name (§6.1).
+      // Any pod of the namespace by name from the cache, ours or not: a released pod keeps its name (OpenKruise's instance ids).
       podNamed: (name) => asPods([caches.pods.getByKey(namespacedKey(ns, name))].filter(Boolean))[0],
       imagePullJobCrdPresent: imagePullJobs ? await imagePullJobs.available(ctx.signal) : false,
     }));

@@ -1,4 +1,4 @@
-// Claiming (§2, decisions.md 7): a controlled pod whose labels stop matching is released (our
+// Claiming (orphans are never adopted, as in OpenKruise): a controlled pod whose labels stop matching is released (our
 // ownerReference removed, the pod keeps running) and replaced; a matching orphan is never adopted;
 // a matching pod with only a non-controller reference to the CloneSet is adopted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,7 +69,7 @@ describe('CloneSet claiming', () => {
 
   it('adopts a matching pod that has only a non-controller reference to the CloneSet', async () => {
     // Ready first under another label, at the CloneSet's revision (else, being "old", it is the
-    // first to go, §6.6) and with a high deletion cost, so the scale-in that follows the adoption
+    // first to go in the scale-in order) and with a high deletion cost, so the scale-in that follows the adoption
     // (one pod too many) keeps it.
     const revision = (await getCloneSet(ns, 'claim'))!.status!.updateRevision!;
     await apply(ns, {

@@ -1,6 +1,6 @@
-// Events (§10.3) as `kubectl get events` shows them, folded as client-go folds them past 9
+// Events (OpenKruise's CloneSet Events) as `kubectl get events` shows them, folded as client-go folds them past 9
 // similar ones, and CloneSet deletion cascading to pods, PVCs and revisions through the garbage
-// collector (§11).
+// collector (OpenKruise's controller mechanics).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, kubectl } from '@cloneset-suite/local-cluster';
 import { installCrds, startController, withNamespace, type RunningController } from './harness.ts';

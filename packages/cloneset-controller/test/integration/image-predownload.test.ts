@@ -1,4 +1,4 @@
-// Image pre-download (§8.9, decisions.md 8). We ship no node daemon, so this suite installs a
+// Image pre-download (PreDownloadImageForInPlaceUpdate, only where the ImagePullJob CRD is served). We ship no node daemon, so this suite installs a
 // minimal ImagePullJob CRD of its own (removed afterwards unless it was there before) and checks
 // the jobs the controller writes: with the gate on, one job per changed image during a partial
 // in-place rollout, deleted once the rollout completes; with the gate off, none.

@@ -1,4 +1,4 @@
-// preDelete lifecycle hook (§6.5, §6.7, §9): a pod chosen for deletion while hooked goes to
+// preDelete lifecycle hook (OpenKruise's scale step; OpenKruise's PreparingDelete exclusion; OpenKruise's lifecycle state machine): a pod chosen for deletion while hooked goes to
 // PreparingDelete and waits; the user's controller (this test) releases it by removing the
 // finalizer or label, then the CloneSet deletes it. markPodNotReady turns KruisePodReady False;
 // a scale-up cancels PreparingDelete; the exclude-preparing-delete label lets a replacement in.
@@ -54,7 +54,7 @@ describe('preDelete lifecycle hook', () => {
     await sleep(2_000);
     expect(await listPods(ns, 'app=fin')).toHaveLength(3);
     expect((await getCloneSet(ns, 'fin'))?.status?.replicas).toBe(3);
-    // With markPodNotReady, scaling back up does not cancel PreparingDelete (§6.5 step 1).
+    // With markPodNotReady, scaling back up does not cancel PreparingDelete (OpenKruise's scale step).
     await scale(ns, 'fin', 3);
     await sleep(1_500);
     const still = await listPods(ns, 'app=fin');

@@ -1,6 +1,6 @@
 // PVC reuse rules: disablePVCReuse gives a replacement a fresh id and fresh claims and removes the
-// old ones (§6.3); with reuse on, an id is reused only once no pod object holds its name
-// (decisions.md fix 5): the controller waits for a terminating pod without AlreadyExists spam,
+// old ones (OpenKruise's PVC handling); with reuse on, an id is reused only once no pod object holds its name
+// (kruise #1099, #1433): the controller waits for a terminating pod without AlreadyExists spam,
 // and says so (Event, FailedScale); a name held by a pod that is no longer ours is never waited for.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, kubectl } from '@cloneset-suite/local-cluster';

@@ -1,4 +1,4 @@
-// PVC templates (§6.3): claims are created before their pod, kept and reused when a pod is
+// PVC templates (OpenKruise's PVC handling): claims are created before their pod, kept and reused when a pod is
 // deleted from outside, deleted with a pod the controller removes.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// ControllerRevisions (§7): created and owned, pods labelled with them, an identical template
+// ControllerRevisions (OpenKruise's ControllerRevisions): created and owned, pods labelled with them, an identical template
 // reuses its revision, a rollback reuses the old one (same name, bumped .revision), history is
 // truncated to revisionHistoryLimit without touching live revisions; CloneSetShortHash labels.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

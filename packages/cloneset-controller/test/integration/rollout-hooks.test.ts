@@ -1,4 +1,4 @@
-// Lifecycle hooks during an in-place rollout (§9): a pod carrying the inPlaceUpdate hook's
+// Lifecycle hooks during an in-place rollout (OpenKruise's lifecycle state machine): a pod carrying the inPlaceUpdate hook's
 // finalizer is held in PreparingUpdate (not ready, markPodNotReady) until the test's "user
 // controller" removes the finalizer; after the update it waits in Updated until the user
 // re-adds it, then goes Normal.

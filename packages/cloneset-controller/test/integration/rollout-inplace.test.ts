@@ -1,4 +1,4 @@
-// In-place update (§8.6, §8.7): an image change under InPlaceIfPossible keeps pod
+// In-place update (OpenKruise's in-place rules; OpenKruise's in-place update): an image change under InPlaceIfPossible keeps pod
 // names, UIDs and PVCs and restarts the container; an env change recreates; under
 // InPlaceOnly an env change is refused by condition and Event, and nothing is recreated.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,7 +60,7 @@ describe('in-place update', () => {
     before = await podsOf(ns, NAME);
     pvcUids = await claims();
     expect(pvcUids.size).toBe(5);
-    // decisions.md fix 1: an in-place-able change creates no surge pod, so the count stays 5.
+    // An in-place-able change creates no surge pod, so the count stays 5.
     const t = observer.track(NAME, { replicas: 5, maxUnavailable: 2, maxPods: 5 });
     await setImage(ns, NAME, 'nginx:1.25');
     const newRevision = await waitNewRevision(ns, NAME, oldRevision);
@@ -85,12 +85,12 @@ describe('in-place update', () => {
     }
     expect(await claims()).toEqual(pvcUids);
     expect(t.violations).toEqual([]);
-    // One Normal event per pod updated in place (§8.7 step 4).
+    // One Normal event per pod updated in place (OpenKruise's in-place update).
     const events = await getJson<{ items: { type: string; reason: string; regarding?: { name?: string }; series?: { count: number } }[] }>(['events.v1.events.k8s.io', '-n', ns]);
     const inPlace = (events?.items ?? []).filter((e) => e.reason === 'SuccessfulUpdatePodInPlace' && e.regarding?.name === NAME);
     expect(inPlace.every((e) => e.type === 'Normal')).toBe(true);
     expect(inPlace.reduce((n, e) => n + (e.series?.count ?? 1), 0)).toBe(5);
-    // Settled after an in-place update: a reconcile finds nothing to write (§10.1).
+    // Settled after an in-place update: a reconcile finds nothing to write (OpenKruise's status).
     await sleep(500);
     const writes = await controller.writes();
     await kubectl(['annotate', 'clone', NAME, '-n', ns, `poke=${Date.now()}`, '--overwrite']);
@@ -150,7 +150,7 @@ describe('in-place update', () => {
     expect(t.violations).toEqual([]);
     observer.untrack(STRICT);
 
-    // Reverting the env brings the original revision back: the condition is cleared (decisions.md fix 3).
+    // Reverting the env brings the original revision back: the condition is cleared (failure conditions are kept true).
     await kubectl(['patch', 'clone', STRICT, '-n', ns, '--type=json', '-p', JSON.stringify([{ op: 'remove', path: '/spec/template/spec/containers/0/env' }])]);
     await eventually('FailedUpdate cleared, back on the original revision', async () => {
       const c = await getCloneSet(ns, STRICT);

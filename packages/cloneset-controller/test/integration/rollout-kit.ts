@@ -132,7 +132,7 @@ export const revisionOf = (p: Pod): string => p.metadata.labels?.[REVISION_LABEL
 export const imageOf = (p: Pod): string => p.spec.containers[0]?.image ?? '';
 
 /**
- * available as the spec defines it (§2, minReadySeconds 0): Running, Ready, every
+ * available as OpenKruise defines it (minReadySeconds 0): Running, Ready, every
  * readiness gate True, lifecycle state "" or Normal.
  */
 export function isAvailable(p: Pod): boolean {
@@ -283,7 +283,7 @@ export class Observer {
       const describe = (): string =>
         pods.map((p) => `${p.metadata.name}[${revisionOf(p).slice(-6)} ${isAvailable(p) ? 'avail' : 'unavail'} ${lifecycleState(p)}]`).join(' ');
       // A pod whose readiness-gate condition the controller turned False must not be
-      // reported Ready at the same time (§8.7 step 2: PodReady recomputed in the same write).
+      // reported Ready at the same time (PodReady recomputed in the same write).
       for (const p of pods) {
         const falseGate = (p.spec.readinessGates ?? []).find((g) => condition(p, g.conditionType)?.status === 'False');
         if (falseGate && isReady(p)) t.violations.push(`${p.metadata.name} Ready while ${falseGate.conditionType} is False`);
@@ -294,7 +294,7 @@ export class Observer {
     }
   }
 
-  /** Status counters must never claim more than is possible (§1.6). */
+  /** Status counters must never claim more than is possible (OpenKruise's CloneSet status). */
   private checkStatus(cs: CloneSet): void {
     const s = cs.status ?? {};
     const n = (v: number | undefined): number => v ?? 0;

@@ -1,4 +1,4 @@
-// Update order (§8.4) observed on the cluster: with maxUnavailable 1 pods move one at a
+// Update order (OpenKruise's update order) observed on the cluster: with maxUnavailable 1 pods move one at a
 // time, so the order in which their revision label changes is the controller's order.
 // The user labels pods after creation (kubectl label), as one does to steer a rollout.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -103,7 +103,7 @@ describe('update order', () => {
       },
     );
     const positions = order.flatMap((n, i) => (matched.has(n) ? [i + 1] : []));
-    // Recomputed after every single update (§8.4 step 3): 10 candidates with 3 matched put
+    // Recomputed after every single update (OpenKruise's update order): 10 candidates with 3 matched put
     // one first; then the remaining two are split around 4 unmatched pods, so the second
     // comes 5th; the last one, alone among the candidates, follows the default order.
     expect(positions).toHaveLength(3);

@@ -1,4 +1,4 @@
-// Rolling update with a partition (§4, §5, §8), driven as a user: kubectl apply, a
+// Rolling update with a partition (OpenKruise's knob resolution; OpenKruise's calculateDiffsWithExpectation; OpenKruise's update), driven as a user: kubectl apply, a
 // JSON patch of the image (`kubectl set image` cannot address a CRD), `kubectl edit` of
 // the partition. An independent observer checks maxUnavailable on every pod event.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

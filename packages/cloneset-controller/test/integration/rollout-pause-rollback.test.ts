@@ -1,4 +1,4 @@
-// paused (§1.4, §8.3) halts a rollout mid-way (scaling still works, at the update
+// paused (OpenKruise's updateStrategy; OpenKruise's update gates) halts a rollout mid-way (scaling still works, at the update
 // revision) and resuming finishes it; a rollback to the previous image reuses the old
 // ControllerRevision (same controller-revision-hash), no new revision is created.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,7 +62,7 @@ describe('pause, resume and rollback', () => {
     expect(paused.status?.currentRevision).toBe(revA);
     expect(paused.status?.conditions?.find((c) => c.type === 'Progressing')).toMatchObject({ status: 'True', reason: 'CloneSetPaused' });
 
-    // Scaling continues while paused, and a new pod is created at the update revision (§1.4).
+    // Scaling continues while paused, and a new pod is created at the update revision (OpenKruise's updateStrategy).
     await kubectl(['scale', 'clone', NAME, '-n', ns, '--replicas=7']);
     const added = await eventually('a 7th pod', async () => {
       const pods = await podsOf(ns, NAME);
@@ -98,7 +98,7 @@ describe('pause, resume and rollback', () => {
     expect(after.every((p) => p.metadata.labels?.['pod-template-hash'] === revA.slice(revA.lastIndexOf('-') + 1))).toBe(true);
     // In place both ways: the same pods.
     expect(after.map((p) => p.metadata.uid).sort()).toEqual(pods.map((p) => p.metadata.uid).sort());
-    // No third revision; the old one became the newest (§7).
+    // No third revision; the old one became the newest (OpenKruise's ControllerRevisions).
     const revs = await revisions();
     expect(revs.map((r) => r.metadata.name).sort()).toEqual([revA, revB].sort());
     const num = (name: string) => revs.find((r) => r.metadata.name === name)!.revision;

@@ -1,4 +1,4 @@
-// Recreate updates announce themselves (§8.8, §10.3): one Normal SuccessfulUpdatePodReCreate
+// Recreate updates announce themselves (OpenKruise's recreate update; OpenKruise's CloneSet Events): one Normal SuccessfulUpdatePodReCreate
 // per pod marked for recreation, under ReCreate and when InPlaceIfPossible cannot update in place.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, kubectl } from '@cloneset-suite/local-cluster';

@@ -1,4 +1,4 @@
-// Status during rollouts (§1.6, §10.2): minReadySeconds delays availability (and so
+// Status during rollouts (OpenKruise's CloneSet status; OpenKruise's conditions): minReadySeconds delays availability (and so
 // the next batch), progressDeadlineSeconds drives the Progressing condition.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, kubectl } from '@cloneset-suite/local-cluster';

@@ -1,4 +1,4 @@
-// Rolling update with maxSurge 2 and maxUnavailable 0 (§5.3): new pods are created
+// Rolling update with maxSurge 2 and maxUnavailable 0 (OpenKruise's calculateDiffsWithExpectation): new pods are created
 // first, the pod count peaks at R + 2 = 7 and comes back to 5, and no pod is ever
 // unavailable below R. Checked on every pod event by an independent observer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,7 +62,7 @@ describe('rolling update with maxSurge', () => {
   });
 
   it('InPlaceIfPossible with maxSurge 1 and maxUnavailable 0: the surge pod is the budget, never below 4 available', async () => {
-    // decisions.md fix 1 caps surge to pods that will be recreated, except with U = 0,
+    // Surge is capped to pods that will be recreated, except with U = 0,
     // where the surge pod is the only way an in-place rollout can make progress.
     const name = 'surge-ipu';
     await apply(ns, cloneSetManifest(name, { replicas: 4, updateStrategy: { type: 'InPlaceIfPossible', maxSurge: 1, maxUnavailable: 0 } }));

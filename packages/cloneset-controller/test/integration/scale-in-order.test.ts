@@ -1,4 +1,4 @@
-// Scale-in deletion order (§6.6). The template carries a scheduling gate, so the test decides
+// Scale-in deletion order (OpenKruise's scale-in order). The template carries a scheduling gate, so the test decides
 // where and when each pod is scheduled (and so when it becomes Ready): unscheduled pods go first,
 // then not-ready ones, then lower pod-deletion-cost, then pods sharing a node with another.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,8 +1,8 @@
-// Scale-out details (§6.4): scaleStrategy.maxUnavailable with minReadySeconds creates the next pod
+// Scale-out details (OpenKruise's scale-out): scaleStrategy.maxUnavailable with minReadySeconds creates the next pod
 // only once the previous one has been available long enough (ScaleUpLimited meanwhile); creations go
 // in slow-start batches 1, 2, 4... and stop at the first failed batch (a ResourceQuota makes them
 // fail), with FailedCreate events and a FailedScale condition that is cleared once the quota is
-// lifted (decisions.md fix 3).
+// lifted (failure conditions are cleared on the next successful pass).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, kubectl } from '@cloneset-suite/local-cluster';
 import { installCrds, isPodWrite, startController, withNamespace, type RecordedRequest, type RunningController } from './harness.ts';

@@ -1,4 +1,4 @@
-// Zero-disruption takeover (decisions.md): a CloneSet, its ControllerRevision (with a hash our
+// Zero-disruption takeover (README, Compatibility with OpenKruise): a CloneSet, its ControllerRevision (with a hash our
 // controller would never generate, as another implementation's) and ready pods exist before the
 // controller starts. Starting it must not write to any pod, and must adopt that revision.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ const FOREIGN_HASH = 'zxq7wv2';
 const REVISION = `tk-${FOREIGN_HASH}`;
 const IDS = ['hzk4m', 'pqw8t', 'vx2rs'];
 
-// The template as kruise's webhook would have stored it (pod defaults injected, §1.7).
+// The template as kruise's webhook would have stored it (pod defaults injected).
 const podSpec = {
   containers: [
     {

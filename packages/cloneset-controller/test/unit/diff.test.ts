@@ -32,8 +32,8 @@ function diffs(R: number, P: K, U: K, S: K, ps: V1Pod[], opts: { paused?: boolea
   });
 }
 
-// §5.6 worked examples (rollback gate on unless stated).
-describe('calculateDiffs: §5.6 worked examples', () => {
+// OpenKruise's `cloneset_sync_utils_test.go` worked examples (rollback gate on unless stated).
+describe('calculateDiffs: OpenKruise\'s worked examples', () => {
   it.each<[string, number, K, K, K, V1Pod[], { paused?: boolean; rollback?: boolean }, Partial<Diffs>]>([
     ['5 old r', 5, 3, 1, 0, pods([5, oldR]), {}, { updateNum: 2, updateMaxUnavailable: 1, scaleUpNum: 0, useSurge: 0 }],
     ['5 old r, surge', 5, 3, 1, 1, pods([5, oldR]), {}, { scaleUpNum: 1, scaleUpNumOld: 0, useSurge: 1, updateNum: 2, updateMaxUnavailable: 1 }],
@@ -62,7 +62,7 @@ describe('calculateDiffs: §5.6 worked examples', () => {
 });
 
 describe('calculateDiffs: other rules', () => {
-  it('specified-delete pods are never unavailable (§5.1)', () => {
+  it('specified-delete pods are never unavailable', () => {
     const d = diffs(3, 0, 1, 0, pods([2, newR], [1, { ...newX, sd: true }]));
     expect(d.tallies.totalUnavailable).toBe(0);
   });
@@ -84,14 +84,14 @@ describe('calculateDiffs: other rules', () => {
     expect(d.scaleUpLimit).toBe(1);
   });
 
-  it('excluding PreparingDelete pods from the count creates their replacement (§6.7)', () => {
+  it('excluding PreparingDelete pods from the count creates their replacement', () => {
     const ps = pods([2, newR], [1, { ...newR, state: 'PreparingDelete' }]);
     const base = { replicas: 3, partition: 0, maxSurge: 0, maxUnavailable: 1, scaleMaxUnavailable: 100, pods: ps, isNew: () => true, isSpecifiedDelete: () => false, isAvailable: (p: V1Pod) => isAvailable(p, 0, NOW), currentEqualsUpdate: true, partitionRollback: false };
     expect(calculateDiffs({ ...base, excludePreparingDelete: false }).scaleUpNum).toBe(0);
     expect(calculateDiffs({ ...base, excludePreparingDelete: true }).scaleUpNum).toBe(1);
   });
 
-  it('decisions fix 1: no update surge for pods updated in place', () => {
+  it('no update surge for pods updated in place (kruise #2369)', () => {
     const ps = pods([5, oldR]);
     const base = { replicas: 5, partition: 0, maxSurge: 2, maxUnavailable: 1, scaleMaxUnavailable: 100, pods: ps, isNew: (p: V1Pod) => isPodAtRevision(p, 'cs-new'), isSpecifiedDelete: () => false, isAvailable: (p: V1Pod) => isAvailable(p, 0, NOW), currentEqualsUpdate: false, partitionRollback: false, excludePreparingDelete: false };
     expect(calculateDiffs(base).useSurge).toBe(2);

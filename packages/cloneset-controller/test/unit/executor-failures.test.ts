@@ -1,4 +1,4 @@
-// A failed action fails the condition of the step that planned it (§10.2), whatever its kind.
+// A failed action fails the condition of the step that planned it (OpenKruise's conditions), whatever its kind.
 import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
 import { ControllerStoppedError, type EventRecorder, type KubeClient, type Logger, type ScaleExpectations } from '@cloneset-suite/kube-runtime';

@@ -40,7 +40,7 @@ function withChanges(p: V1Pod, labels: Record<string, string | null>, annotation
   return { ...p, metadata: { ...p.metadata, labels: merge(p.metadata?.labels, labels), annotations: merge(p.metadata?.annotations, annotations) } };
 }
 
-/** The lifecycle webhook's answer to an undo label: every label of the id goes (spec §1.10). */
+/** The lifecycle webhook's answer to an undo label: every label of the id goes (Kuperator's undo). */
 function webhookUndo(p: V1Pod): V1Pod {
   if (p.metadata?.labels?.[UNDO] === undefined) return p;
   return withChanges(p, Object.fromEntries(POL_PER_ID_PREFIXES.map((prefix) => [polKey(prefix, POL_CLONESET_ID), null])));

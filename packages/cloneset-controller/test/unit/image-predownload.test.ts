@@ -1,4 +1,4 @@
-// Image pre-download planner (spec §8.9, §1.4 knobs, decisions.md 8): one table per rule.
+// Image pre-download planner (OpenKruise's PreDownloadImageForInPlaceUpdate and its updateStrategy knobs): one table per rule.
 import { describe, expect, it } from 'vitest';
 import type { V1ControllerRevision } from '@kubernetes/client-node';
 import { buildContext, type PlanContext } from '../../src/core/context.ts';
@@ -239,7 +239,7 @@ describe('planImagePreDownload: clean-up once current == update', () => {
   });
 });
 
-describe('planReconcile wiring (§3 step 10)', () => {
+describe('planReconcile wiring', () => {
   const base = () => {
     const cs = cloneSet({ replicas: 5, template: twoContainers('nginx:2', 'envoy:2'), updateStrategy: { type: 'InPlaceIfPossible', partition: 3 } });
     return { cs, oldRev: revision('cs-old11', 1, twoContainers('nginx:1', 'envoy:1')) };

@@ -1,4 +1,4 @@
-// The shell's ImagePullJob CRD discovery (decisions.md 8): cached for minutes, shared by
+// The shell's ImagePullJob CRD discovery: cached for minutes, shared by
 // concurrent callers, and a single log line when the gate is on but the CRD is missing.
 import { describe, expect, it } from 'vitest';
 import { FakeClock, KubeClient, type HttpRequest, type HttpResponse, type Logger, type Transport } from '@cloneset-suite/kube-runtime';

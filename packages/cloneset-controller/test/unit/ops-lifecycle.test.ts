@@ -1,4 +1,4 @@
-// CloneSet meets PodOpsLifecycle (decisions.md): the planners' decisions for controlled pods as
+// CloneSet meets PodOpsLifecycle (README, CloneSet under PodOpsLifecycle): the planners' decisions for controlled pods as
 // action lists, the undo of pods that leave the plan, availability, and the safety invariant.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -176,7 +176,7 @@ describe('update of a controlled pod goes through lifecycle id cloneset, type up
   });
 });
 
-describe('the begin of an update says whether it deletes the pod (preparing-to-delete at begin, spec §1.12)', () => {
+describe('the begin of an update says whether it deletes the pod (preparing-to-delete at begin)', () => {
   it.each<[string, Partial<CloneSetSpecLike>, string[]]>([
     ['ReCreate', { updateStrategy: { type: 'ReCreate', maxUnavailable: 1 } }, ['beginOperation:update+delete']],
     ['InPlaceIfPossible, an image change', { updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 1 } }, ['beginOperation:update']],

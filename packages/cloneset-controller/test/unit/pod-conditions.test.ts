@@ -14,7 +14,7 @@ const pod = (conditions: { type: string; status: string; reason?: string }[], ga
   }) as unknown as V1Pod;
 
 describe('conditionWrites (the planned pod /status write)', () => {
-  it('a gate turning False takes PodReady down in the same write (§8.7 step 2)', () => {
+  it('a gate turning False takes PodReady down in the same write', () => {
     const out = conditionWrites(pod([{ type: 'Ready', status: 'True' }, { type: 'InPlaceUpdateReady', status: 'True' }]), [{ type: 'InPlaceUpdateReady', status: 'False', reason: 'StartInPlaceUpdate' }], NOW_MS);
     expect(out).toEqual([
       { type: 'InPlaceUpdateReady', status: 'False', reason: 'StartInPlaceUpdate', message: null, lastTransitionTime: NOW },

@@ -11,7 +11,7 @@ import {
 } from '../../src/core/pods/pod-state.ts';
 import { CS_UID, NOW, cloneSet, pod } from './fixtures.ts';
 
-describe('active (§2)', () => {
+describe('active', () => {
   it.each([
     ['Running', false, true],
     ['Pending', false, true],
@@ -23,7 +23,7 @@ describe('active (§2)', () => {
   });
 });
 
-describe('update-ready / ready / available (§2)', () => {
+describe('update-ready / ready / available', () => {
   it.each([
     // opts, minReadySeconds, updateReady, ready, available
     [{}, 0, true, true, true],
@@ -46,7 +46,7 @@ describe('update-ready / ready / available (§2)', () => {
   });
 });
 
-describe('revision match (§2)', () => {
+describe('revision match', () => {
   it.each([
     ['cs-abc', 'cs-abc', true],
     ['abc', 'cs-abc', true],
@@ -68,7 +68,7 @@ describe('specified-delete and instance id', () => {
   });
 });
 
-describe('claiming (§2, decisions 7)', () => {
+describe('claiming (orphans are never adopted)', () => {
   it('claims matching controlled pods, releases non-matching ones, never adopts orphans', () => {
     const cs = cloneSet();
     const owned = pod({ name: 'owned' });

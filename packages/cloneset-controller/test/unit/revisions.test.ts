@@ -73,7 +73,7 @@ function oldFormRev(name: string, revision: number, template: Record<string, unk
 
 const hashOf = (template: unknown, collisionCount = 0) => revisionHash(revisionDataText(template), collisionCount);
 
-describe('hash and names (§7)', () => {
+describe('hash and names', () => {
   it('is deterministic, in the safe alphabet, and depends on collisionCount', () => {
     const t = cloneSet().spec.template;
     const h = hashOf(t);
@@ -99,7 +99,7 @@ describe('hash and names (§7)', () => {
   });
 });
 
-describe('computeRevisions (§7)', () => {
+describe('computeRevisions', () => {
   it('first reconcile creates one revision; current = update', () => {
     const cs = cloneSet();
     const r = computeRevisions({ cs, revisions: [] });
@@ -192,7 +192,7 @@ describe('computeRevisions (§7)', () => {
   });
 });
 
-describe('history truncation (§7)', () => {
+describe('history truncation', () => {
   const revs = [1, 2, 3, 4, 5, 6].map((n) => rev(`cs-r${n}`, n, {}));
   it.each([
     [undefined, []],

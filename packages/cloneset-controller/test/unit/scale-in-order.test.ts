@@ -6,8 +6,8 @@ import { NOW, pod, type PodOpts } from './fixtures.ts';
 const order = (pods: V1Pod[], extra: Partial<Parameters<typeof sortForScaleIn>[1]> = {}) =>
   sortForScaleIn(pods, { minReadySeconds: 0, nowMs: NOW, ...extra }).map((p) => p.metadata!.name);
 
-// Each row: two pods where `first` must be deleted before `second` (§6.6 rules 1-8).
-describe('deletion order rules (§6.6)', () => {
+// Each row: two pods where `first` must be deleted before `second` (OpenKruise's scale-in order).
+describe('deletion order rules', () => {
   it.each<[string, PodOpts, PodOpts]>([
     ['1. unassigned before assigned', { node: '' }, { node: 'n1' }],
     ['2. Pending before Running', { phase: 'Pending', node: 'n1' }, { node: 'n2' }],

@@ -13,7 +13,7 @@ const deletes = (a: PlanAction[]) => a.filter((x): x is DeletePodAction => x.kin
 const patches = (a: PlanAction[]) => a.filter((x): x is PatchPodAction => x.kind === 'patchPod');
 const newR: PodOpts = { rev: 'cs-new', state: 'Normal' };
 
-describe('instance ids and slow start (§6.1, §6.4)', () => {
+describe('instance ids and slow start', () => {
   it.each([
     [0, []],
     [1, [1]],
@@ -38,7 +38,7 @@ describe('instance ids and slow start (§6.1, §6.4)', () => {
     expect(new Set(a.ids).size).toBe(3);
   });
 
-  it('decisions fix 5: waits for a terminating pod of the same name, skips a finished one', () => {
+  it('an id is reused only once no pod holds its name: waits for a terminating pod of the same name, skips a finished one', () => {
     const terminating = pod({ id: 'ccccc', name: 'cs-ccccc', deleting: true });
     const failed = pod({ id: 'ddddd', name: 'cs-ddddd', phase: 'Failed' });
     const a = allocateInstanceIds({
@@ -78,7 +78,7 @@ describe('instance ids and slow start (§6.1, §6.4)', () => {
   });
 });
 
-describe('scale-out (§6.2-6.4)', () => {
+describe('scale-out', () => {
   it('creates pods at the update revision with labels, owner, both readiness gates and PVCs', () => {
     const cs = cloneSet({
       replicas: 3,
@@ -159,7 +159,7 @@ describe('scale-out (§6.2-6.4)', () => {
     expect(plan.requeueAfterMs).toBeUndefined();
   });
 
-  it('scaleStrategy.maxUnavailable limits creations and emits ScaleUpLimited (§6.4, §6.5)', () => {
+  it('scaleStrategy.maxUnavailable limits creations and emits ScaleUpLimited', () => {
     const cs = cloneSet({ replicas: 5, scaleStrategy: { maxUnavailable: 2 }, minReadySeconds: 60 });
     // One pod ready for 10s < minReadySeconds: unavailable, so only one more may be created.
     const plan = planScale(ctxFor(cs, [pod({ ...newR, readySinceSec: 10 }), pod({ ...newR })]));
@@ -177,7 +177,7 @@ describe('scale-out (§6.2-6.4)', () => {
   });
 });
 
-describe('deletion paths (§6.5)', () => {
+describe('deletion paths', () => {
   it('1. cancels PreparingDelete on scale-up, not for specified-delete pods', () => {
     const cs = cloneSet({ replicas: 3 });
     const pd = pod({ ...newR, state: 'PreparingDelete' });
@@ -281,14 +281,14 @@ describe('deletion paths (§6.5)', () => {
 });
 
 describe('clean-ups', () => {
-  it('podsToDelete keeps only claimed active pod names (§3 step 13)', () => {
+  it('podsToDelete keeps only claimed active pod names', () => {
     const p = pod(newR);
     const cs = cloneSet({ scaleStrategy: { podsToDelete: ['gone', p.metadata!.name!] } });
     expect(planPodsToDeleteCleanup(ctxFor(cs, [p]))).toEqual([{ kind: 'updatePodsToDelete', podsToDelete: [p.metadata!.name] }]);
     expect(planPodsToDeleteCleanup(ctxFor(cloneSet(), [p]))).toEqual([]);
   });
 
-  it('disablePVCReuse re-owns PVCs of inactive pods and deletes orphaned ones (§6.3)', () => {
+  it('disablePVCReuse re-owns PVCs of inactive pods and deletes orphaned ones', () => {
     const cs = cloneSet({ scaleStrategy: { disablePVCReuse: true } });
     const live = pod({ id: 'lllll' });
     const dead = pod({ id: 'ddddd', phase: 'Failed' });
@@ -370,7 +370,7 @@ describe('scale planner properties', () => {
   });
 });
 
-describe('PreparingUpdateAsUpdate (decisions.md quirk 10)', () => {
+describe('PreparingUpdateAsUpdate (on by default here)', () => {
   // OpenKruise's e2e "CloneSet regard preparing-update pod as update when scaling": 2 replicas,
   // partition 1, one pod waiting in its in-place hook (PreparingUpdate, still old), the other deleted.
   const cs = cloneSet({ replicas: 2, updateStrategy: { type: 'InPlaceIfPossible', partition: 1, maxUnavailable: '50%' } });

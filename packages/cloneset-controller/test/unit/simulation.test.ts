@@ -364,7 +364,7 @@ describe('simulated rollouts', () => {
           expect(pods.every((p) => p.status!.conditions!.find((x) => x.type === 'KruisePodReady')?.status === 'True')).toBe(true);
           expect(sim.cs.status).toMatchObject({ replicas: c.r2, updatedReplicas: c.r2 - P, expectedUpdatedReplicas: c.r2 - P, availableReplicas: c.r2 });
           if (c.type !== 'ReCreate' && maxUnavailable >= 1) {
-            // decisions fix 1: an in-place-able rollout creates no surge pods.
+            // An in-place-able rollout creates no surge pods.
             expect(sim.created.size).toBeLessThanOrEqual(Math.max(c.r1, c.r2));
           }
         },

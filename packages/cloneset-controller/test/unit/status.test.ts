@@ -20,7 +20,7 @@ function input(ps: V1Pod[], spec: Partial<CloneSetSpecLike> = {}, extra: Partial
   };
 }
 
-describe('computeStatus counters (§1.6)', () => {
+describe('computeStatus counters', () => {
   it('counts replicas, ready (lifecycle ignored), available (lifecycle + minReadySeconds) and updated (short hash too)', () => {
     const ps = [
       pod({ rev: 'cs-new', state: 'Normal' }),
@@ -60,7 +60,7 @@ describe('computeStatus counters (§1.6)', () => {
   });
 });
 
-describe('conditions (decisions fix 3, §10.2)', () => {
+describe('conditions: failures set and cleared on the next successful pass', () => {
   const failed: StatusCondition = { type: 'FailedScale', status: 'True', message: 'boom', lastTransitionTime: '2026-01-01T00:00:00Z' };
   it('a failure sets the condition True with the error', () => {
     const s = computeStatus(input([pod({})], {}, { failures: { FailedScale: 'boom' } })).status;
@@ -78,7 +78,7 @@ describe('conditions (decisions fix 3, §10.2)', () => {
   });
 });
 
-describe('Progressing (§10.2, v1.9 in v1alpha1 per decisions fix 3)', () => {
+describe('Progressing (OpenKruise v1.9, in v1alpha1 here)', () => {
   const at = (sAgo: number) => new Date(NOW - sAgo * 1000).toISOString();
   it.each<[string, string[], Partial<CloneSetSpecLike>, Partial<StatusInput>, StatusCondition[] | undefined, string, string]>([
     ['available', ['cs-new', 'cs-new'], {}, { currentRevision: 'cs-new' }, undefined, 'True', 'CloneSetAvailable'],
@@ -117,7 +117,7 @@ describe('Progressing (§10.2, v1.9 in v1alpha1 per decisions fix 3)', () => {
   });
 });
 
-describe('statusEquals (§10.1: a settled CloneSet writes nothing)', () => {
+describe('statusEquals (a settled CloneSet writes nothing)', () => {
   it('equal after recomputation on the same observation, different on any counter or condition', () => {
     const ps = [pod({ rev: 'cs-new' })];
     const a = computeStatus(input(ps, { progressDeadlineSeconds: 60 }, { currentRevision: 'cs-new' })).status;

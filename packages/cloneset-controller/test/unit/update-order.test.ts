@@ -6,7 +6,7 @@ import { pod } from './fixtures.ts';
 
 const names = (ps: V1Pod[]) => ps.map((p) => p.metadata!.name);
 
-describe('default update order (§8.4)', () => {
+describe('default update order', () => {
   it('TestSortUpdateIndexes example: Pending, Pending-ready, Running, Running-ready', () => {
     const pendingReady = pod({ name: 'pending-ready', phase: 'Pending', ready: true });
     const pending = pod({ name: 'pending', phase: 'Pending', ready: false });
@@ -45,7 +45,7 @@ describe('default update order (§8.4)', () => {
   });
 });
 
-describe('priority (§8.4 step 2)', () => {
+describe('priority', () => {
   it('weightPriority: higher weight sum first, ties keep prior order', () => {
     const ps = [pod({ name: 'none' }), pod({ name: 'bar', labels: { k: 'bar' } }), pod({ name: 'foo', labels: { k: 'foo' } }), pod({ name: 'none2' })];
     const out = applyPriority(ps, {
@@ -70,7 +70,7 @@ describe('priority (§8.4 step 2)', () => {
   });
 });
 
-describe('scatter (§8.4 step 3)', () => {
+describe('scatter', () => {
   it('docs example: 10 candidates, 3 matched -> positions 1, 6 and 10', () => {
     const ps = Array.from({ length: 10 }, (_, i) => pod({ name: `p${i}`, labels: i < 3 ? { foo: 'bar' } : {} }));
     const out = applyScatter(ps, [{ key: 'foo', value: 'bar' }], ps);

@@ -22,7 +22,7 @@ const withGates = (p: V1Pod, ...types: string[]) => {
 };
 const cs = (spec: Partial<CloneSetSpecLike> = {}) => cloneSet({ replicas: 5, ...spec });
 
-describe('inPlaceDiff (§8.6)', () => {
+describe('inPlaceDiff', () => {
   it.each([
     ['image only', templateWithImage('nginx:0'), templateWithImage('nginx:1'), { main: 'nginx:1' }],
     ['metadata only', templateWithImage('nginx:1'), { ...templateWithImage('nginx:1'), metadata: { labels: { app: 'demo', x: 'y' } } }, {}],
@@ -40,7 +40,7 @@ describe('inPlaceDiff (§8.6)', () => {
   });
 });
 
-describe('recreate marks announce themselves (§8.8, §10.3)', () => {
+describe('recreate marks announce themselves', () => {
   it('each mark carries SuccessfulUpdatePodReCreate on success and FailedUpdatePodReCreate on failure, naming pod and revision', () => {
     const ps = olds(2);
     const plan = planUpdate(ctxFor(cs({ replicas: 2, updateStrategy: { maxUnavailable: 2 } }), ps));
@@ -55,7 +55,7 @@ describe('recreate marks announce themselves (§8.8, §10.3)', () => {
   });
 });
 
-describe('planUpdate: selection (§8.3-8.5)', () => {
+describe('planUpdate: selection', () => {
   it('ReCreate marks pods specified-delete within updateMaxUnavailable', () => {
     const plan = planUpdate(ctxFor(cs({ updateStrategy: { partition: 3, maxUnavailable: 1 } }), olds(5)));
     expect(marks(plan.actions)).toHaveLength(1);
@@ -102,7 +102,7 @@ describe('planUpdate: selection (§8.3-8.5)', () => {
   });
 });
 
-describe('planUpdate: in-place (§8.7)', () => {
+describe('planUpdate: in-place', () => {
   it('InPlaceIfPossible image change: InPlaceUpdateReady False first, then one update with state', () => {
     const p = withGates(pod(oldN), 'InPlaceUpdateReady', 'KruisePodReady');
     p.status!.conditions!.push({ type: 'InPlaceUpdateReady', status: 'True' }, { type: 'KruisePodReady', status: 'True' });
@@ -183,7 +183,7 @@ describe('planUpdate: in-place (§8.7)', () => {
   });
 });
 
-describe('refresh and lifecycle (§8.2, §9)', () => {
+describe('refresh and lifecycle', () => {
   const ctx = (spec: Partial<CloneSetSpecLike>, ps: V1Pod[]) => ctxFor(cloneSet({ replicas: ps.length, ...spec }), ps);
 
   it('a new pod: both gates set True, PreparingNormal -> Normal once scheduled', () => {
@@ -320,7 +320,7 @@ describe('refresh and lifecycle (§8.2, §9)', () => {
     });
   });
 
-  it('inplace-update-state: one containerBatchesRecord entry per spec patch (§8.7 step 3)', () => {
+  it('inplace-update-state: one containerBatchesRecord entry per spec patch', () => {
     const now = planUpdate(ctxFor(cs({ replicas: 1, updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 1 } }), olds(1)));
     const state = JSON.parse(inplace(now.actions)[0]!.annotations['apps.kruise.io/inplace-update-state']!);
     expect(state.containerBatchesRecord).toEqual([{ timestamp: '2026-01-01T00:10:00Z', containers: ['main'] }]);

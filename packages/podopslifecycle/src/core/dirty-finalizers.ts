@@ -1,4 +1,4 @@
-// "Dirty" expected finalizers (spec §1.6): an available-conditions entry keyed
+// "Dirty" expected finalizers (as Kuperator's lifecycle controller finds them): an available-conditions entry keyed
 // `Service/<namespace>/<name>` whose Service is gone or no longer selects the pod. Its employer
 // will never add the finalizer, so the entry would keep the pod from service-available forever.
 import { POL_ANNOTATIONS } from '@cloneset-suite/api-types';

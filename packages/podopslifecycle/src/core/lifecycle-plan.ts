@@ -1,4 +1,4 @@
-// The lifecycle controller's decision (spec §1.6) for one controlled pod, as typed data: at most
+// The lifecycle controller's decision (as Kuperator's PodOpsLifecycle controller makes it) for one controlled pod, as typed data: at most
 // one write per reconcile (the write's own watch event brings the next step), plus Events.
 import type { V1PodCondition } from '@kubernetes/client-node';
 import { KUSION_CONTROL_LABEL, POL_LABELS, POL_PHASE_LABEL, POL_PREFIXES, POL_SERVICE_READY_GATE, POL_SERVICE_READY_MESSAGE, isKusionControlled } from '@cloneset-suite/api-types';
@@ -18,8 +18,8 @@ export type LifecycleWrite =
   /** The available-conditions annotation rewritten without its dirty entries. */
   | { kind: 'setAvailableConditions'; value: string; dropped: string[] }
   /**
-   * An empty write so the mutating webhook runs again: some transitions (the final clean-up of
-   * §1.5 step 6, the barrier after an undo) happen only on a later write, which may never come.
+   * An empty write so the mutating webhook runs again: some transitions (the final clean-up once
+   * every id completes, the barrier after an undo) happen only on a later write, which may never come.
    */
   | { kind: 'touch' };
 
@@ -127,7 +127,7 @@ function finishWith(pod: Pod, view: LifecycleView, why: string): LifecyclePlan {
   if (!isPodReady(pod) && labels[POL_LABELS.serviceAvailable] !== undefined) {
     return plan(`${why}; not Ready: service-available removed`, { kind: 'patchLabels', changes: { set: {}, remove: [POL_LABELS.serviceAvailable] } });
   }
-  // Some transitions happen only on a later write (§1.5: the final clean-up, and the barrier
+  // Some transitions happen only on a later write (the webhook's final clean-up, and the barrier
   // after an undo); with nothing else to write, an empty one lets the webhook make them.
   if (webhookWouldMove(pod)) return plan(`${why}; the webhook has a transition pending: nudge it`, { kind: 'touch' });
   return plan(why);
@@ -145,7 +145,7 @@ function webhookWouldMove(pod: Pod): boolean {
   return [...keys].some((k) => labels[k] !== after[k]);
 }
 
-/** Deterministic stage (§1.15): PreCheck before PostCheck. */
+/** Deterministic stage: PreCheck before PostCheck (Kuperator picks one arbitrarily). */
 function currentStage(view: LifecycleView): LifecycleStage | undefined {
   const of = (id: string) => view.labelsById.get(id) ?? {};
   if (view.ids.some((id) => of(id).preCheck !== undefined)) return 'PreCheck';
@@ -192,7 +192,7 @@ export function serviceReadyPatchOps(pod: Pod, status: 'True' | 'False', nowIso:
   return [{ op: 'replace', path: `/status/conditions/${index}`, value }];
 }
 
-/** The ServiceReady Event of §1.2. */
+/** The ServiceReady Event, as Kuperator's lifecycle controller emits it. */
 export function serviceReadyEvent(write: Extract<LifecycleWrite, { kind: 'setServiceReady' }>): PlannedEvent {
   const verb = write.appended ? 'append' : 'update';
   return { type: 'Normal', reason: 'ServiceReady', action: 'UpdateStatus', note: `${verb} service readiness gate to: ${write.status}` };

@@ -1,4 +1,5 @@
-// The lifecycle mutating webhook (LW) as a pure function (spec §1.5, §1.9, §1.10): applied to
+// The lifecycle mutating webhook (LW) as a pure function (Kuperator's algorithm: the per-id
+// steps, the barrier between several ids, and undo): applied to
 // every CREATE/UPDATE of a controlled pod, status writes included. Never calls anything.
 import { POL_ANNOTATIONS, POL_LABELS, POL_PHASE_LABEL, POL_PREFIXES, POL_SERVICE_READY_GATE } from '@cloneset-suite/api-types';
 import { expectedFinalizersSatisfied, isReadyToOperate, type Pod } from './pod-state.ts';
@@ -7,7 +8,7 @@ import { selectingServices, syncedAvailableConditions, type TrafficService } fro
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE';
 
-/** Per-id prefixes removed by an undo (the list W of §1.2). */
+/** Per-id prefixes removed by an undo (the well-known per-id list W). */
 const UNDO_REMOVES = [
   'operating',
   'operationType',
@@ -22,7 +23,7 @@ const UNDO_REMOVES = [
   'completing',
   'undoOperationType',
 ] as const;
-/** Per-id prefixes removed once every id has completed (§1.5 step 6). */
+/** Per-id prefixes removed once every id has completed (step 6 of advance). */
 const CLEANUP_REMOVES = ['operate', 'operated', 'doneOperationType', 'postCheck', 'postChecked', 'completing'] as const;
 /**
  * Per-id prefixes of an earlier run that a fresh begin clears (README "PodOpsLifecycle": an id
@@ -89,7 +90,7 @@ function earlierRuns(snapshot: LifecycleView, labels: Readonly<Record<string, st
   return out;
 }
 
-/** §1.5 steps 2-8 on `labels` (mutated in place). Presence tests read the step-2 snapshot. */
+/** Kuperator's webhook steps 2-8 on `labels` (mutated in place). Presence tests read the step-2 snapshot. */
 function advance(labels: Record<string, string>, oldLabels: Readonly<Record<string, string>> | undefined, pod: Pod, now: string): void {
   const set = (key: string, value: string): void => {
     labels[key] = value;
@@ -112,7 +113,7 @@ function advance(labels: Record<string, string>, oldLabels: Readonly<Record<stri
   const snapshot = fresh.size > 0 ? readLifecycle(labels) : before;
   const ids = snapshot.ids;
 
-  // An undo label of an id with no operating/operate/operated label (an unknown id, §1.10) has
+  // An undo label of an id with no operating/operate/operated label (an unknown id) has
   // nothing to undo: its per-id labels are cleared so no orphan stays behind.
   for (const [id, l] of snapshot.labelsById) {
     if (l.undoOperationType !== undefined && !ids.includes(id)) for (const p of UNDO_REMOVES) drop(keyOf(p, id));
@@ -183,11 +184,12 @@ function advance(labels: Record<string, string>, oldLabels: Readonly<Record<stri
     for (const id of ids) for (const p of CLEANUP_REMOVES) drop(keyOf(p, id));
     return;
   }
-  // Step 7: the barrier (§1.9): every id has operate and none operating -> operated. An id
+  // Step 7: the barrier between ids: every id has operate and none operating -> operated. An id
   // already past operate (operated) counts as having it: an id that began while another was in
   // PostCheck/Completing would otherwise wait at the barrier forever (found by the model test).
   if (atOperate === ids.length) {
-    // No id keeps pre-checked past this point, so no permission may stay either (§1.8 rule 4):
+    // No id keeps pre-checked past this point, so no permission may stay either (the validating webhook
+    // refuses pre-checked without a permission, and the reverse):
     // the anchors drop each finished id's type; a permission of a type nobody holds goes too.
     for (const t of snapshot.permissions.keys()) drop(`${POL_PREFIXES.operationPermission}/${t}`);
     for (const id of ids) {
@@ -198,13 +200,14 @@ function advance(labels: Record<string, string>, oldLabels: Readonly<Record<stri
         set(keyOf('operated', id), now);
         operated++;
       }
-      // The type as the finishing write found it (§1.5 step 7); a create has no old pod.
+      // The type as the finishing write found it (the old pod's, as Kuperator reads it); a create has no old pod.
       const oldType = oldLabels?.[keyOf('operationType', id)] ?? l.operationType;
       if (oldType !== undefined) {
         drop(keyOf('operationType', id));
         set(keyOf('doneOperationType', id), oldType);
       } else if (l.doneOperationType === undefined && l.operated === undefined) {
-        // An id this write moves to operated without a type still gets its pair (§1.8 rule 3),
+        // An id this write moves to operated without a type still gets its pair (operated and
+        // done-operation-type go together, or the validating webhook refuses the write),
         // so the transition stays valid. An id the write itself left operated without its
         // done-operation-type gets none: the validating webhook refuses it ("not found label"),
         // as Kuperator's, whose barrier never pairs an id already operated.

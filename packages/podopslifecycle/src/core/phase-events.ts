@@ -21,7 +21,7 @@ export interface PodObservation {
   gate: boolean;
 }
 
-/** The label whose timestamp marks the entry into each phase (§1.14). */
+/** The label whose timestamp marks the entry into each phase (Kuperator's timing labels). */
 function enteredAt(phase: IdPhase, l: IdLabels): string | undefined {
   switch (phase) {
     case 'PreCheck':

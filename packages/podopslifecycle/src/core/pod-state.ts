@@ -1,5 +1,6 @@
-// Pod-level predicates of the lifecycle: expected finalizers (§1.7), the service-ready gate and
-// condition, "ready to operate" (§1.5, with decisions.md choice 5) and the Ready condition.
+// Pod-level predicates of the lifecycle: expected finalizers (every finalizer the
+// available-conditions annotation names is on the pod), the service-ready gate and condition,
+// "ready to operate" (README, PodOpsLifecycle) and the Ready condition.
 import type { V1Pod, V1PodCondition } from '@kubernetes/client-node';
 import { POL_ANNOTATIONS, POL_PROTECTION_FINALIZER_PREFIX, POL_SERVICE_READY_GATE } from '@cloneset-suite/api-types';
 
@@ -59,10 +60,11 @@ export function hasProtectionFinalizer(pod: Pod): boolean {
 }
 
 /**
- * §1.5 "ready to operate": traffic is off (service-ready False) and no cooperation controller
- * still protects the pod. We fix the §1.15 quirk: a protection finalizer always blocks, even on a
- * pod without the condition. A pod with the gate but no condition yet is not ready (decisions.md
- * choice 5: the lifecycle controller sets the condition False first); a pod without the gate
+ * "Ready to operate": traffic is off (service-ready False) and no cooperation controller
+ * still protects the pod. We fix Kuperator's quirk (a pod without the condition is ready even with
+ * protection finalizers): a protection finalizer always blocks. A pod with the gate but no
+ * condition yet is not ready (package README, Choices: the lifecycle controller sets the
+ * condition False first); a pod without the gate
  * never gets the condition, so the condition cannot hold it back.
  */
 export function isReadyToOperate(pod: Pod): boolean {

@@ -1,4 +1,4 @@
-// Reading the label protocol (spec §1.2-1.3): a pod's labels grouped per lifecycle id, the
+// Reading Kuperator's label protocol: a pod's labels grouped per lifecycle id, the
 // per-type permission labels, and the keys that break the `<prefix>/<id>` format.
 import { POL_LABELS, POL_PREFIXES, parsePolKey, type PolPrefix, type PolPrefixName } from '@cloneset-suite/api-types';
 
@@ -8,13 +8,13 @@ export type Labels = Readonly<Record<string, string>>;
 export type IdLabels = Partial<Record<Exclude<PolPrefixName, 'operationPermission'>, string>>;
 
 export interface LifecycleView {
-  /** The lifecycle ids (§1.3): suffixes of operating/operate/operated keys, sorted. */
+  /** The lifecycle ids: suffixes of operating/operate/operated keys, sorted. */
   ids: string[];
   /** Every id that has any per-id label (a superset of ids: e.g. a lone undo or pre-check label). */
   labelsById: Map<string, IdLabels>;
   /** operation-permission labels: type -> timestamp. */
   permissions: Map<string, string>;
-  /** Keys of a known prefix with no `/<id>` part (§1.8 rule 2). */
+  /** Keys of a known prefix with no `/<id>` part (the validating webhook refuses them: "invalid label"). */
   invalidKeys: string[];
 }
 
@@ -48,13 +48,13 @@ export function readLifecycle(labels: Labels | undefined): LifecycleView {
   return { ids: [...ids].sort(), labelsById, permissions, invalidKeys: invalidKeys.sort() };
 }
 
-/** The type an id is counted under (§1.3): operation-type, else done-operation-type. */
+/** The type an id is counted under: operation-type, else done-operation-type. */
 export function typeOf(labels: IdLabels | undefined): string | undefined {
   return labels?.operationType ?? labels?.doneOperationType;
 }
 
 /**
- * Whether a label value is a Unix-nanosecond timestamp as the protocol writes them (§1.14): 19
+ * Whether a label value is a Unix-nanosecond timestamp as the protocol writes them: 19
  * digits, 2001 to 2286. A hand-written `1` or `true` is not one, even where it would parse.
  */
 export function isNanoTimestamp(value: string): boolean {
@@ -66,7 +66,7 @@ export function keyOf(name: PolPrefixName, id: string): string {
   return `${POL_PREFIXES[name]}/${id}`;
 }
 
-/** The per-id phase a pod's labels put an id in (§1.4), in the words Events and docs use. */
+/** The per-id phase a pod's labels put an id in (Kuperator's per-id state machine), in the words Events and docs use. */
 export type IdPhase = 'PreCheck' | 'Preparing' | 'Operating' | 'Operated' | 'PostCheck' | 'Completing';
 
 export function phaseOf(l: IdLabels): IdPhase | undefined {

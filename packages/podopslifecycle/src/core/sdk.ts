@@ -1,4 +1,4 @@
-// The operation controller SDK (spec §1.12) as pure functions: each computes the label change an
+// The operation controller SDK (package README, The operation SDK) as pure functions: each computes the label change an
 // operating controller writes; reconciler/ops-client.ts applies it with conflict retry.
 import { POL_LABELS } from '@cloneset-suite/api-types';
 import { applyChanges, effectiveChanges, noLabelChanges, type LabelChanges } from './label-patch.ts';
@@ -19,7 +19,7 @@ export interface OperationAdapter {
 
 export type SdkPlan = { ok: true; changes: LabelChanges } | { ok: false; error: string };
 
-/** §1.2: the hint that the operation will delete the pod; never removed by the lifecycle. */
+/** The hint that the operation will delete the pod; never removed by the lifecycle. */
 export const preparingToDeleteHook = (_pod: Pod, now: string): Partial<LabelChanges> => ({ set: { [POL_LABELS.preparingToDelete]: now } });
 
 const labelsOf = (pod: Pod): Readonly<Record<string, string>> => pod.metadata?.labels ?? {};
@@ -32,13 +32,13 @@ function merge(pod: Pod, base: LabelChanges, ...extra: (Partial<LabelChanges> | 
   return effectiveChanges(labelsOf(pod), all);
 }
 
-/** §1.12 isDuringOps: `operating/<id>` present and `operation-type/<id>` equals the adapter's type. */
+/** isDuringOps: `operating/<id>` present and `operation-type/<id>` equals the adapter's type. */
 export function isDuringOps(pod: Pod, adapter: Pick<OperationAdapter, 'id' | 'type'>): boolean {
   const labels = labelsOf(pod);
   return labels[keyOf('operating', adapter.id)] !== undefined && labels[keyOf('operationType', adapter.id)] === adapter.type;
 }
 
-/** §1.12 begin: operating + operation-type (and the hooks' labels) in one write. */
+/** begin: operating + operation-type (and the hooks' labels) in one write. */
 export function planBegin(pod: Pod, adapter: OperationAdapter, now: string): SdkPlan {
   const labels = labelsOf(pod);
   const base = noLabelChanges();
@@ -63,7 +63,7 @@ export interface AllowOpsResult {
 }
 
 /**
- * §1.12 allowOps: during ops and `operate/<id>` present. With a delay, the operate label must be
+ * allowOps: during ops and `operate/<id>` present. With a delay, the operate label must be
  * at least that old (kube-xset's reading: not allowed yet, requeue after the remaining time).
  */
 export function allowOps(pod: Pod, adapter: Pick<OperationAdapter, 'id' | 'type'>, nowMs: number, delaySeconds = 0): AllowOpsResult {
@@ -79,7 +79,7 @@ export function allowOps(pod: Pod, adapter: Pick<OperationAdapter, 'id' | 'type'
   return remaining > 0 ? { allowed: false, requeueAfterMs: remaining } : { allowed: true };
 }
 
-/** §1.12 finish: remove `operating/<id>` (operation-type stays for LW to turn into done-operation-type). */
+/** finish: remove `operating/<id>` (operation-type stays for LW to turn into done-operation-type). */
 export function planFinish(pod: Pod, adapter: OperationAdapter, now: string): SdkPlan {
   const labels = labelsOf(pod);
   const type = labels[keyOf('operationType', adapter.id)];
@@ -91,7 +91,7 @@ export function planFinish(pod: Pod, adapter: OperationAdapter, now: string): Sd
 }
 
 /**
- * §1.10 undo: `undo-operation-type/<id>=<type>`; LW then removes every label of the id in the
+ * undo: `undo-operation-type/<id>=<type>`; LW then removes every label of the id in the
  * same write. Nothing to undo when the id is not on the pod.
  */
 export function planUndo(pod: Pod, adapter: Pick<OperationAdapter, 'id' | 'type'>): SdkPlan {
@@ -99,7 +99,7 @@ export function planUndo(pod: Pod, adapter: Pick<OperationAdapter, 'id' | 'type'
   return { ok: true, changes: effectiveChanges(labelsOf(pod), { set: { [keyOf('undoOperationType', adapter.id)]: adapter.type }, remove: [] }) };
 }
 
-/** §1.10 beginWithCleaningOld: an undo first when `operating/<id>` is present, then a begin. */
+/** beginWithCleaningOld: an undo first when `operating/<id>` is present, then a begin. */
 export function needsCleaningBeforeBegin(pod: Pod, adapter: Pick<OperationAdapter, 'id'>): boolean {
   return labelsOf(pod)[keyOf('operating', adapter.id)] !== undefined;
 }

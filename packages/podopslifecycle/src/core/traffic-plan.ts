@@ -1,5 +1,6 @@
-// The built-in traffic cooperation (spec §1.7, §4 in the spirit of ResourceConsist, with the
-// EndpointSlices of plain Services as the backend): for one controlled pod, whether to hold the
+// The built-in traffic cooperation (package README, The built-in traffic cooperation): expected
+// finalizers in the spirit of Kuperator's ResourceConsist, with the EndpointSlices of plain
+// Services as the backend: for one controlled pod, whether to hold the
 // protection finalizer POL_TRAFFIC_FINALIZER, and which expected-finalizer entries the pod's
 // available-conditions annotation should carry. Pure: the shell gathers the Services of the pod's
 // namespace and the EndpointSlice endpoints that name the pod.

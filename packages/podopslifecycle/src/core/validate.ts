@@ -1,4 +1,4 @@
-// The lifecycle validating webhook (VW) as a pure function (spec §1.8): no stricter than
+// The lifecycle validating webhook (VW) as a pure function: no stricter than
 // Kuperator's (an `operating/<id>` without its `operation-type/<id>` is admitted: operators may
 // write them in two writes, and such an id waits in PreCheck). One rule of ours concerns what a
 // write asks for rather than the pod it leaves, so the mutating webhook checks it before it moves
@@ -15,7 +15,7 @@ export interface LifecycleViolation {
   reason: string;
 }
 
-/** Every §1.8 rule the pod's labels and annotations break: VW refuses the write when any. */
+/** Every rule of Kuperator's validating webhook the pod's labels and annotations break: VW refuses the write when any. */
 export function validatePod(pod: Pod): LifecycleViolation[] {
   const out: LifecycleViolation[] = [];
   const ef = expectedFinalizers(pod);
@@ -64,7 +64,7 @@ export function requestViolations(pod: Pod): LifecycleViolation[] {
   return out;
 }
 
-/** The denial message of §1.8. */
+/** The denial message of Kuperator's validating webhook. */
 export function violationMessage(violations: readonly LifecycleViolation[]): string {
   return VALIDATION_MESSAGE_PREFIX + violations.map((v) => v.reason).join('; ');
 }

@@ -1,4 +1,4 @@
-// The lifecycle controller's imperative shell (spec §1.6): read the controlled pod (and the
+// The lifecycle controller's imperative shell (Kuperator's PodOpsLifecycle controller): read the controlled pod (and the
 // Services its expected finalizers name) from the shared caches, ask planLifecycle, execute its
 // one write, record its Events. Holds no policy.
 import { POL_ANNOTATIONS, POL_SERVICE_READY_GATE, isKusionControlled, nanoTimestamp } from '@cloneset-suite/api-types';
@@ -63,7 +63,7 @@ function podsNamingService(pods: readonly DeepReadonly<KubeObject>[], svc: DeepR
 export function createPodOpsLifecycleController(manager: Manager, options: PodOpsLifecycleControllerOptions = {}): Controller {
   const scope = { namespace: options.namespace };
   const pods = manager.informers.informerFor<KubeObject>(Resources.pods, scope);
-  // Employers of expected finalizers (§1.6 "dirty" entries).
+  // Employers of expected finalizers: a Service change can make an entry "dirty" (dirty-finalizers.ts).
   const services = manager.informers.informerFor<ServiceObject>(Resources.services, scope);
   const gate = options.stageGate ?? passAllStageGate;
   return manager

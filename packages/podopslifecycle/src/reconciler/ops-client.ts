@@ -1,4 +1,4 @@
-// The operation SDK's executor (spec §1.12): reads the pod, computes the label change with the
+// The operation SDK's executor (package README, The operation SDK): reads the pod, computes the label change with the
 // pure planners of core/sdk.ts and writes it as a resourceVersion-guarded JSON patch, re-reading
 // and re-planning when it loses a race.
 import { nanoTimestamp } from '@cloneset-suite/api-types';

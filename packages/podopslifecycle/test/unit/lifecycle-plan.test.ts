@@ -1,5 +1,5 @@
-// Table tests of the lifecycle controller's planner (§1.6): one write per reconcile, in the
-// spec's order, and no write at all for a settled pod.
+// Table tests of the lifecycle controller's planner: one write per reconcile, in the
+// order of Kuperator's controller, and no write at all for a settled pod.
 import { describe, expect, it } from 'vitest';
 import { POL_SERVICE_READY_GATE } from '@cloneset-suite/api-types';
 import { planLifecycle, type LifecycleWrite } from '../../src/core/lifecycle-plan.ts';
@@ -14,7 +14,7 @@ const availableConditions = { 'pod.kusionstack.io/available-conditions': JSON.st
 
 const labels = (set: Record<string, string>, remove: string[] = []): LifecycleWrite => ({ kind: 'patchLabels', changes: { set: L(set), remove: Object.keys(L(Object.fromEntries(remove.map((r) => [r, ''])))).sort() } });
 
-describe('planLifecycle (§1.6)', () => {
+describe('planLifecycle', () => {
   it.each<{ name: string; pod: PodSpecShort; gate?: (s: LifecycleStage) => StageDecision; want: LifecycleWrite | undefined }>([
     { name: 'settled pod: no write', pod: { labels: { 'service-available': T }, serviceReady: 'True', ready: true }, want: undefined },
     { name: 'new pod: service-ready True first', pod: {}, want: { kind: 'setServiceReady', status: 'True', appended: true } },
@@ -51,7 +51,7 @@ describe('planLifecycle (§1.6)', () => {
       want: undefined,
     },
     { name: 'Preparing: service-ready False', pod: { labels: { 'operating/a': T, 'operation-type/a': 'u', 'pre-checked/a': T, 'permission/u': T, 'preparing/a': T }, serviceReady: 'True', ready: true }, want: { kind: 'setServiceReady', status: 'False', appended: false } },
-    { name: 'Preparing without the condition: set False (decisions.md 5)', pod: { labels: { 'operating/a': T, 'operation-type/a': 'u', 'pre-checked/a': T, 'permission/u': T, 'preparing/a': T } }, want: { kind: 'setServiceReady', status: 'False', appended: true } },
+    { name: 'Preparing without the condition: set False first', pod: { labels: { 'operating/a': T, 'operation-type/a': 'u', 'pre-checked/a': T, 'permission/u': T, 'preparing/a': T } }, want: { kind: 'setServiceReady', status: 'False', appended: true } },
     {
       name: 'Completing: service-ready True',
       pod: { labels: { 'operated/a': T, 'done-operation-type/a': 'u', 'post-checked/a': T, 'completing/a': T }, serviceReady: 'False' },

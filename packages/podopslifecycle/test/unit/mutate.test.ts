@@ -1,5 +1,5 @@
-// Table tests of the mutating webhook function: every row of the §1.4 state machine, the
-// barrier of §1.9, undo (§1.10), gate injection and the step-2 snapshot rule.
+// Table tests of the mutating webhook function: every row of Kuperator's per-id state machine,
+// the barrier between ids, undo, gate injection and the step-2 snapshot rule.
 import { describe, expect, it } from 'vitest';
 import { POL_ANNOTATIONS, POL_PHASE_LABEL, POL_SERVICE_READY_GATE, POL_TRAFFIC_FINALIZER } from '@cloneset-suite/api-types';
 import { mutatePod } from '../../src/core/mutate.ts';
@@ -36,7 +36,7 @@ const rows: Row[] = [
     want: { ...begun, 'pre-checked/a': T, 'permission/update': T, 'operate/a': NOW },
   },
   {
-    name: 'gate without condition is not ready to operate (decisions.md 5)',
+    name: 'gate without condition is not ready to operate',
     pod: { labels: { ...begun, 'pre-checked/a': T, 'permission/update': T } },
     want: { ...begun, 'pre-checked/a': T, 'permission/update': T, 'preparing/a': NOW },
   },
@@ -107,7 +107,7 @@ const rows: Row[] = [
     },
     want: {},
   },
-  // §1.9 barrier.
+  // The barrier between ids.
   {
     name: 'barrier: a finished, b still operating -> a waits in 3b',
     old: { ...begun, 'pre-checked/a': T, 'operate/a': T, 'operating/b': T, 'operation-type/b': 'restart', 'pre-checked/b': T, 'operate/b': T, 'permission/update': T, 'permission/restart': T },
@@ -136,7 +136,7 @@ const rows: Row[] = [
     pod: { labels: { 'operated/a': T, 'done-operation-type/a': 'update', 'post-checked/a': T, 'completing/a': T, 'operation-type/b': 'restart', 'pre-checked/b': T, 'operate/b': T, 'permission/restart': T } },
     want: { 'operated/a': T, 'done-operation-type/a': 'update', 'post-checked/a': T, 'completing/a': T, 'operated/b': NOW, 'done-operation-type/b': 'restart', 'post-check/b': NOW },
   },
-  // §1.10 undo.
+  // Undo.
   {
     name: 'undo in Preparing removes every label of the id and the last permission of its type',
     pod: { labels: { ...begun, 'pre-checked/a': T, 'preparing/a': T, 'permission/update': T, 'undo-operation-type/a': 'update', 'preparing-to-delete': T } },
@@ -250,7 +250,7 @@ const rows: Row[] = [
   { name: 'a pod in no lifecycle is left alone', pod: { labels: { 'service-available': T, app: 'web' } }, want: { 'service-available': T, app: 'web' } },
 ];
 
-describe('mutatePod (§1.4-1.5)', () => {
+describe('mutatePod: the per-id state machine', () => {
   it.each(rows)('$name', (row) => {
     const p = pod(row.pod);
     const old = row.old ? pod({ ...row.pod, labels: row.old }) : undefined;

@@ -1,4 +1,4 @@
-// The operation SDK's pure planners (§1.12).
+// The operation SDK's pure planners (package README, The operation SDK).
 import { describe, expect, it } from 'vitest';
 import { POL_LABELS } from '@cloneset-suite/api-types';
 import { allowOps, isDuringOps, needsCleaningBeforeBegin, planBegin, planFinish, planUndo, preparingToDeleteHook, type OperationAdapter } from '../../src/core/sdk.ts';

@@ -1,4 +1,4 @@
-// Every rejection of §1.8, each with the label it names, and what passes; and the one rule on
+// Every rejection of Kuperator's validating webhook, each with the label it names, and what passes; and the one rule on
 // what a write asks for (an undo names the type it cancels), checked before the mutating webhook.
 import { describe, expect, it } from 'vitest';
 import { POL_ANNOTATIONS } from '@cloneset-suite/api-types';
@@ -7,7 +7,7 @@ import { k, pod, type PodSpecShort } from './fixtures.ts';
 
 const T = '1000';
 
-describe('validatePod (§1.8)', () => {
+describe('validatePod', () => {
   it.each<{ name: string; pod: PodSpecShort; reason: string; field: string }>([
     {
       name: 'malformed available-conditions JSON',

@@ -1,4 +1,5 @@
-// availablePolicy (spec §2.8 with decisions.md 3 and 4): approve pods while the selected pods keep
+// availablePolicy (Kuperator's algorithm, with percentages rounded as documented and a
+// deterministic quota order, both below): approve pods while the selected pods keep
 // enough availability. A pod is unavailable when it lacks the service-available label; a pod the
 // rule approved earlier in this stage keeps its approval and its share of the quota; a replica the
 // pods' owner wants but does not have spends the quota too (missing-replicas.ts).
@@ -23,7 +24,7 @@ export function isUnavailable(pod: PodView): boolean {
   return !Object.hasOwn(pod.metadata?.labels ?? {}, POL_LABELS.serviceAvailable);
 }
 
-/** maxUnavailableValue: an int as given; a percentage of N rounded down, at least 1 (decisions.md 3). */
+/** maxUnavailableValue: an int as given; a percentage of N rounded down, at least 1 (as Kuperator's docs say; its code rounds up). */
 export function maxUnavailableQuota(value: IntOrString | undefined, total: number): number {
   if (value === undefined) return total;
   const parsed = parseIntOrPercent(value);

@@ -1,4 +1,4 @@
-// The checker (spec §2.7), the StageGate's answer: a pod in PreCheck or PostCheck passes iff every
+// The checker (Kuperator's lifecycle controller reading rule results), the StageGate's answer: a pod in PreCheck or PostCheck passes iff every
 // PodTransitionRule of its namespace whose status.targets holds its name has a detail for it with
 // the same stage and passed true. No targeting rule passes; several combine with AND.
 import type { TransitionRuleDetail } from '@cloneset-suite/api-types';

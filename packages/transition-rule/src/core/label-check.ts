@@ -1,4 +1,4 @@
-// labelCheck (spec §2.9): a pod passes when its labels match `requires` (matchLabels and
+// labelCheck (as Kuperator's): a pod passes when its labels match `requires` (matchLabels and
 // matchExpressions). A selector that does not compile rejects every pod and is a rule error.
 import { compileLabelSelector, labelSelectorToString, type LabelCheckRule } from '@cloneset-suite/api-types';
 import { podName } from './stage.ts';

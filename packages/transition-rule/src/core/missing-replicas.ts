@@ -1,4 +1,4 @@
-// Replicas the pods' owners want but do not have yet (spec §2.8 step 3, Kuperator PR #362): a
+// Replicas the pods' owners want but do not have yet (Kuperator PR #362): a
 // CloneSet re-creating a pod, or scaling out, has fewer pods than spec.replicas, and those missing
 // pods are unavailable too. availablePolicy subtracts them from its quota, so 9 of 10 replicas
 // present under maxUnavailable 1 approves nobody.

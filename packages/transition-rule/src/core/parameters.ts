@@ -1,4 +1,4 @@
-// Webhook parameters (spec §2.9 item 7): a literal `value` wins; otherwise `valueFrom.fieldRef`
+// Webhook parameters (as Kuperator renders them): a literal `value` wins; otherwise `valueFrom.fieldRef`
 // reads the pod: name/namespace/uid, whole label or annotation maps (sorted `k="v"` lines), one
 // label or annotation (`metadata.labels['k']`), or any dotted path of the pod's JSON.
 import type { Parameter } from '@cloneset-suite/api-types';

@@ -1,5 +1,5 @@
-// What a round leaves behind: the PodTransitionRule status (spec §2.2) and the per-pod detail
-// annotation (§2.6), with the change checks that keep writes to real changes.
+// What a round leaves behind: the PodTransitionRule status and the per-pod detail
+// annotation (both as Kuperator writes them), with the change checks that keep writes to real changes.
 import { jsonEqual, ptrDetailAnnotation, type PodTransitionRuleStatus, type RuleState, type TransitionRuleDetail } from '@cloneset-suite/api-types';
 
 /** A rule state without its running tasks' lastTime: a poll that changed nothing else is no change. */
@@ -10,7 +10,7 @@ function withoutPollTimes(state: RuleState): RuleState {
 }
 
 /**
- * Status fields whose change is worth a write: not updateTime (§2.2), and not a running task's
+ * Status fields whose change is worth a write: not updateTime (it moves on every write), and not a running task's
  * lastTime alone (every poll moves it; it is written with the next real change).
  */
 export function statusChanged(before: PodTransitionRuleStatus | undefined, after: PodTransitionRuleStatus): boolean {
@@ -44,7 +44,7 @@ export interface AnnotationChange {
 export interface AnnotationInput {
   ptrName: string;
   status: PodTransitionRuleStatus;
-  /** Previously targeted pods that are no longer selected lose the annotation (§2.5 step 5). */
+  /** Previously targeted pods that are no longer selected lose the annotation. */
   previousTargets: readonly string[];
   /** Current annotations of the pods in the namespace, by pod name (absent pods are skipped). */
   annotationsOf: (podName: string) => Readonly<Record<string, string>> | undefined;

@@ -1,4 +1,4 @@
-// One reconcile of one PodTransitionRule, pure (spec §2.5): clean up when it is being deleted;
+// One reconcile of one PodTransitionRule, pure (as Kuperator's controller does it): clean up when it is being deleted;
 // otherwise evaluate both stages over the selected pods and say what to write. The shell gathers
 // the inputs from its caches and in-memory webhook state and executes the plan.
 import {

@@ -1,4 +1,4 @@
-// Which rules apply to which pods (spec §2.5 steps 6.1, 6.2 and 6.4): a rule's kind and stage, the
+// Which rules apply to which pods (as Kuperator's stage processor decides): a rule's kind and stage, the
 // evaluation order availablePolicy -> labelCheck -> webhook, and the per-pod skips (the skip
 // annotation, `conditions`, `filter.labelSelector`).
 import { PTR_SKIP_RULE_CONDITIONS_ANNOTATION, compileLabelSelector, type TransitionRule } from '@cloneset-suite/api-types';

@@ -1,4 +1,4 @@
-// The stage processor (spec §2.5 step 6): the rules of one stage, in order, over the pods in that
+// The stage processor (Kuperator's PodTransitionRule controller): the rules of one stage, in order, over the pods in that
 // stage. A pod a rule rejects is not shown to later rules; a pod a rule skips passes through.
 import type { RuleState, TransitionRule, TransitionRuleDetail } from '@cloneset-suite/api-types';
 import { evaluateAvailablePolicy } from './available-policy.ts';

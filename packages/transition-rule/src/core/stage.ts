@@ -1,6 +1,7 @@
-// Stage membership (spec §2.4): a pod is in PreCheck while it has any `pre-check.…/<id>` label and
+// Stage membership (as Kuperator's): a pod is in PreCheck while it has any `pre-check.…/<id>` label and
 // in PostCheck while it has any `post-check.…/<id>` label (`pre-checked.` does not match). When
-// both are present the stage is PreCheck (§1.15: deterministic, PreCheck first).
+// both are present the stage is PreCheck (deterministic, PreCheck first; Kuperator picks one
+// arbitrarily).
 import { POL_PREFIXES, parseNanoTimestamp } from '@cloneset-suite/api-types';
 import type { LifecycleStage, PodView } from './types.ts';
 
@@ -33,7 +34,7 @@ export function stageEnteredAt(pod: PodView, stage: LifecycleStage): bigint | un
   return earliest;
 }
 
-/** decisions.md 4: pods that entered the stage first come first, then by name; no timestamp sorts last. */
+/** A deterministic quota order: pods that entered the stage first come first, then by name; no timestamp sorts last. */
 export function byStageEntry(stage: LifecycleStage): (a: PodView, b: PodView) => number {
   return (a, b) => {
     const ta = stageEnteredAt(a, stage);

@@ -119,7 +119,7 @@ class Round {
   }
 }
 
-/** Carries the previous round's tasks forward (§2.9 step 2); returns the pods they still cover. */
+/** Carries the previous round's poll tasks forward, as Kuperator's webhook rule does; returns the pods they still cover. */
 function carryTasks(round: Round, pending: Set<string>): Set<string> {
   const { input } = round;
   const covered = new Set<string>();
@@ -137,7 +137,8 @@ function carryTasks(round: Round, pending: Set<string>): Set<string> {
         round.retire(task, 'poll configuration removed');
         continue;
       }
-      // Restart (decisions.md 6): the task is re-registered from status with a new timeout window.
+      // Restart: poll tasks survive it (README, PodTransitionRule): the task is re-registered from
+      // status with a new timeout window.
       round.actions.push({ type: 'registerPoll', ruleName: input.ruleName, taskId: task.taskId, pods: live, poll, beginMs: input.nowMs });
       for (const n of live) {
         round.reject(n, 'polling result not found, try polling again');
@@ -184,7 +185,7 @@ function carryTasks(round: Round, pending: Set<string>): Set<string> {
   return covered;
 }
 
-/** Applies the answer of the rule's last POST to the pods it carried (§2.9 step 3). */
+/** Applies the answer of the rule's last POST to the pods it carried (the pods no task covers). */
 function applyOutcome(round: Round, sent: readonly string[], traceId: string, outcome: PostOutcome): void {
   const { input } = round;
   const retryClear = (): void => void round.actions.push({ type: 'setRetry', ruleName: input.ruleName, retry: undefined });

@@ -22,7 +22,7 @@ interface EventJson {
 }
 const events = async (ns: string, reason: string) => ((await getJson<{ items: EventJson[] }>(['events.events.k8s.io', '-n', ns]))?.items ?? []).filter((e) => e.reason === reason);
 
-describe('poll tasks in the rule status (§2.9)', () => {
+describe('poll tasks in the rule status', () => {
   it('taskStates show processing shrinking and approved growing as the poll URL reports finished pods, polled under task-id', async () => {
     const { ns } = await setup('ptr-tasks');
     // The pods are cached before the rule exists, so its first round asks for all three at once.
@@ -82,7 +82,7 @@ describe('every wait is explained', () => {
   });
 });
 
-describe('availablePolicy counts the missing replicas of the pods\' CloneSet (§2.8 step 3)', () => {
+describe('availablePolicy counts the missing replicas of the pods\' CloneSet', () => {
   it('9 of 10 replicas present with maxUnavailable 1 approves nobody; at 9 replicas the pod is approved', async () => {
     const { ns } = await setup('ptr-missing');
     await kubectl(['apply', '-n', ns, '-f', '-'], JSON.stringify({

@@ -5,7 +5,7 @@ import { evaluateAvailablePolicy, maxUnavailableQuota, minAvailableQuota } from 
 import { byStageEntry } from '../../src/core/stage.ts';
 import { pod, type TestPod } from './fixtures.ts';
 
-describe('quotas (decisions.md 3)', () => {
+describe('quotas: maxUnavailableValue rounds down with a floor of 1, minAvailableValue rounds up', () => {
   it.each<[IntOrString | undefined, number, number]>([
     [undefined, 7, 7],
     [2, 7, 2],
@@ -28,7 +28,7 @@ function run(policy: AvailablePolicy, selected: TestPod[], subjects: TestPod[], 
   return evaluateAvailablePolicy({ ruleName: 'avail', policy, selected, subjects: [...subjects].sort(byStageEntry('PreCheck')), passedBefore: (n) => passed.includes(n) });
 }
 
-describe('evaluateAvailablePolicy (§2.8)', () => {
+describe('evaluateAvailablePolicy', () => {
   it('approves the pods that entered the stage first, up to the quota, and says why the rest wait', () => {
     const pods = [pod('d', { stage: 'PreCheck', enteredAt: 4 }), pod('a', { stage: 'PreCheck', enteredAt: 2 }), pod('c', { stage: 'PreCheck', enteredAt: 1 }), pod('b')];
     const out = run({ maxUnavailableValue: '50%' }, pods, pods.slice(0, 3));

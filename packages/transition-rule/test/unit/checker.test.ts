@@ -7,7 +7,7 @@ import type { PodTransitionRuleObject } from '../../src/reconciler/resources.ts'
 
 const rule = (name: string, status: PodTransitionRuleStatus, namespace = 'ns'): CheckedRule => ({ metadata: { name, namespace }, status });
 
-describe('checkStage (§2.7)', () => {
+describe('checkStage', () => {
   const r1 = rule('r1', { targets: ['p'], details: [{ name: 'p', stage: 'PreCheck', passed: true }] });
   const r2 = rule('r2', { targets: ['p'], details: [{ name: 'p', stage: 'PreCheck', passed: false, rejectInfo: [{ ruleName: 'avail', reason: 'blocked' }] }] });
   const pending = rule('r3', { targets: ['p'], details: [] });

@@ -4,7 +4,7 @@ import { buildParameters, fieldValue } from '../../src/core/parameters.ts';
 import { parsePollResponse, parseWebhookResponse } from '../../src/core/protocol.ts';
 import { pod } from './fixtures.ts';
 
-describe('evaluateLabelCheck (§2.9)', () => {
+describe('evaluateLabelCheck', () => {
   const requires = { matchLabels: { 'app.custom/ready': 'true' }, matchExpressions: [{ key: 'app.custom/forbidden', operator: 'DoesNotExist' as const }] };
   it.each([
     [{ 'app.custom/ready': 'true' }, true],
@@ -24,7 +24,7 @@ describe('evaluateLabelCheck (§2.9)', () => {
   });
 });
 
-describe('webhook parameters (§2.9 item 7)', () => {
+describe('webhook parameters', () => {
   const p = {
     metadata: { name: 'p', namespace: 'ns', uid: 'u1', labels: { b: '2', a: '1' }, annotations: { note: 'say "hi"' } },
     spec: { nodeName: 'n1', containers: [{ name: 'c' }] },

@@ -48,7 +48,7 @@ describe('missingReplicas', () => {
   });
 });
 
-describe('availablePolicy with the owner\'s missing replicas (spec §2.8 step 3)', () => {
+describe('availablePolicy with the owner\'s missing replicas', () => {
   const rule: TransitionRule = { name: 'avail', availablePolicy: { maxUnavailableValue: 1 } };
   const web = ref('web', 'uid-web');
   const pods = Array.from({ length: 9 }, (_, i) => owned(`web-${i}`, web, i === 0 ? { stage: 'PreCheck' } : {}));

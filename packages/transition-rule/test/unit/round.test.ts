@@ -16,7 +16,7 @@ function evaluate(rules: TransitionRule[], pods: TestPod[], status?: PodTransiti
   return plan;
 }
 
-describe('planRound: the stage processor (§2.5 step 6)', () => {
+describe('planRound: the stage processor', () => {
   it('rules run in order and a pod rejected by one is not shown to later rules (no webhook call for it)', () => {
     const pods = [pod('a', { stage: 'PreCheck', enteredAt: 1, labels: { ready: 'true' } }), pod('b', { stage: 'PreCheck', enteredAt: 2, labels: { ready: 'true' } }), pod('c', { stage: 'PreCheck', enteredAt: 3 })];
     const plan = evaluate([hook, label, avail], pods);
@@ -54,7 +54,7 @@ describe('planRound: the stage processor (§2.5 step 6)', () => {
   });
 });
 
-describe('planRound: results (§2.2, §2.6)', () => {
+describe('planRound: results (rule status and pod annotation)', () => {
   const pods = [pod('a', { stage: 'PreCheck' }), pod('b'), pod('other', { labels: { app: 'db' } })];
 
   it('writes status only when targets, details, ruleStates or observedGeneration change', () => {
@@ -100,7 +100,7 @@ describe('planRound: results (§2.2, §2.6)', () => {
   });
 });
 
-describe('planRound: deletion (§2.5 step 3)', () => {
+describe('planRound: deletion', () => {
   it('removes the detail annotation from targeted pods, then the finalizer', () => {
     const annotated = { 'detail.podtransitionrule.kusionstack.io/ptr': '{}' };
     const deleting = ptr([label], { targets: ['a', 'b', 'gone'] }, { deletionTimestamp: '2026-01-01T00:00:00Z' });

@@ -4,7 +4,7 @@ import { effectiveRules, ruleAppliesTo, ruleKind, skippedRuleNames } from '../..
 import { byStageEntry, podStage, stageEnteredAt } from '../../src/core/stage.ts';
 import { pod } from './fixtures.ts';
 
-describe('podStage (§2.4)', () => {
+describe('podStage', () => {
   it.each([
     [{ 'pre-check.podopslifecycle.kusionstack.io/a': '1' }, 'PreCheck'],
     [{ 'post-check.podopslifecycle.kusionstack.io/a': '1' }, 'PostCheck'],
@@ -30,7 +30,7 @@ const avail: TransitionRule = { name: 'avail', availablePolicy: { maxUnavailable
 const label: TransitionRule = { name: 'label', labelCheck: { requires: { matchLabels: { ok: 'true' } } } };
 const hook: TransitionRule = { name: 'hook', webhook: { clientConfig: { url: 'http://x' } } };
 
-describe('effectiveRules (§2.5 6.1-6.2)', () => {
+describe('effectiveRules: enabled rules of the stage, availablePolicy then labelCheck then webhook', () => {
   it('orders availablePolicy, labelCheck, webhook; declaration order within a kind; default stage PreCheck', () => {
     const avail2 = { ...avail, name: 'avail2' };
     const rules = [hook, label, avail, avail2];
@@ -51,7 +51,7 @@ describe('effectiveRules (§2.5 6.1-6.2)', () => {
   });
 });
 
-describe('ruleAppliesTo (§2.5 6.4)', () => {
+describe('ruleAppliesTo: skip annotation, conditions and filter', () => {
   it('skips pods naming the rule in the skip annotation, pods outside the filter, and rules with conditions', () => {
     const skipped = pod('s', { annotations: { 'podtransitionrule.kusionstack.io/skip-rule-conditions': '{"skipRules":["label"]}' } });
     const plain = pod('p', { labels: { tier: 'front' } });

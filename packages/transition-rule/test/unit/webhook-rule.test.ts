@@ -46,7 +46,7 @@ const polls = (s: Partial<PollSnapshot> & { taskId: string }): WebhookRuleRuntim
   polls: new Map([[s.taskId, { approved: [], finished: false, stopped: false, message: '', ...s }]]),
 });
 
-describe('evaluateWebhookRule: the POST (§2.9 step 3, seed 000)', () => {
+describe('evaluateWebhookRule: the POST', () => {
   it('sends one request for every pending pod, with parameters from value and fieldRef', () => {
     const out = run();
     expect(out.actions).toEqual([
@@ -186,7 +186,7 @@ describe('evaluateWebhookRule: the POST (§2.9 step 3, seed 000)', () => {
   });
 });
 
-describe('evaluateWebhookRule: poll tasks (§2.9 steps 2 and 4)', () => {
+describe('evaluateWebhookRule: poll tasks', () => {
   it('a poll answer approves finishedNames, opens a task for the rest and registers its poll', () => {
     const out = run({ runtime: answered(response({ success: true, poll: true, taskId: 'T1', finishedNames: ['a'], message: 'started' })) });
     expect(out.passed).toEqual(['a']);
@@ -260,7 +260,7 @@ describe('evaluateWebhookRule: poll tasks (§2.9 steps 2 and 4)', () => {
     expect(out.ruleState.webhookStatus?.history?.[0]).toMatchObject({ taskId: 'T1', message: 'Polling Timeout.' });
   });
 
-  it('after a restart a task from status is re-registered with a new timeout window (decisions.md 6)', () => {
+  it('after a restart a task from status is re-registered with a new timeout window', () => {
     const out = run({ previousState: task('T1', ['a', 'c'], ['b']) });
     expect(out.passed).toEqual(['b']);
     expect(out.rejected.get('a')).toBe('polling result not found, try polling again');

@@ -1,4 +1,4 @@
-// Lifecycle hook predicates and KruisePodReady bookkeeping (spec §1.5, §9).
+// Lifecycle hook predicates and KruisePodReady bookkeeping (OpenKruise's lifecycle hooks; OpenKruise's lifecycle state machine).
 import type { V1Pod } from '@kubernetes/client-node';
 import { KRUISE_POD_READY, LIFECYCLE_STATE_LABEL, LIFECYCLE_TIMESTAMP_ANNOTATION } from '../keys.ts';
 import { someIn } from '../frozen-lists.ts';
@@ -11,7 +11,7 @@ function hookEntries(hook: Hook) {
   return { labels: Object.entries(hook.labelsHandler ?? {}), finalizers: hook.finalizersHandler ?? [] };
 }
 
-/** hooked: the pod carries any of the hook's finalizers or k=v labels (§1.5). */
+/** hooked: the pod carries any of the hook's finalizers or k=v labels (OpenKruise's lifecycle hooks). */
 export function isHooked(pod: V1Pod, hook: Hook | undefined): boolean {
   if (!hook) return false;
   const { labels, finalizers } = hookEntries(hook);
@@ -20,7 +20,7 @@ export function isHooked(pod: V1Pod, hook: Hook | undefined): boolean {
   return labels.some(([k, v]) => l[k] === v) || finalizers.some((x) => f.includes(x));
 }
 
-/** all-hooked: the pod carries all of them (§1.5). A nil hook is never all-hooked. */
+/** all-hooked: the pod carries all of them (OpenKruise's lifecycle hooks). A nil hook is never all-hooked. */
 export function isAllHooked(pod: V1Pod, hook: Hook | undefined): boolean {
   if (!hook) return false;
   const { labels, finalizers } = hookEntries(hook);
@@ -64,7 +64,7 @@ function notReadyEntries(pod: V1Pod): NotReadyEntry[] {
 
 /**
  * The KruisePodReady condition after adding or removing a Lifecycle not-ready key
- * (§9 markPodNotReady). Undefined when nothing changes or the pod lacks the gate.
+ * (OpenKruise's lifecycle state machine). Undefined when nothing changes or the pod lacks the gate.
  */
 export function kruisePodReadyChange(
   pod: V1Pod,

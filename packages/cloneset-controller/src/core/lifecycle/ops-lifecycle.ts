@@ -1,4 +1,4 @@
-// CloneSet meets PodOpsLifecycle (decisions.md): for controlled pods every scale-in, specified
+// CloneSet meets PodOpsLifecycle (README, CloneSet under PodOpsLifecycle): for controlled pods every scale-in, specified
 // delete and update runs through lifecycle id `cloneset`. These pure functions decide, per pod,
 // whether the CloneSet begins an operation, waits for `operate`, acts, finishes or undoes; it acts
 // only on the operation it began (begun-operation.ts).
@@ -26,7 +26,7 @@ export function cloneSetOperation(pod: V1Pod): string | undefined {
 export type CloneSetAct = 'delete' | 'updateInPlace' | 'recreate';
 
 /**
- * The operation the CloneSet begins for an act (spec §1.12): a scale-in for a delete, an update
+ * The operation the CloneSet begins for an act (Kuperator's operation SDK): a scale-in for a delete, an update
  * otherwise; an update that re-creates the pod announces the delete (`preparing-to-delete`) at
  * begin, as a scale-in does.
  */
@@ -113,7 +113,7 @@ export function throughLifecycle(pod: V1Pod, act: CloneSetAct, actions: PlanActi
 export type WantedPods = ReadonlySet<string> | undefined;
 
 /**
- * Undo (spec §3): a controlled pod whose `cloneset` operation of a decided type has not been
+ * Undo (as Kuperator's CollaSet does): a controlled pod whose `cloneset` operation of a decided type has not been
  * granted `operate` yet and that the pass no longer chose for it.
  */
 export function planUndos(pods: readonly V1Pod[], wanted: Readonly<Record<CloneSetOperationType, WantedPods>>): OperationAction[] {

@@ -1,4 +1,4 @@
-// A pod of the CloneSet that turns Failed (kruise #2481). It is no longer active (§2), so the
+// A pod of the CloneSet that turns Failed (kruise #2481). It is no longer active (OpenKruise's pod predicates), so the
 // pass this change triggers creates a pod in its place, as OpenKruise v1.9 does since it stopped
 // ignoring that update; the Failed pod itself is left for the user (or the pod garbage collector)
 // to inspect, as OpenKruise and the ReplicaSet controller leave it. We also say so in an Event,

@@ -1,4 +1,4 @@
-// Pod status conditions as one /status write (spec §8.2, §8.7 step 2, §9), and Pod Ready++
+// Pod status conditions as one /status write (OpenKruise's pod refresh; OpenKruise's in-place update; OpenKruise's lifecycle state machine), and Pod Ready++
 // readiness (seed 003), shared by the planners and the unit simulation.
 import type { V1Pod } from '@kubernetes/client-node';
 import { INPLACE_UPDATE_READY, KRUISE_POD_READY } from '../keys.ts';
@@ -28,7 +28,7 @@ export function podReadiness(pod: V1Pod): boolean {
  * type field by field, so an absent reason or message would keep the old one (e.g.
  * StartInPlaceUpdate on a True condition, which refresh then rewrites forever): absent
  * means null (delete). The transition time moves only when the status does. When the
- * change closes a readiness gate, PodReady goes False in the same write (§8.7 step 2).
+ * change closes a readiness gate, PodReady goes False in the same write (OpenKruise's in-place update).
  */
 export function conditionWrites(pod: V1Pod, changes: readonly PodConditionPatch[], nowMs: number): ConditionWrite[] {
   const now = rfc3339(nowMs);
@@ -64,7 +64,7 @@ export function setPodConditions(pod: V1Pod, changes: PodConditionPatch[], nowMs
   return { kind: 'setPodConditions', name: podName(pod), conditions: changes, write: conditionWrites(pod, changes, nowMs) };
 }
 
-/** decisions.md: a new pod gets both readiness-gate conditions True in one write right after its create. */
+/** A new pod gets both readiness-gate conditions True in one write right after its create. */
 export function initialGateConditions(nowMs: number): ConditionWrite[] {
   const now = rfc3339(nowMs);
   return [INPLACE_UPDATE_READY, KRUISE_POD_READY].map((type) => ({ type, status: 'True', reason: null, message: null, lastTransitionTime: now }));

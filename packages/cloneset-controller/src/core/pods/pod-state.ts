@@ -1,4 +1,4 @@
-// Pod predicates of spec §2: active, claimed, update-ready, ready, available,
+// Pod predicates as OpenKruise's CloneSet defines them: active, claimed, update-ready, ready, available,
 // lifecycle state, revision match, instance id, specified-delete.
 import type { V1Pod, V1PodCondition } from '@kubernetes/client-node';
 import { KUSION_CONTROL_LABEL, POL_LABELS } from '@cloneset-suite/api-types';
@@ -25,7 +25,7 @@ export function podLabels(pod: V1Pod): Record<string, string> {
   return pod.metadata?.labels ?? {};
 }
 
-/** Active: not Succeeded/Failed and not terminating (§2). */
+/** Active: not Succeeded/Failed and not terminating (OpenKruise's pod predicates). */
 export function isActive(pod: V1Pod): boolean {
   const phase = pod.status?.phase;
   return phase !== 'Succeeded' && phase !== 'Failed' && !pod.metadata?.deletionTimestamp;
@@ -59,7 +59,7 @@ export function readySinceMs(pod: V1Pod): number | undefined {
 }
 
 /**
- * update-ready(pod, m) of §2: Running, PodReady True for more than m seconds, and the
+ * update-ready(pod, m): Running, PodReady True for more than m seconds, and the
  * InPlaceUpdateReady condition (if present) True. A missing transition time with
  * m > 0 counts as "not yet long enough", the conservative reading.
  */
@@ -77,24 +77,24 @@ export function lifecycleState(pod: V1Pod): string {
   return podLabels(pod)[LIFECYCLE_STATE_LABEL] ?? '';
 }
 
-/** States "" and Normal are the only ones that count as serving (§9). */
+/** States "" and Normal are the only ones that count as serving (OpenKruise's lifecycle state machine). */
 export function isLifecycleServing(pod: V1Pod): boolean {
   const s = lifecycleState(pod);
   return s === '' || s === LifecycleState.Normal;
 }
 
-/** ready of §2: update-ready with m = 0 and a serving lifecycle state (deletion limits). */
+/** ready: update-ready with m = 0 and a serving lifecycle state (deletion limits). */
 export function isReady(pod: V1Pod, nowMs: number): boolean {
   return isUpdateReady(pod, 0, nowMs) && isLifecycleServing(pod);
 }
 
-/** Scope of PodOpsLifecycle (decisions.md choice 1). Anything else behaves as under OpenKruise. */
+/** Scope of PodOpsLifecycle (README, PodOpsLifecycle). Anything else behaves as under OpenKruise. */
 export function isControlled(pod: V1Pod): boolean {
   return podLabels(pod)[KUSION_CONTROL_LABEL] === 'true';
 }
 
 /**
- * decisions.md "CloneSet meets PodOpsLifecycle": a controlled pod serves only while it is
+ * README, CloneSet under PodOpsLifecycle: a controlled pod serves only while it is
  * `service-available` and in no PodOpsLifecycle operation (of any id).
  */
 export const isServingUnderOpsLifecycle = memoByPod((pod: V1Pod): boolean => {
@@ -104,7 +104,7 @@ export const isServingUnderOpsLifecycle = memoByPod((pod: V1Pod): boolean => {
 });
 
 /**
- * available of §2: update-ready for more than minReadySeconds and serving; for a controlled
+ * available: update-ready for more than minReadySeconds and serving; for a controlled
  * pod also serving under PodOpsLifecycle (maxUnavailable, availableReplicas).
  */
 export function isAvailable(pod: V1Pod, minReadySeconds: number, nowMs: number): boolean {
@@ -124,7 +124,7 @@ export function shortHashOf(revisionName: string): string {
   return i < 0 ? revisionName : revisionName.slice(i + 1);
 }
 
-/** A revision label equals revision X by full name or by the text after the last `-` (§2). */
+/** A revision label equals revision X by full name or by the text after the last `-` (OpenKruise's pod predicates). */
 export function revisionMatches(label: string, revisionName: string): boolean {
   if (label === '' || revisionName === '') return false;
   return label === revisionName || sameShortHash(label, revisionName);
@@ -150,7 +150,7 @@ export function instanceIdOf(obj: { metadata?: { labels?: Record<string, string>
   return obj.metadata?.labels?.[INSTANCE_ID_LABEL];
 }
 
-/** specified-delete: the label with any value, or listed in podsToDelete (§2). */
+/** specified-delete: the label with any value, or listed in podsToDelete (OpenKruise's pod predicates). */
 export function isSpecifiedDelete(pod: V1Pod, podsToDelete: ReadonlySet<string> | readonly string[]): boolean {
   if (Object.hasOwn(podLabels(pod), SPECIFIED_DELETE_LABEL)) return true;
   const name = podName(pod);
@@ -163,7 +163,7 @@ export function maxRestartCount(pod: V1Pod): number {
   return max;
 }
 
-// ---- ownership and claiming (§2, §11) ----
+// ---- ownership and claiming (OpenKruise's pod predicates; OpenKruise's controller mechanics) ----
 
 export function isOwnedBy(pod: V1Pod, uid: string): boolean {
   return someIn(pod.metadata?.ownerReferences, (r) => r.uid === uid);
@@ -181,8 +181,8 @@ export interface PodClaim {
 }
 
 /**
- * Split the pods listed for the CloneSet (by ownerRef UID, §11) per §2. Orphans are
- * never adopted (decisions.md 7): pods without any ref to us are ignored. Nothing is
+ * Split the pods listed for the CloneSet (by ownerRef UID) into claimed and released. Orphans are
+ * never adopted (as OpenKruise: a released pod keeps running): pods without any ref to us are ignored. Nothing is
  * adopted or released while the CloneSet is being deleted.
  */
 export function classifyPods(cs: CloneSetLike, pods: readonly V1Pod[]): PodClaim {

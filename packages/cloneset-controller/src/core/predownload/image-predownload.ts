@@ -1,4 +1,4 @@
-// Image pre-download for in-place updates (spec §8.9, decisions.md 8): while a rollout is
+// Image pre-download for in-place updates (OpenKruise's PreDownloadImageForInPlaceUpdate, only where the ImagePullJob CRD is served): while a rollout is
 // under way, ask OpenKruise's node daemon (through ImagePullJobs) to pull the new images on
 // the nodes of the pods still at the old revision. The planner only decides; the shell
 // finds out whether the ImagePullJob CRD is served and does the writes.
@@ -17,7 +17,7 @@ export const IMAGE_PREDOWNLOAD_PARALLELISM_ANNOTATION = KRUISE_ANNOTATIONS.image
 export const IMAGE_PREDOWNLOAD_TIMEOUT_ANNOTATION = KRUISE_ANNOTATIONS.imagePreDownloadTimeoutSeconds;
 export const IMAGE_PREDOWNLOAD_MIN_UPDATED_READY_ANNOTATION = KRUISE_ANNOTATIONS.imagePreDownloadMinUpdatedReadyPods;
 
-/** Pre-download is skipped for CloneSets this small (§8.9: replicas ≤ 3). */
+/** Pre-download is skipped for CloneSets this small (replicas ≤ 3, as in OpenKruise). */
 export const PREDOWNLOAD_MIN_REPLICAS_EXCLUSIVE = 3;
 /** What kruise puts in every job it creates for a workload (pullPolicy.backoffLimit, TTL). */
 const JOB_BACKOFF_LIMIT = 1;
@@ -165,7 +165,7 @@ function jobFor(ctx: PlanContext, container: string, image: string): ImagePullJo
 }
 
 /**
- * The pre-download step of a pass (§3 step 10, §8.9). Nothing unless the
+ * The pre-download step of a pass (OpenKruise's image pre-download). Nothing unless the
  * PreDownloadImageForInPlaceUpdate gate is on and the ImagePullJob CRD is served.
  * - current == update: delete the jobs this CloneSet owns.
  * - otherwise, once updatedReadyReplicas ≥ min-updated-ready-pods and the update revision

@@ -1,5 +1,5 @@
-// Template normalisation for semantic equality (decisions.md, zero-disruption
-// takeover). A revision written by another implementation went through Go's JSON
+// Template normalisation for semantic equality (zero-disruption takeover: README, Compatibility
+// with OpenKruise). A revision written by another implementation went through Go's JSON
 // encoder (omitempty, canonical quantities, `$patch`, `creationTimestamp: null`);
 // the live template is what the apiserver stored. Both are reduced to one form.
 

@@ -1,5 +1,5 @@
-// A new ControllerRevision's `data` bytes and hash exactly as OpenKruise makes them (spec §7,
-// decisions.md "the way back is as clean as the way in"), so OpenKruise started again finds
+// A new ControllerRevision's `data` bytes and hash exactly as OpenKruise makes them (README,
+// Compatibility with OpenKruise: moving back), so OpenKruise started again finds
 // every revision it expects: `{"spec":{"template":{"$patch":"replace",...}}}` in Go's encoding,
 // named by FNV-1 32-bit over those bytes followed by the decimal collision count.
 import { goMarshal, type GoJson } from './go-json.ts';
@@ -8,7 +8,7 @@ import { goPodTemplate } from './go-template-encoder.ts';
 /** Kubernetes' safe-encoding alphabet (no vowels, no easily-confused digits). */
 export const SAFE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
-/** Map each character through the alphabet by its code modulo 27 (§7). */
+/** Map each character through the alphabet by its code modulo 27 (OpenKruise's ControllerRevisions). */
 export function safeEncode(s: string): string {
   let out = '';
   for (const ch of s) out += SAFE_ALPHABET[ch.charCodeAt(0) % SAFE_ALPHABET.length] ?? '';

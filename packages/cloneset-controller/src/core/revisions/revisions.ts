@@ -1,5 +1,5 @@
-// ControllerRevisions (spec §7): identity by semantic equality of the normalised
-// template (decisions.md takeover rule), new ones with OpenKruise's exact bytes and name
+// ControllerRevisions (OpenKruise's ControllerRevisions): identity by semantic equality of the normalised
+// template (README, Compatibility with OpenKruise: moving in), new ones with OpenKruise's exact bytes and name
 // (revision-bytes.ts), update/current revision selection, history truncation and pod
 // revision labels.
 import { createHash } from 'node:crypto';
@@ -19,7 +19,7 @@ import { revisionDataText, revisionHash } from './revision-bytes.ts';
 import { toMillis } from '../time.ts';
 import type { CloneSetLike } from '../types.ts';
 
-/** `<cs-name truncated to 223>-<hash>` (§7). */
+/** `<cs-name truncated to 223>-<hash>` (OpenKruise's ControllerRevisions). */
 export function revisionName(csName: string, hash: string): string {
   return `${csName.slice(0, 223)}-${hash}`;
 }
@@ -34,7 +34,7 @@ export function vctHash(vcts: readonly V1PersistentVolumeClaim[] | undefined): s
   return String(digest.readUInt32BE(0));
 }
 
-/** Revision data as stored, parsed: `{"spec":{"template":{"$patch":"replace",...}}}` (§7). */
+/** Revision data as stored, parsed: `{"spec":{"template":{"$patch":"replace",...}}}` (OpenKruise's ControllerRevisions). */
 export function revisionData(template: V1PodTemplateSpec): { spec: { template: Record<string, unknown> } } {
   return JSON.parse(revisionDataText(template)) as { spec: { template: Record<string, unknown> } };
 }
@@ -74,7 +74,7 @@ function compareRevisions(a: V1ControllerRevision, b: V1ControllerRevision): num
   return na < nb ? -1 : na > nb ? 1 : 0;
 }
 
-/** Sort by `.revision`, then creation time, then name (§3 step 7). */
+/** Sort by `.revision`, then creation time, then name. */
 export function sortRevisions(revs: readonly V1ControllerRevision[]): V1ControllerRevision[] {
   return [...revs].sort(compareRevisions);
 }
@@ -87,9 +87,9 @@ export type RevisionAction =
 
 export interface RevisionsInput {
   cs: CloneSetLike;
-  /** Revisions matching the selector, owned by this CloneSet or by no one (§3 step 7). */
+  /** Revisions matching the selector, owned by this CloneSet or by no one. */
   revisions: readonly V1ControllerRevision[];
-  /** Whether a revision of this name exists in the namespace at all (e.g. another owner's): a collision (§7). */
+  /** Whether a revision of this name exists in the namespace at all (e.g. another owner's): a collision (OpenKruise's ControllerRevisions). */
   nameTaken?: (name: string) => boolean;
 }
 
@@ -118,7 +118,7 @@ function newRevision(cs: CloneSetLike, name: string, hash: string, number: numbe
 }
 
 /**
- * Choose updateRevision and currentRevision (§7). Reuses a semantically equal
+ * Choose updateRevision and currentRevision (OpenKruise's ControllerRevisions). Reuses a semantically equal
  * revision (the latest one, or bumps an older one on rollback), else creates one,
  * bumping collisionCount while the name is taken by a different template.
  */
@@ -174,7 +174,7 @@ export function computeRevisions(input: RevisionsInput): RevisionsResult {
 }
 
 /**
- * History truncation (§7): live = current, update, and any revision a claimed pod
+ * History truncation (OpenKruise's ControllerRevisions): live = current, update, and any revision a claimed pod
  * carries; the newest non-live ones are kept up to the limit (nil = 10).
  */
 export function planHistoryTruncation(
@@ -191,7 +191,7 @@ export function planHistoryTruncation(
   return excess > 0 ? nonLive.slice(0, excess).map((r) => ({ kind: 'deleteRevision', name: r.metadata?.name ?? '' })) : [];
 }
 
-/** Pod labels naming a revision (§1.9): full name or short hash, plus pod-template-hash. */
+/** Pod labels naming a revision (OpenKruise's well-known keys): full name or short hash, plus pod-template-hash. */
 export function revisionLabels(revisionName: string, gates: FeatureGates): Record<string, string> {
   const short = shortHashOf(revisionName);
   return {

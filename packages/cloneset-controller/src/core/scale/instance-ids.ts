@@ -1,4 +1,4 @@
-// Instance ids and names (spec §6.1) with decisions.md fix 5: an id is reused only
+// Instance ids and names (as OpenKruise's), with a fix (kruise #1099, #1433): an id is reused only
 // while no pod object of that name exists; the controller waits only for a pod of its own
 // that is terminating, never for one that is not ours or will not go away.
 import type { V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
@@ -102,7 +102,7 @@ export function allocateInstanceIds(input: IdAllocationInput): IdAllocation {
   return { ids, waitingFor, exhausted: false };
 }
 
-/** Slow-start batch sizes 1, 2, 4, ... capped by what is left (§6.4). */
+/** Slow-start batch sizes 1, 2, 4, ... capped by what is left (OpenKruise's scale-out). */
 export function slowStartBatches(n: number): number[] {
   const out: number[] = [];
   let size = 1;

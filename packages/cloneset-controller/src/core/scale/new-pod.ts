@@ -1,4 +1,4 @@
-// Construction of a pod and its PVCs for scale-out (spec §6.2, §6.3).
+// Construction of a pod and its PVCs for scale-out (OpenKruise's new pod; OpenKruise's PVC handling).
 import type { V1PersistentVolumeClaim, V1Pod, V1PodTemplateSpec, V1Volume } from '@kubernetes/client-node';
 import { podNameFor, pvcNameFor } from './instance-ids.ts';
 import {
@@ -22,7 +22,7 @@ export interface NewPod {
 
 /**
  * The pod at `revisionName` built from `template` (the revision's stored template
- * for the current revision, §6.2). Both readiness gates are injected (decisions.md).
+ * for the current revision). Both readiness gates are injected (their conditions are set True right after the create).
  */
 export function buildPod(
   cs: CloneSetLike,

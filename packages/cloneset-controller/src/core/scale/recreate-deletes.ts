@@ -1,5 +1,5 @@
-// ReCreate (spec §8.8): the Update step marks pods specified-delete, and the next pass's Scale
-// step deletes them (§6.5 step 4). That next Scale step is planned here, from this pass's pods
+// ReCreate (OpenKruise's recreate update): the Update step marks pods specified-delete, and the next pass's Scale
+// step deletes them (OpenKruise's scale step). That next Scale step is planned here, from this pass's pods
 // with the marks applied, so the same deletes go out one pass sooner (a watch round trip and a
 // status write per batch); the executor deletes a pod only once its mark has landed. Whenever
 // that Scale step would do anything but delete pods marked in this pass (scale out, hold a pod

@@ -1,4 +1,4 @@
-// Scale-in deletion order (spec §6.6): first element = deleted first.
+// Scale-in deletion order (OpenKruise's scale-in order): first element = deleted first.
 import type { V1Pod, V1PodTemplateSpec } from '@kubernetes/client-node';
 import { POD_DELETION_COST_ANNOTATION } from '../keys.ts';
 import { isAvailable, isPodReadyCondition, maxRestartCount, podName, readySinceMs } from '../pods/pod-state.ts';
@@ -53,7 +53,7 @@ function chain(...cmps: Cmp[]): Cmp {
   };
 }
 
-/** Same-node ranks (§6.6): on a node with k > 1 pods, ranks k-1..1, the survivor 0. */
+/** Same-node ranks (OpenKruise's scale-in order): on a node with k > 1 pods, ranks k-1..1, the survivor 0. */
 export function sameNodeRanks(pods: readonly V1Pod[]): Map<V1Pod, number> {
   const cmp = chain(byAssigned, byPhase, byReady, byCost, byReadyTime, byRestarts, byCreation);
   const byNode = new Map<string, V1Pod[]>();
@@ -74,7 +74,7 @@ export function sameNodeRanks(pods: readonly V1Pod[]): Map<V1Pod, number> {
 const HOSTNAME_KEY = 'kubernetes.io/hostname';
 
 /**
- * Spread-constraint ranks (§6.6): per topologyKey, the i-th pod of a value group of
+ * Spread-constraint ranks (OpenKruise's scale-in order): per topologyKey, the i-th pod of a value group of
  * size m scores (m - i) * ln(groups + 2). Within a group, pods stacked on a node go
  * first (same-node rank), then the base order; the spec leaves the exact tie-break
  * open and names this effect.
@@ -105,7 +105,7 @@ export function spreadRanks(pods: readonly V1Pod[], opts: ScaleInOrderOptions): 
   return ranks;
 }
 
-/** Pods sorted in deletion order (§6.6 rules 1-8). */
+/** Pods sorted in deletion order (OpenKruise's scale-in order). */
 export function sortForScaleIn(pods: readonly V1Pod[], opts: ScaleInOrderOptions): V1Pod[] {
   const ranks = spreadRanks(pods, opts);
   const byAvailable: Cmp = (a, b) =>

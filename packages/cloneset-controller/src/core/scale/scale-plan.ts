@@ -1,4 +1,4 @@
-// The Scale step (spec §6.5): cancel PreparingDelete, scale-out, finish pre-deletes,
+// The Scale step (OpenKruise's scale step): cancel PreparingDelete, scale-out, finish pre-deletes,
 // specified deletes, scale-in; the first path that writes ends the step.
 import type { V1Pod } from '@kubernetes/client-node';
 import { POL_OPERATION_TYPES } from '@cloneset-suite/api-types';
@@ -19,11 +19,11 @@ import { SELECTOR_EXCLUDES_REASON, selfReleaseRefusal } from './selector-guard.t
 import { sortForScaleIn } from './scale-in-order.ts';
 import { runToEnd, type Stages } from '../stages.ts';
 
-/** Requeue delay while a reusable id waits for its terminating pod (decisions.md fix 5). */
+/** Requeue delay while a reusable id waits for its terminating pod (an id is reused only once no pod object holds its name). */
 export const ID_WAIT_REQUEUE_MS = 1_000;
 
 /**
- * "Delete" of §6.5: a controlled pod first goes through the `scale-in` lifecycle operation
+ * "Delete" of the deletion paths: a controlled pod first goes through the `scale-in` lifecycle operation
  * (begin, then wait for operate); then a pod hooked by preDelete goes to PreparingDelete (and,
  * with markPodNotReady, gets the preDeleteHook not-ready key first); otherwise it is deleted
  * with every owned PVC of its instance id.
@@ -124,7 +124,7 @@ function scaleOut(ctx: PlanContext, d: Diffs, plan: Plan): void {
   let batch = 0;
   let inBatch = 0;
   alloc.ids.forEach((id, i) => {
-    // The first scaleUpNumOld pods are at the current revision, the rest at update (§6.4).
+    // The first scaleUpNumOld pods are at the current revision, the rest at update (OpenKruise's scale-out).
     const atCurrent = i < d.scaleUpNumOld;
     const rev = atCurrent ? ctx.currentRevision : ctx.updateRevision;
     const template = atCurrent ? templateOfRevision(rev) : ctx.cs.spec.template;
@@ -157,9 +157,9 @@ function scaleOut(ctx: PlanContext, d: Diffs, plan: Plan): void {
   plan.modified = alloc.ids.length > 0;
 }
 
-/** Pods to scale in (§6.6): old first per scaleDownNumOld, sorted, then the ready budget. */
+/** Pods to scale in (OpenKruise's scale-in order): old first per scaleDownNumOld, sorted, then the ready budget. */
 export function chooseScaleIn(ctx: PlanContext, d: Diffs): V1Pod[] {
-  // Pods already in the CloneSet's scale-in operation go first, so a choice is kept (§3).
+  // Pods already in the CloneSet's scale-in operation go first, so a choice is kept (as Kuperator's CollaSet does).
   const order = (ps: V1Pod[], n: number) =>
     ps.length <= n
       ? ps
@@ -182,7 +182,7 @@ export function chooseScaleIn(ctx: PlanContext, d: Diffs): V1Pod[] {
     chosen = [...fromOld, ...order(news, total - fromOld.length)];
   } else chosen = order(news, total);
   let limit = d.deleteReadyLimit;
-  // Not-ready pods need no budget; ready ones stop when it runs out, no fallback (§6.6).
+  // Not-ready pods need no budget; ready ones stop when it runs out, no fallback (OpenKruise's scale-in order).
   return chosen.filter((p) => {
     if (!isReady(p, ctx.nowMs)) return true;
     if (limit <= 0) return false;
@@ -273,7 +273,7 @@ function isGrantedScaleIn(pod: V1Pod): boolean {
   return isControlled(pod) && isGranted(pod, POL_OPERATION_TYPES.scaleIn);
 }
 
-/** §3 step 13: keep only names of claimed active pods in podsToDelete. */
+/** End of a pass: keep only names of claimed active pods in podsToDelete. */
 export function planPodsToDeleteCleanup(ctx: PlanContext): PlanAction[] {
   const listed = ctx.cs.spec.scaleStrategy?.podsToDelete ?? [];
   const names = new Set(ctx.pods.map(podName));
@@ -282,7 +282,7 @@ export function planPodsToDeleteCleanup(ctx: PlanContext): PlanAction[] {
 }
 
 /**
- * disablePVCReuse clean-up (§6.3, §3 step 5): every PVC whose id matches no active
+ * disablePVCReuse clean-up (OpenKruise's PVC handling): every PVC whose id matches no active
  * pod goes to the inactive pod with that id, or is deleted. Returns the PVCs that remain.
  */
 export function planPvcCleanup(ctx: Pick<PlanContext, 'cs' | 'allPods' | 'pvcs'>): {

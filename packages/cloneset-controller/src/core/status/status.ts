@@ -1,4 +1,4 @@
-// Status (spec §1.6, §10) with decisions.md fix 3 (failure conditions cleared on
+// Status (as OpenKruise computes it) with failure conditions kept true (cleared on
 // the next successful pass) and the v1.9 Progressing condition.
 import type { V1Pod } from '@kubernetes/client-node';
 import { PODS_HELD_CONDITION, heldCondition } from './held-condition.ts';
@@ -14,7 +14,7 @@ export interface StatusInput {
   /** Active claimed pods. */
   pods: readonly V1Pod[];
   updateRevision: string;
-  /** The current revision as resolved (§7): previous status value if still listed, else update. */
+  /** The current revision as resolved (OpenKruise's ControllerRevisions): previous status value if still listed, else update. */
   currentRevision: string;
   collisionCount: number;
   /** Resolved partition, or undefined when the partition is invalid. */
@@ -31,7 +31,7 @@ export interface StatusInput {
 
 export interface StatusResult {
   status: CloneSetStatusLike;
-  /** Seconds until the next pod becomes available, or the progress deadline (§3 step 15). */
+  /** Seconds until the next pod becomes available, or the progress deadline. */
   requeueAfterMs?: number;
 }
 
@@ -72,7 +72,7 @@ export function computeStatus(input: StatusInput): StatusResult {
   const expectedUpdatedReplicas = isOnDelete ? R : input.partition === undefined ? 0 : Math.max(R - input.partition, 0);
   const replicas = pods.length;
   const updatedReplicas = updated.length;
-  // currentRevision advances once every active pod is updated and the count matches (§1.6).
+  // currentRevision advances once every active pod is updated and the count matches (OpenKruise's CloneSet status).
   const currentRevision =
     updatedReplicas === replicas && replicas === R ? input.updateRevision : input.currentRevision;
 
@@ -122,7 +122,7 @@ export function computeStatus(input: StatusInput): StatusResult {
     } else if (expectedUpdatedReplicas < R && expectedUpdatedReplicas <= (status.updatedAvailableReplicas ?? 0)) {
       next = { status: 'True', reason: 'ProgressPartitionAvailable', message: 'CloneSet has been paused due to partition ready' };
     } else {
-      // The deadline runs from entering CloneSetUpdated (§10.2), not from other reasons.
+      // The deadline runs from entering CloneSetUpdated (OpenKruise's conditions), not from other reasons.
       const since = existing?.reason === 'CloneSetUpdated' ? toMillis(existing.lastUpdateTime) : undefined;
       const exceeded =
         existing?.reason === 'ProgressDeadlineExceeded' || (since !== undefined && since + deadline * 1000 < nowMs);
@@ -142,7 +142,7 @@ export function computeStatus(input: StatusInput): StatusResult {
   }
   if (conditions.length > 0) status.conditions = conditions;
 
-  // Requeue when a ready pod will become available (§3 step 15).
+  // Requeue when a ready pod will become available.
   if (minReady > 0) {
     for (const p of pods) {
       if (!ready(p) || isUpdateReady(p, minReady, nowMs)) continue;
@@ -172,7 +172,7 @@ const COUNTERS = [
 
 /**
  * Whether writing `next` over `prev` would change anything the controller owns, so a
- * settled CloneSet produces no writes (§10.1). Condition timestamps alone do not count.
+ * settled CloneSet produces no writes (OpenKruise's status). Condition timestamps alone do not count.
  */
 export function statusEquals(prev: CloneSetStatusLike | undefined, next: CloneSetStatusLike): boolean {
   const p = prev ?? {};

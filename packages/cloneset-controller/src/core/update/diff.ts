@@ -1,13 +1,13 @@
-// The diff engine shared by Scale and Update (spec §5). Pure arithmetic over the
-// active claimed pods and the resolved knobs (§4); the callers supply the
-// predicates, because Scale and Update disagree on what "new" means (§5).
+// The diff engine shared by Scale and Update (OpenKruise's calculateDiffsWithExpectation). Pure arithmetic over the
+// active claimed pods and the resolved knobs (OpenKruise's knob resolution); the callers supply the
+// predicates, because Scale and Update disagree on what "new" means (OpenKruise's calculateDiffsWithExpectation).
 import type { V1Pod } from '@kubernetes/client-node';
 import { isPreparingDelete } from '../pods/pod-state.ts';
 
 export interface DiffInput {
   /** R */
   replicas: number;
-  /** P, resolved (§4) */
+  /** P, resolved (OpenKruise's knob resolution) */
   partition: number;
   /** S, resolved (0 while paused) */
   maxSurge: number;
@@ -23,10 +23,10 @@ export interface DiffInput {
   currentEqualsUpdate: boolean;
   /** CloneSetPartitionRollback gate. */
   partitionRollback: boolean;
-  /** exclude-preparing-delete label or flag (§1.3). */
+  /** exclude-preparing-delete label or flag (OpenKruise's scaleStrategy). */
   excludePreparingDelete: boolean;
   /**
-   * decisions.md fix 1: whether moving this pod to its target revision would recreate
+   * A fix over OpenKruise (kruise #2369, surge thrash on in-place rollouts): whether moving this pod to its target revision would recreate
    * it. When given, update surge is only spent on such pods, so in-place-able
    * rollouts create no surge pods. Omitted: every pod counts (Kruise behaviour).
    * Not applied when U = 0: there the surge is the only update budget.
@@ -43,7 +43,7 @@ export interface Tallies {
   specifiedDeleteOld: number;
   unavailableNew: number;
   unavailableOld: number;
-  /** T_unavail = Q + X (specified-delete pods never count, §5.1). */
+  /** T_unavail = Q + X (specified-delete pods never count). */
   totalUnavailable: number;
 }
 
@@ -101,7 +101,7 @@ export function calculateDiffs(input: DiffInput): Diffs {
   const U = input.maxUnavailable;
   const t = tally(input);
 
-  // §5.2 update distance
+  // Update distance
   let oldDiff = t.activeOld - P;
   let newDiff = t.activeNew - (R - P);
   if (input.currentEqualsUpdate || !input.partitionRollback) {
@@ -109,7 +109,7 @@ export function calculateDiffs(input: DiffInput): Diffs {
     newDiff = Math.min(newDiff, 0);
   }
 
-  // §5.3 surge
+  // Surge
   let useSurge = 0;
   let useSurgeOld = 0;
   if (S > 0) {
@@ -148,7 +148,7 @@ export function calculateDiffs(input: DiffInput): Diffs {
     useSurgeOld = Math.min(useSurge, surgeOld);
   }
 
-  // §5.4 scale numbers
+  // Scale numbers
   let total = input.pods.length;
   let totalOld = t.activeOld + t.preDeletingOld;
   if (input.excludePreparingDelete) {
@@ -176,7 +176,7 @@ export function calculateDiffs(input: DiffInput): Diffs {
   }
   const deleteReadyLimit = D > 0 || scaleDownNum > 0 ? Math.max(U + (total - R) - t.totalUnavailable, 0) : 0;
 
-  // §5.5 update numbers
+  // Update numbers
   const updateNum = Math.abs(oldDiff) <= Math.abs(newDiff) ? oldDiff : -newDiff;
   const updateMaxUnavailable = updateNum !== 0 ? U + total - R : 0;
 

@@ -1,4 +1,4 @@
-// In-place update records on the pod (spec §8.7): the state annotation, the grace
+// In-place update records on the pod (OpenKruise's in-place update): the state annotation, the grace
 // annotation, and completion detection from container statuses.
 import type { V1Pod } from '@kubernetes/client-node';
 import {
@@ -26,7 +26,7 @@ export interface InPlaceUpdateState {
   /** A resize (pods/resize) is part of the update: complete once the status reports it. */
   updateResources?: boolean;
   lastContainerStatuses?: Record<string, { imageID?: string }>;
-  /** One entry per spec patch, as OpenKruise records it (§8.7 step 3). */
+  /** One entry per spec patch, as OpenKruise records it (OpenKruise's in-place update). */
   containerBatchesRecord?: ContainerBatch[];
 }
 
@@ -137,7 +137,7 @@ export function withBatch(state: InPlaceUpdateState, containers: readonly string
   return { ...state, containerBatchesRecord: [...(state.containerBatchesRecord ?? []), batch] };
 }
 
-/** An image without a tag or digest is compared as `:latest` (§8.7). */
+/** An image without a tag or digest is compared as `:latest` (OpenKruise's in-place update). */
 export function normaliseImage(image: string): string {
   if (image.includes('@')) return image;
   const slash = image.lastIndexOf('/');
@@ -145,7 +145,7 @@ export function normaliseImage(image: string): string {
 }
 
 /**
- * Completion (§8.7 step 5): no grace pending, a resize applied (the status reports the spec's cpu
+ * Completion (OpenKruise's in-place update): no grace pending, a resize applied (the status reports the spec's cpu
  * and memory), and, for every recorded container, the status imageID changed or the status image
  * equals the spec image.
  */

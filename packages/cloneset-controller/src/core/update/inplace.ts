@@ -1,4 +1,4 @@
-// What can be updated in place (spec §8.6): container images and template metadata, and with
+// What can be updated in place (OpenKruise's in-place rules): container images and template metadata, and with
 // the InPlaceWorkloadVerticalScaling gate container cpu/memory (resize.ts), but never a restart
 // (restart.ts); anything else means recreate.
 import type { V1ControllerRevision, V1PodTemplateSpec } from '@kubernetes/client-node';
@@ -63,7 +63,7 @@ export function inPlaceDiff(from: V1PodTemplateSpec, to: V1PodTemplateSpec, opts
 
 /**
  * In-place diff between two revisions, honouring RecreatePodWhenChangeVCTInCloneSetGate
- * (§7: differing VCT hashes forbid in-place unless InPlaceOnly; a missing annotation is compatible).
+ * (as OpenKruise: differing VCT hashes forbid in-place unless InPlaceOnly; a missing annotation is compatible).
  */
 export function revisionInPlaceDiff(
   from: V1ControllerRevision,

@@ -1,4 +1,4 @@
-// The recreate mark of an update (spec §8.8): the label apps.kruise.io/specified-delete, after which
+// The recreate mark of an update (OpenKruise's recreate update): the label apps.kruise.io/specified-delete, after which
 // the Scale step deletes the pod as a specified delete (this pass's second look,
 // recreate-deletes.ts, or the next pass's) and creates its replacement at the update revision.
 // Controlled pods get it only once PodOpsLifecycle granted an update announced as deleting them.

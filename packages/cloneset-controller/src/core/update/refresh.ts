@@ -1,5 +1,5 @@
-// Step 1 of Update (spec §8.2): refresh every claimed pod, even when paused: grace
-// period handling, InPlaceUpdateReady, lifecycle transitions of §9, hash back-fill.
+// Step 1 of Update (OpenKruise's pod refresh): refresh every claimed pod, even when paused: grace
+// period handling, InPlaceUpdateReady, lifecycle state transitions, hash back-fill.
 import type { V1ControllerRevision, V1Pod } from '@kubernetes/client-node';
 import { findRevision, isUpdatedPod, revisionNameOf, type PlanContext } from '../context.ts';
 import { revisionDiff } from './update-mode.ts';
@@ -32,12 +32,12 @@ import {
 import { rfc3339, toMillis } from '../time.ts';
 import type { Stages } from '../stages.ts';
 
-/** Whether the lifecycle block is defined at all (§9 "Updated if the lifecycle is defined"). */
+/** Whether the lifecycle block is defined at all (OpenKruise's lifecycle state machine). */
 function lifecycleDefined(ctx: PlanContext): boolean {
   return ctx.cs.spec.lifecycle !== undefined && ctx.cs.spec.lifecycle !== null;
 }
 
-/** State after an in-place update completes or a PreparingUpdate is rolled back (§9). */
+/** State after an in-place update completes or a PreparingUpdate is rolled back (OpenKruise's lifecycle state machine). */
 function afterUpdateState(ctx: PlanContext, pod: V1Pod): string {
   return lifecycleDefined(ctx) && !isAllHooked(pod, ctx.cs.spec.lifecycle?.inPlaceUpdate)
     ? LifecycleState.Updated
@@ -45,7 +45,7 @@ function afterUpdateState(ctx: PlanContext, pod: V1Pod): string {
 }
 
 /**
- * The lifecycle state refresh moves this pod to (§9), or undefined. `complete` is the
+ * The lifecycle state refresh moves this pod to (OpenKruise's lifecycle state machine), or undefined. `complete` is the
  * in-place completion check.
  */
 export function nextLifecycleState(ctx: PlanContext, pod: V1Pod, complete: boolean): string | undefined {
@@ -138,7 +138,7 @@ export function refreshPod(ctx: PlanContext, pod: V1Pod): { actions: PlanAction[
   }
   if (malformed.state !== undefined) actions.push({ kind: 'patchPod', name, reason: 'DropMalformedAnnotation', annotations: { [malformed.state]: null } });
 
-  // Grace period: drop on rollback, settle when the target moved, wait, or apply the pending spec (§8.2).
+  // Grace period: drop on rollback, settle when the target moved, wait, or apply the pending spec (OpenKruise's pod refresh).
   const graceKey = graceAnnotationKey(pod);
   const grace = readGrace(pod);
   let gracePending = false;
@@ -189,7 +189,7 @@ export function refreshPod(ctx: PlanContext, pod: V1Pod): { actions: PlanAction[
   const complete = !gracePending && graceKey === undefined && isInPlaceUpdateComplete(pod);
 
   // Readiness gates: InPlaceUpdateReady True once complete; KruisePodReady initialised
-  // True on pods that carry the gate but no condition (decisions.md: both on create).
+  // True on pods that carry the gate but no condition (both gates are set True on create).
   const conditions: PodConditionPatch[] = [];
   if (complete && hasReadinessGate(pod, INPLACE_UPDATE_READY) && !conditionIsCleanTrue(pod, INPLACE_UPDATE_READY)) {
     conditions.push({ type: INPLACE_UPDATE_READY, status: 'True' });
@@ -198,7 +198,7 @@ export function refreshPod(ctx: PlanContext, pod: V1Pod): { actions: PlanAction[
     conditions.push({ type: KRUISE_POD_READY, status: 'True' });
   }
 
-  // Lifecycle transition (§9) with the KruisePodReady bookkeeping applied first.
+  // Lifecycle transition (OpenKruise's lifecycle state machine) with the KruisePodReady bookkeeping applied first.
   const from = lifecycleState(pod);
   const to = nextLifecycleState(ctx, pod, complete);
   let labelPatched = false;
@@ -207,7 +207,7 @@ export function refreshPod(ctx: PlanContext, pod: V1Pod): { actions: PlanAction[
     labels[POD_TEMPLATE_HASH_LABEL] = shortHashOf(podRevision(pod));
   }
   if (to !== undefined) {
-    // decisions.md fix 4: clear preUpdateHook on any exit from PreparingUpdate, and on entering Updated.
+    // A fix over OpenKruise: clear preUpdateHook on any exit from PreparingUpdate, and on entering Updated.
     if (from === LifecycleState.PreparingUpdate || to === LifecycleState.Updated) {
       const c = kruisePodReadyChange(pod, { remove: PRE_UPDATE_HOOK_KEY });
       if (c) conditions.push(c);

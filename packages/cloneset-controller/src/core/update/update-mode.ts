@@ -1,4 +1,4 @@
-// How one pod moves to its target revision (spec §8.6): in place (images, metadata, and under
+// How one pod moves to its target revision (OpenKruise's in-place rules): in place (images, metadata, and under
 // InPlaceWorkloadVerticalScaling a resize its node can take), re-created, or, under InPlaceOnly,
 // not at all. One decision for the Update step and for the surge the Scale step counts.
 import type { V1ControllerRevision, V1Pod } from '@kubernetes/client-node';

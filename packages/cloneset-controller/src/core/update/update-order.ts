@@ -1,4 +1,4 @@
-// Update order (spec §8.4): default order, then priority, then scatter, then
+// Update order (OpenKruise's update order): default order, then priority, then scatter, then
 // PreparingUpdate pods to the front. First element = updated first.
 import type { V1Pod } from '@kubernetes/client-node';
 import { LifecycleState } from '../keys.ts';
@@ -70,7 +70,7 @@ export function orderSuffix(value: string): number {
 }
 
 /**
- * Priority (§8.4 step 2), a stable sort. Ties keep the default order (we fix quirk 1,
+ * Priority (OpenKruise's update order), a stable sort. Ties keep the default order (we fix quirk 1,
  * where Kruise reverses list positions). Quirk 2 is kept: with orderPriority a pod with
  * none of the keys gets level -1 and goes first, as the spec describes.
  */
@@ -100,7 +100,7 @@ export function applyPriority(pods: readonly V1Pod[], strategy: CloneSetUpdateSt
 
 const matchesTerm = (p: V1Pod, t: { key: string; value: string }) => podLabels(p)[t.key] === t.value;
 
-/** One scatter term (§8.4 step 3). `all` is every claimed pod (for the total ratio). */
+/** One scatter term (OpenKruise's update order). `all` is every claimed pod (for the total ratio). */
 export function scatterOne(cands: readonly V1Pod[], term: { key: string; value: string }, all: readonly V1Pod[]): V1Pod[] {
   const M = cands.filter((p) => matchesTerm(p, term));
   const N = cands.filter((p) => !matchesTerm(p, term));
@@ -139,7 +139,7 @@ export function scatterOne(cands: readonly V1Pod[], term: { key: string; value: 
   return out;
 }
 
-/** Scatter terms from the most frequent among candidates to the least (§8.4). */
+/** Scatter terms from the most frequent among candidates to the least (OpenKruise's update order). */
 export function applyScatter(cands: readonly V1Pod[], terms: CloneSetUpdateStrategy['scatterStrategy'], all: readonly V1Pod[]): V1Pod[] {
   if (!terms || terms.length === 0) return [...cands];
   const freq = (t: { key: string; value: string }) => cands.filter((p) => matchesTerm(p, t)).length;

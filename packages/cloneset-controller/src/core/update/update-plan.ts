@@ -1,4 +1,4 @@
-// The Update step (spec §8): refresh, gates, candidates and order, the
+// The Update step (OpenKruise's update): refresh, gates, candidates and order, the
 // maxUnavailable walk, then per pod an in-place update (with lifecycle pre-steps)
 // or a recreate mark.
 import type { V1Pod } from '@kubernetes/client-node';
@@ -32,7 +32,7 @@ import { planResizeFallbacks } from './resize-fallback.ts';
 import { runToEnd, type Stages } from '../stages.ts';
 
 /**
- * §8.5: walk the ordered candidates (already truncated to |updateNum|), stopping when
+ * The maxUnavailable limit: walk the ordered candidates (already truncated to |updateNum|), stopping when
  * the target-revision unavailable count or the total unavailable count would exceed
  * updateMaxUnavailable. Updating an already-unavailable pod costs no total budget.
  */
@@ -60,7 +60,7 @@ export function limitByMaxUnavailable(
 }
 
 /**
- * Candidates for this pass (§8.4): wrong revision, not pre-deleting, no pending grace (unless
+ * Candidates for this pass (OpenKruise's update order): wrong revision, not pre-deleting, no pending grace (unless
  * Updated), not a pod the CloneSet began a scale-in on.
  */
 export function updateCandidates(ctx: PlanContext, updateNum: number): V1Pod[] {
@@ -72,7 +72,7 @@ export function updateCandidates(ctx: PlanContext, updateNum: number): V1Pod[] {
   });
 }
 
-/** In-place update of one pod to `target` (§8.7), including the lifecycle pre-step. */
+/** In-place update of one pod to `target` (OpenKruise's in-place update), including the lifecycle pre-step. */
 function inPlaceUpdate(ctx: PlanContext, pod: V1Pod, target: string, diff: InPlaceDiff): PlanAction[] {
   const hook = ctx.cs.spec.lifecycle?.inPlaceUpdate;
   const state = lifecycleState(pod);
@@ -118,7 +118,7 @@ function inPlaceUpdate(ctx: PlanContext, pod: V1Pod, target: string, diff: InPla
     conditions.push({ type: INPLACE_UPDATE_READY, status: 'False', reason: 'StartInPlaceUpdate' });
   }
   if (state === LifecycleState.PreparingUpdate) {
-    // decisions.md fix 4: leaving PreparingUpdate clears the preUpdateHook not-ready key.
+    // A fix over OpenKruise: leaving PreparingUpdate clears the preUpdateHook not-ready key.
     const c = kruisePodReadyChange(pod, { remove: PRE_UPDATE_HOOK_KEY });
     if (c) conditions.push(c);
   }
@@ -151,7 +151,7 @@ function inPlaceUpdate(ctx: PlanContext, pod: V1Pod, target: string, diff: InPla
 }
 
 /**
- * Finish (decisions.md): a controlled pod whose granted `update` operation is done, at the
+ * Finish (README, CloneSet under PodOpsLifecycle): a controlled pod whose granted `update` operation is done, at the
  * update revision with no in-place update running or deferred. Pods refresh writes this pass wait.
  */
 export function planFinishes(ctx: PlanContext, busy: ReadonlySet<string>): PlanAction[] {
@@ -168,10 +168,10 @@ export function planFinishes(ctx: PlanContext, busy: ReadonlySet<string>): PlanA
     .map((p) => ({ kind: 'finishOperation', name: podName(p), type: POL_OPERATION_TYPES.update }));
 }
 
-/** Why Update stopped before its diff numbers: a refresh label write ends the pass (§8.2); OnDelete and paused roll nothing. */
+/** Why Update stopped before its diff numbers: a refresh label write ends the pass (OpenKruise's pod refresh); OnDelete and paused roll nothing. */
 export type UpdateStop = 'refresh' | 'onDelete' | 'paused';
 
-/** The diff numbers Update decided from (§5), or why it stopped before computing them. */
+/** The diff numbers Update decided from (OpenKruise's calculateDiffsWithExpectation), or why it stopped before computing them. */
 export type UpdateDiffs = { diffs: Diffs } | { stoppedBy: UpdateStop };
 
 export type UpdatePlan = Plan & UpdateDiffs;
@@ -206,7 +206,7 @@ export function* planUpdateStages(ctx: PlanContext): Stages<UpdatePlan> {
   yield;
   const target = d.updateNum > 0 ? ctx.updateRevision : ctx.currentRevision;
   const targetName = revisionNameOf(target);
-  // Pods already in the CloneSet's update operation go first, so a choice is kept (§3).
+  // Pods already in the CloneSet's update operation go first, so a choice is kept (as Kuperator's CollaSet does).
   const ordered = inOperationFirst(
     sortForUpdate(updateCandidates(ctx, d.updateNum), ctx.cs.spec.updateStrategy, ctx.pods),
     POL_OPERATION_TYPES.update,
@@ -231,7 +231,7 @@ export function* planUpdateStages(ctx: PlanContext): Stages<UpdatePlan> {
       }
       case 'refuse':
         plan.errors.push({ condition: 'FailedUpdate', message: mode.message });
-        // Users see the refusal where they look first: `kubectl describe clone` (§10.3).
+        // Users see the refusal where they look first: `kubectl describe clone` (OpenKruise's CloneSet Events).
         plan.actions.push({ kind: 'event', type: 'Warning', reason: 'FailedUpdatePodInPlace', message: `failed to update ${mode.message}` });
         break;
       case 'recreate': {

@@ -1,4 +1,4 @@
-// The claims family (§6.3): PVCs created ahead of their pod, deleted with it or on their own, and
+// The claims family (OpenKruise's PVC handling): PVCs created ahead of their pod, deleted with it or on their own, and
 // re-owned under disablePVCReuse; each write's Warning Event on failure.
 import { isAlreadyExists, isNotFound, jsonPatch, writeOutcome, type KubeObject } from '@cloneset-suite/kube-runtime';
 import type { CreatePodAction, DeletePvcAction, ReownPvcAction } from '../../core/plan.ts';
@@ -63,7 +63,7 @@ export async function deleteClaim(ctx: ExecutionContext, name: string, message: 
   }
 }
 
-/** Runs a write; on failure records a Warning Event (`message: error`, §10.3) and rethrows. */
+/** Runs a write; on failure records a Warning Event (`message: error`, as OpenKruise's CloneSet Events) and rethrows. */
 async function withWarning(ctx: ExecutionContext, reason: string, action: string, message: string, call: () => Promise<unknown>): Promise<void> {
   try {
     await call();

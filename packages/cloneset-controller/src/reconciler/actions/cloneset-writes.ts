@@ -17,7 +17,7 @@ export async function runCloneSetAction(action: CloneSetAction, ctx: ExecutionCo
   const seen = ctx.cs.spec.scaleStrategy?.podsToDelete;
   const ops = [
     ...(seen ? [{ op: 'test' as const, path, value: seen }] : []),
-    // An empty list is removed, as OpenKruise omits it (§1.3).
+    // An empty list is removed, as OpenKruise omits it (OpenKruise's scaleStrategy).
     action.podsToDelete.length === 0 && seen ? { op: 'remove' as const, path } : { op: 'add' as const, path, value: action.podsToDelete },
   ];
   await ctx.client.resource(cloneSetResource).patch(ctx.cs.metadata.namespace, ctx.cs.metadata.name ?? '', jsonPatch(ops), { signal: ctx.signal });

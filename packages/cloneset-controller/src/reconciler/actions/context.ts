@@ -15,9 +15,9 @@ export interface ExecutionContext {
   /** Pods from the cache by name (resourceVersion preconditions, finalizer merges). */
   podsByName: ReadonlyMap<string, DeepReadonly<KubeObject>>;
   signal: AbortSignal;
-  /** Called with the resourceVersion every pod write returned (§3 step 8 expectations). */
+  /** Called with the resourceVersion every pod write returned (the expectations that stop a pass planning on a stale cache). */
   podWritten?: (name: string, resourceVersion: string | undefined) => void;
-  /** Image pre-download bookkeeping (§8.9); its actions are only planned when this is set. */
+  /** Image pre-download bookkeeping (OpenKruise's update features); its actions are only planned when this is set. */
   imagePullJobs?: ImagePullJobSupport;
 }
 

@@ -1,4 +1,4 @@
-// The in-place update write (§8.7 step 3), conditional on a resourceVersion so it cannot land on a
+// The in-place update write (OpenKruise's in-place update), conditional on a resourceVersion so it cannot land on a
 // pod that changed under the plan. A conflict (the kubelet or our own condition write moved the
 // version) re-reads the pod and retries while it is still the same pod at the revision the plan
 // saw; otherwise the next pass replans.

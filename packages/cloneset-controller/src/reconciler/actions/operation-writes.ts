@@ -10,7 +10,7 @@ import { labelPatchOps, planBegin, planFinish, planUndo, preparingToDeleteHook, 
 import { CLONESET_OPERATION_ANNOTATION, OPERATING_LABEL, formatOperationRecord, type CloneSetOperationType } from '../../core/lifecycle/begun-operation.ts';
 import type { OperationAction } from '../../core/plan.ts';
 
-/** The CloneSet's adapter for one operation type: an operation that deletes the pod carries the preparing-to-delete hint (§1.12). */
+/** The CloneSet's adapter for one operation type: an operation that deletes the pod carries the preparing-to-delete hint (Kuperator's operation SDK). */
 export function cloneSetAdapter(type: string, deletesPod: boolean): OperationAdapter {
   return {
     id: POL_CLONESET_ID,
@@ -63,7 +63,7 @@ export async function writeOperation(
   ctx: { signal: AbortSignal },
 ): Promise<KubeObject | undefined> {
   if (!pod) throw new Error(`pod ${action.name} is not in the cache`);
-  // Label values are timestamps of the write (Unix nanoseconds, §1.2).
+  // Label values are timestamps of the write (Unix nanoseconds, as Kuperator writes them).
   const plan = planOperationWrite(action, pod as unknown as V1Pod, nanoTimestamp());
   if (!plan.ok) throw new Error(`${action.kind} ${action.type} on pod ${action.name}: ${plan.error}`);
   const ops = operationPatchOps(pod as unknown as V1Pod, plan.write);

@@ -1,5 +1,5 @@
 // What executing a plan reports: the actions that failed and those that lost a race, each with the
-// step that planned it (the condition it fails, §10.2) and the error the apiserver or client gave.
+// step that planned it (the condition it fails: FailedScale or FailedUpdate) and the error the apiserver or client gave.
 import type { ActionFailure } from '../../core/reconcile-plan.ts';
 
 export interface ExecutedFailure extends ActionFailure {

@@ -1,6 +1,6 @@
-// Pod creates (§6.4, §6.8): slow-start batches, each pod's claims first, its expectation set
+// Pod creates (OpenKruise's scale-out; OpenKruise's scale expectations): slow-start batches, each pod's claims first, its expectation set
 // before the call, SuccessfulCreate / FailedCreate / CreatePodOutcomeUnknown, and the readiness-gate
-// conditions written right after (decisions.md: both gates True).
+// conditions written right after (both gates True, so a new pod becomes Ready without waiting for a refresh).
 import { isAlreadyExists, strategicMergePatch, writeOutcome, type KubeObject } from '@cloneset-suite/kube-runtime';
 import type { CreatePodAction, PlannedAction } from '../../core/plan.ts';
 import { podResource } from '../resources.ts';
@@ -48,7 +48,7 @@ async function createPod(action: PlannedCreate, ctx: ExecutionContext, result: E
       reportUnknownOutcome(ctx, err, { reason: 'CreatePodOutcomeUnknown', action: 'Create', subject: `pod ${action.name}` });
       return false;
     }
-    // AlreadyExists: the planner saw no pod of that name (decisions.md fix 5), so the cache is
+    // AlreadyExists: the planner saw no pod of that name (an id is reused only when no pod holds its name), so the cache is
     // behind (the pod may be one of ours whose create landed unanswered). The expectation stays
     // until the cache shows the pod, so no pass plans from the cache that missed it; the failure
     // is retried with backoff.
@@ -59,7 +59,7 @@ async function createPod(action: PlannedCreate, ctx: ExecutionContext, result: E
   }
 }
 
-/** The planned /status write that follows a create (decisions.md: both readiness gates True). */
+/** The planned /status write that follows a create (both readiness gates True). */
 async function writeInitialConditions(action: CreatePodAction, ctx: ExecutionContext): Promise<void> {
   try {
     const pod = await ctx.client

@@ -1,4 +1,4 @@
-// The pre-download family (§8.9): ImagePullJobs ahead of an in-place update, the revision label
+// The pre-download family (OpenKruise's update features): ImagePullJobs ahead of an in-place update, the revision label
 // that says they were made, their clean-up once a rollout completes. As in kruise, none of them
 // fails the pass: a failed create is a Normal FailedCreateImagePullJob event, an existing job is
 // left alone, and a failed revision label or clean-up is logged and tried again by a later pass.

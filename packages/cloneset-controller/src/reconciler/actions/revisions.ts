@@ -1,4 +1,4 @@
-// The revisions family (§7): ControllerRevisions created with the exact bytes OpenKruise hashes,
+// The revisions family (OpenKruise's ControllerRevisions): ControllerRevisions created with the exact bytes OpenKruise hashes,
 // bumped on a rollback, and truncated to the history limit.
 import { RawJson, isAlreadyExists, isNotFound, mergePatch, type KubeObject } from '@cloneset-suite/kube-runtime';
 import type { RevisionAction } from '../../core/revisions/revisions.ts';
@@ -11,10 +11,10 @@ export async function runRevisionAction(action: RevisionAction, ctx: ExecutionCo
   switch (action.kind) {
     case 'createRevision':
       try {
-        // The exact bytes: OpenKruise compares and hashes revision data byte for byte (§7).
+        // The exact bytes: OpenKruise compares and hashes revision data byte for byte (OpenKruise's ControllerRevisions).
         await revisions.create({ ...action.revision, data: new RawJson(action.data) } as unknown as KubeObject, inNamespace(ctx));
       } catch (err) {
-        // A clash is resolved by the next pass (collisionCount, §7).
+        // A clash is resolved by the next pass (collisionCount, as for a Deployment's ReplicaSets).
         if (!isAlreadyExists(err)) throw err;
       }
       return;
