@@ -9,5 +9,7 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 1_200_000,
     fileParallelism: false,
+    // Each step builds on the one before: after a failure the rest only time out.
+    bail: 1,
   },
 });
