@@ -8,7 +8,7 @@ import { ensureBinaries } from './binaries.ts';
 import { kwokConfiguration } from './kwok-config.ts';
 import { startRealNode, stopRealNode } from './real-node/real-node.ts';
 import { nodeManifests } from './nodes.ts';
-import { clusterDir, clusterName, kubeconfigPath, kwokWorkdir, stagesDir, usingExternalCluster, testKubeconfigPath } from './paths.ts';
+import { clusterDir, clusterName, kubeconfigPath, kwokWorkdir, pkiDirOf, stagesDir, usingExternalCluster, testKubeconfigPath } from './paths.ts';
 import { processAlive } from './process-alive.ts';
 import { run, sleep } from './run.ts';
 import { storageClassManifest } from './storage.ts';
@@ -67,7 +67,7 @@ async function clusterExists(env: NodeJS.ProcessEnv): Promise<boolean> {
 async function kwokConfigText(): Promise<string> {
   const files = (await readdir(stagesDir)).filter((f) => f.endsWith('.yaml')).sort();
   const docs = await Promise.all(files.map((f) => readFile(path.join(stagesDir, f), 'utf8')));
-  return [kwokConfiguration(), ...docs].map((d) => d.trim()).join('\n---\n') + '\n';
+  return [kwokConfiguration(pkiDirOf(clusterName)), ...docs].map((d) => d.trim()).join('\n---\n') + '\n';
 }
 
 /** The configuration the cluster was created with: kwok reads it only then. */
@@ -190,7 +190,7 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
   }
   await installClusterObjects(nodes, log);
   if (options.realNode ?? process.env.CLONESET_SUITE_REAL_NODE === '1') {
-    await startRealNode({ clusterName, kubeconfig: kubeconfigPath, binDir: await ensureBinaries(['kubelet']), log });
+    await startRealNode({ clusterName, kubeconfig: kubeconfigPath, clientCAFile: path.join(pkiDirOf(clusterName), 'ca.crt'), binDir: await ensureBinaries(['kubelet']), log });
   }
   log('checking that a pod gets scheduled and made Ready...');
   await waitForWorkingControlPlane();

@@ -12,6 +12,11 @@
 //    kwokctl starts kwok with --manage-all-nodes=true whatever the options say, so its component
 //    patch gives kwok the same two settings as flags (kwokctl's --extra-args cannot: it refuses a
 //    value holding '=').
+//  - The apiserver calls a real node's kubelet (kubectl logs, exec) with the cluster's admin
+//    certificate, which the kubelet trusts through the cluster CA.
+//  - The apiserver dials admission and conversion webhooks at an endpoint of their Service, not
+//    at its ClusterIP (--enable-aggregator-routing, which also covers webhooks): the local cluster
+//    runs no kube-proxy, and a pod IP on the real node's bridge is reachable from the host.
 // kwokctl writes every option of a given KwokConfiguration (zero values included), so the others
 // are spelled out with kwok's defaults. kwok reads them only at creation: startCluster makes a
 // cluster created with other settings again.
@@ -31,7 +36,8 @@ export function podAddresses(cidr: string): number {
   return Math.max(0, 2 ** (32 - prefix) - 2);
 }
 
-export function kwokConfiguration(): string {
+/** `pkiDir`: the directory kwokctl keeps the cluster's CA and admin pair in (clusters/<name>/pki). */
+export function kwokConfiguration(pkiDir: string): string {
   return `apiVersion: config.kwok.x-k8s.io/v1alpha1
 kind: KwokConfiguration
 options:
@@ -61,5 +67,11 @@ componentsPatches:
   extraArgs:
   # A real node's kubelet is reached at its InternalIP: its hostname resolves nowhere.
   - key: kubelet-preferred-address-types
-    value: InternalIP,Hostname`;
+    value: InternalIP,Hostname
+  - key: kubelet-client-certificate
+    value: ${pkiDir}/admin.crt
+  - key: kubelet-client-key
+    value: ${pkiDir}/admin.key
+  - key: enable-aggregator-routing
+    value: "true"`;
 }

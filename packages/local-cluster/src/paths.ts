@@ -31,6 +31,8 @@ export const kubeconfigPath = path.join(clusterDir, 'kubeconfig');
 export const cacheRoot =
   process.env.CLONESET_SUITE_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(homedir(), '.cache'), 'cloneset-suite');
 export const kwokWorkdir = path.join(cacheRoot, 'kwok');
+/** Where kwokctl keeps a cluster's CA (ca.crt, ca.key) and admin pair (admin.crt, admin.key). */
+export const pkiDirOf = (name: string): string => path.join(kwokWorkdir, 'clusters', name, 'pki');
 
 export function clusterDirOf(name: string): string {
   const base = path.join(repoRoot, '.cluster');

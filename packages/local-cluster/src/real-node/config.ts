@@ -30,6 +30,8 @@ export interface RealNodeLayout {
   kubeletPort: number;
   /** The kubeconfig the kubelet registers and reports with. */
   kubeconfig: string;
+  /** The cluster CA: the kubelet accepts client certificates it signed (the apiserver's). */
+  clientCAFile: string;
 }
 
 export const containerdSocket = (layout: RealNodeLayout): string => `${layout.dir}/containerd/containerd.sock`;
@@ -107,7 +109,7 @@ export function kubeletConfig(layout: RealNodeLayout): string {
     kind: 'KubeletConfiguration',
     // The apiserver's client certificate (the cluster's admin) is checked by the cluster CA;
     // every other caller is asked about through TokenReview and SubjectAccessReview.
-    authentication: { anonymous: { enabled: false }, webhook: { enabled: true } },
+    authentication: { anonymous: { enabled: false }, webhook: { enabled: true }, x509: { clientCAFile: layout.clientCAFile } },
     authorization: { mode: 'Webhook' },
     port: layout.kubeletPort,
     readOnlyPort: 0,

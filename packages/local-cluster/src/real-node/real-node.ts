@@ -33,14 +33,14 @@ export function realNodeDir(clusterName: string): string {
 const pidFileOf = (dir: string, daemon: 'containerd' | 'kubelet'): string => path.join(dir, `${daemon}.pid`);
 
 /** The layout a node made before keeps (its kubelet port); a new node gets a free port. */
-async function layoutOf(clusterName: string, kubeconfig: string): Promise<RealNodeLayout> {
+async function layoutOf(clusterName: string, kubeconfig: string, clientCAFile: string): Promise<RealNodeLayout> {
   const dir = realNodeDir(clusterName);
   const portFile = path.join(dir, 'kubelet-port');
   const kept = existsSync(portFile) ? Number(readFileSync(portFile, 'utf8').trim()) : NaN;
   const kubeletPort = Number.isInteger(kept) && kept > 0 ? kept : await freePort();
   await mkdir(dir, { recursive: true });
   await writeFile(portFile, `${kubeletPort}\n`);
-  return { dir, kubeconfig, kubeletPort, ...networkOf(clusterName) };
+  return { dir, kubeconfig, clientCAFile, kubeletPort, ...networkOf(clusterName) };
 }
 
 const ctr = (layout: RealNodeLayout, args: readonly string[], timeoutMs = 120_000): Promise<string> =>
@@ -71,6 +71,21 @@ async function importImages(layout: RealNodeLayout, log: (line: string) => void)
   log(`building and importing ${wanted.join(', ')}...`);
   const archives = (await run('bash', [nodeImagesScript, path.join(cacheRoot, 'node-images'), ...wanted], { timeoutMs: 10 * 60_000 })).trim().split('\n');
   for (const archive of archives) await ctr(layout, ['images', 'import', archive]);
+}
+
+/**
+ * Imports a docker-archive into the node's containerd and tags the image `<repository>:<tag>`
+ * as well: a tag that names the content, so a rebuilt image rolls a Deployment that runs it.
+ */
+export async function importImage(clusterName: string, archive: string, ref: string, contentTag: (digest: string) => string): Promise<string> {
+  const layout: RealNodeLayout = { dir: realNodeDir(clusterName), kubeconfig: '', clientCAFile: '', kubeletPort: 0, ...networkOf(clusterName) };
+  await ctr(layout, ['images', 'import', archive], 10 * 60_000);
+  const listed = await ctr(layout, ['images', 'ls', `name==${ref}`]);
+  const digest = listed.split('\n')[1]?.trim().split(/\s+/)[2];
+  if (digest?.startsWith('sha256:') !== true) throw new Error(`${archive} did not import as ${ref}: ${listed.trim()}`);
+  const tagged = `${ref.slice(0, ref.lastIndexOf(':'))}:${contentTag(digest)}`;
+  await ctr(layout, ['images', 'tag', '--force', ref, tagged]);
+  return tagged;
 }
 
 async function startKubelet(layout: RealNodeLayout, binDir: string, log: (line: string) => void): Promise<void> {
@@ -115,6 +130,8 @@ export interface RealNodeOptions {
   clusterName: string;
   /** The cluster's admin kubeconfig: the kubelet registers and reports with it. */
   kubeconfig: string;
+  /** The cluster CA, which signed the apiserver's client certificate. */
+  clientCAFile: string;
   /** Where kubelet was built (ensureBinaries(['kubelet'])). */
   binDir: string;
   log: (line: string) => void;
@@ -124,7 +141,7 @@ export interface RealNodeOptions {
 export async function startRealNode(options: RealNodeOptions): Promise<void> {
   assertRoot('the real node');
   await ensureHostPackages(options.log);
-  const layout = await layoutOf(options.clusterName, options.kubeconfig);
+  const layout = await layoutOf(options.clusterName, options.kubeconfig, options.clientCAFile);
   await startContainerd(layout, options.log);
   await importImages(layout, options.log);
   await startKubelet(layout, options.binDir, options.log);
@@ -146,7 +163,7 @@ export async function stopRealNode(clusterName: string, log: (line: string) => v
   if (!existsSync(dir)) return;
   log(`stopping the real node of "${clusterName}"...`);
   await stopDaemon(pidFileOf(dir, 'kubelet'));
-  const layout: RealNodeLayout = { dir, kubeconfig: '', kubeletPort: 0, ...networkOf(clusterName) };
+  const layout: RealNodeLayout = { dir, kubeconfig: '', clientCAFile: '', kubeletPort: 0, ...networkOf(clusterName) };
   const containerd = daemonPid(pidFileOf(dir, 'containerd'));
   if (containerd !== undefined && processAlive(containerd)) {
     const tasks = (await ctr(layout, ['tasks', 'ls', '-q']).catch(() => '')).split('\n').filter(Boolean);

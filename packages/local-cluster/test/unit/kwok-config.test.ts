@@ -4,7 +4,7 @@ import { POD_CIDR, kwokConfiguration, podAddresses } from '../../src/kwok-config
 
 describe('kwok configuration', () => {
   it('gives every pod of the bench\'s largest run (50,000 under one manager, plus a tenth being replaced) an IP of its CIDR', () => {
-    const config = parse(kwokConfiguration().split('\n---\n')[0] ?? '') as { kind: string; options: { cidr: string; podPlayStageParallelism: number } };
+    const config = parse(kwokConfiguration('/cache/kwok/clusters/c1/pki').split('\n---\n')[0] ?? '') as { kind: string; options: { cidr: string; podPlayStageParallelism: number } };
     expect(config.kind).toBe('KwokConfiguration');
     expect(config.options.cidr).toBe(POD_CIDR);
     expect(podAddresses(config.options.cidr)).toBeGreaterThanOrEqual(55_000);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { KWOK_NODE_SELECTOR, POD_CIDR, kwokConfiguration } from '../../src/kwok-config.ts';
 import { PAUSE_IMAGE, REAL_NODE_TAINT, cniConfig, containerdConfig, kubeletConfig, networkOf, type RealNodeLayout } from '../../src/real-node/config.ts';
 
-const layout: RealNodeLayout = { dir: '/cache/real-node/c1', podSubnet: '10.244.3.0/24', bridge: 'csr3', kubeletPort: 41000, kubeconfig: '/repo/.cluster/c1/kubeconfig' };
+const layout: RealNodeLayout = { dir: '/cache/real-node/c1', podSubnet: '10.244.3.0/24', bridge: 'csr3', kubeletPort: 41000, kubeconfig: '/repo/.cluster/c1/kubeconfig', clientCAFile: '/cache/kwok/clusters/c1/pki/ca.crt' };
 
 describe('the real node', () => {
   it('gets a subnet and bridge of its cluster: stable, outside kwok\'s pod CIDR, a valid interface name', () => {
@@ -47,8 +47,25 @@ describe('the real node', () => {
     });
   });
 
+  it("lets the apiserver in (kubectl logs, exec): it calls with the cluster's admin pair, which the kubelet checks by the cluster CA", () => {
+    expect(parse(kubeletConfig(layout))).toMatchObject({ authentication: { x509: { clientCAFile: '/cache/kwok/clusters/c1/pki/ca.crt' } } });
+    const kwokctl = parse(kwokConfiguration('/cache/kwok/clusters/c1/pki').split('\n---\n')[1] ?? '') as { componentsPatches: { name: string; extraArgs: { key: string; value: string }[] }[] };
+    const apiserverArgs = kwokctl.componentsPatches.find((p) => p.name === 'kube-apiserver')?.extraArgs;
+    expect(apiserverArgs).toEqual(
+      expect.arrayContaining([
+        { key: 'kubelet-client-certificate', value: '/cache/kwok/clusters/c1/pki/admin.crt' },
+        { key: 'kubelet-client-key', value: '/cache/kwok/clusters/c1/pki/admin.key' },
+      ]),
+    );
+  });
+
+  it("has the apiserver dial webhooks at their Services' endpoints: no kube-proxy serves ClusterIPs here", () => {
+    const kwokctl = parse(kwokConfiguration('/p').split('\n---\n')[1] ?? '') as { componentsPatches: { name: string; extraArgs: { key: string; value: string }[] }[] };
+    expect(kwokctl.componentsPatches.find((p) => p.name === 'kube-apiserver')?.extraArgs).toContainEqual({ key: 'enable-aggregator-routing', value: 'true' });
+  });
+
   it("leaves kwok to the fake nodes: kwok's flags select them by annotation", () => {
-    const kwokctl = parse(kwokConfiguration().split('\n---\n')[1] ?? '') as { componentsPatches: { name: string; extraArgs: unknown }[] };
+    const kwokctl = parse(kwokConfiguration('/cache/kwok/clusters/c1/pki').split('\n---\n')[1] ?? '') as { componentsPatches: { name: string; extraArgs: unknown }[] };
     const kwokArgs = kwokctl.componentsPatches.find((p) => p.name === 'kwok-controller')?.extraArgs;
     expect(kwokArgs).toEqual([
       { key: 'manage-all-nodes', value: 'false' },

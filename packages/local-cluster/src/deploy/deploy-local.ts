@@ -1,0 +1,66 @@
+// `npm run deploy:local -- --cluster=NAME`: the controller-manager as users run it, on a local
+// cluster of its own. Builds the image, brings up the cluster with its real node, imports the
+// image into the node's containerd, installs the Helm chart and waits for the rollout.
+import { spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { startCluster } from '../cluster.ts';
+import { clusterDir, clusterName, kubeconfigPath, repoRoot } from '../paths.ts';
+import { networkOf } from '../real-node/config.ts';
+import { importImage } from '../real-node/real-node.ts';
+import { apiserverPort, gatewayOf } from './apiserver-access.ts';
+import { MANAGER_DEPLOYMENT, RELEASE_NAME, RELEASE_NAMESPACE, contentTag, releaseValues, splitImageRef } from './release-values.ts';
+
+const log = (line: string): void => {
+  process.stderr.write(`[deploy-local] ${line}\n`);
+};
+
+/** Runs a command with its stderr shown as it comes; returns stdout. */
+function runShown(command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.once('error', reject);
+    child.once('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`))));
+  });
+}
+
+const postRenderer = fileURLToPath(new URL('./post-render.ts', import.meta.url));
+const chartDir = path.join(repoRoot, 'deploy', 'helm', 'cloneset-suite');
+const imageRef = process.env.IMAGE ?? 'localhost/cloneset-suite/controller-manager:local';
+
+export interface Deployed {
+  kubeconfigPath: string;
+  image: string;
+}
+
+export async function deployLocal(): Promise<Deployed> {
+  log('building the image (npm run image:build)...');
+  const archive = (await runShown('bash', [path.join(repoRoot, 'packages', 'image', 'scripts', 'build-image.sh')], { ...process.env, IMAGE: imageRef })).trim().split('\n').pop() ?? '';
+  await startCluster({ realNode: true, log: (line) => log(line) });
+  log(`importing ${archive} into the real node's containerd...`);
+  const image = await importImage(clusterName, archive, imageRef, contentTag);
+  const helm = (await runShown('bash', [path.join(repoRoot, 'apps', 'controller-manager', 'scripts', 'helm.sh'), '--build'])).trim();
+  const kubeconfig = parse(await readFile(kubeconfigPath, 'utf8')) as { clusters?: { cluster?: { server?: string } }[] };
+  const server = kubeconfig.clusters?.[0]?.cluster?.server;
+  if (server === undefined) throw new Error(`${kubeconfigPath} names no server`);
+  const valuesFile = path.join(clusterDir, 'release-values.json');
+  await writeFile(valuesFile, `${JSON.stringify(releaseValues(splitImageRef(image)), null, 2)}\n`);
+  log(`installing the chart as ${image} into ${RELEASE_NAMESPACE}...`);
+  await runShown(helm, [
+    'upgrade', '--install', RELEASE_NAME, chartDir,
+    '--kubeconfig', kubeconfigPath,
+    '--namespace', RELEASE_NAMESPACE, '--create-namespace',
+    '--values', valuesFile,
+    '--post-renderer', process.execPath,
+    '--post-renderer-args', postRenderer,
+    '--post-renderer-args', gatewayOf(networkOf(clusterName).podSubnet),
+    '--post-renderer-args', String(apiserverPort(server)),
+  ]);
+  log('waiting for the rollout...');
+  await runShown('kubectl', ['--kubeconfig', kubeconfigPath, 'rollout', 'status', `deployment/${MANAGER_DEPLOYMENT}`, '-n', RELEASE_NAMESPACE, '--timeout=5m']);
+  return { kubeconfigPath, image };
+}
