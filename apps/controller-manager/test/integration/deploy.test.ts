@@ -100,6 +100,18 @@ describe('deploy/ manifests', () => {
     expect(args('--set', 'serveV1beta1=true')).toContain('--serve-v1beta1');
   }, 600_000);
 
+  it('Helm chart: the PodTransitionRule egress values pass the manager\'s flags (none by default)', () => {
+    const args = (...extra: string[]): string[] => {
+      const rendered = execFileSync(helmBinary(), ['template', 'cloneset-suite', path.join(repoRoot, 'deploy/helm/cloneset-suite'), '--namespace', NAMESPACE, ...extra], { encoding: 'utf8' });
+      const deployment = parseAllDocuments(rendered).map((d) => d.toJS() as { kind: string; spec: { template: { spec: { containers: { args: string[] }[] } } } }).find((o) => o?.kind === 'Deployment')!;
+      return deployment.spec.template.spec.containers[0]!.args;
+    };
+    expect(args().filter((a) => a.startsWith('--transition-rule-webhook-allow-addresses') || a.startsWith('--transition-rule-webhook-private-cidrs'))).toEqual([]);
+    expect(args('--set', 'transitionRuleWebhookAllowAddresses={loopback,link-local}', '--set', 'transitionRuleWebhookPrivateCidrs={10.96.0.0/12,10.244.0.0/16}')).toEqual(
+      expect.arrayContaining(['--transition-rule-webhook-allow-addresses=loopback,link-local', '--transition-rule-webhook-private-cidrs=10.96.0.0/12,10.244.0.0/16']),
+    );
+  }, 600_000);
+
   describe('Helm chart values and kustomize components, on the rendered objects', () => {
     const WATCHED = 'deploy-test-watched';
     const everywhere = deployRbacPlan();
