@@ -2,21 +2,13 @@
 // its README says to do when it stays down), `kubectl get clone -o yaml` and `kubectl edit` work
 // and a namespace holding CloneSets finishes deleting. The CloneSet CRD serves v1alpha1 only, so
 // nothing calls a conversion webhook. It stops a local process: local cluster only (chaos-*).
-import { execFile } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestNamespace, eventually, getJson, kubectl, testKubeconfigPath } from '@cloneset-suite/local-cluster';
+import { createTestNamespace, eventually, getJson, kubectl } from '@cloneset-suite/local-cluster';
+import { kubectlRun } from './kubectl-run.ts';
 import { ensureManager, type E2EManager } from './manager.ts';
-
-function kubectlWithEditor(args: readonly string[], editor: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile('kubectl', ['--kubeconfig', testKubeconfigPath(), ...args], { env: { ...process.env, KUBE_EDITOR: '', EDITOR: editor }, timeout: 60_000 }, (err, stdout, stderr) =>
-      err ? reject(new Error(`kubectl ${args.join(' ')}: ${stderr || err.message}`)) : resolve(stdout),
-    );
-  });
-}
 
 describe('with the manager stopped', () => {
   let manager: E2EManager | undefined;
@@ -57,7 +49,7 @@ describe('with the manager stopped', () => {
     const editor = path.join(editorDir, 'label.sh');
     writeFileSync(editor, '#!/bin/sh\nsed -i -e \'s/^\\(  name: web\\)$/\\1\\n  labels:\\n    edited: "while-down"/\' "$1"\n');
     chmodSync(editor, 0o755);
-    expect(await kubectlWithEditor(['edit', 'clone', 'web', '-n', ns.name], editor)).toContain('cloneset.apps.kruise.io/web edited');
+    expect((await kubectlRun(['edit', 'clone', 'web', '-n', ns.name], { EDITOR: editor })).stdout).toContain('cloneset.apps.kruise.io/web edited');
     expect(await kubectl(['get', 'clone', 'web', '-n', ns.name, '-o', 'jsonpath={.metadata.labels.edited}'])).toBe('while-down');
   });
 

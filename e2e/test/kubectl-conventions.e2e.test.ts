@@ -3,12 +3,12 @@
 // $EDITOR. The CloneSet CRD serves apps.kruise.io/v1alpha1 only, as every released OpenKruise
 // does, so kubectl's default version is v1alpha1 and a canary held by a partition stays a
 // canary. Cluster-agnostic: the local cluster, or E2E_KUBECONFIG with a default install.
-import { execFile } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestNamespace, eventually, getJson, kubectl, testKubeconfigPath } from '@cloneset-suite/local-cluster';
+import { createTestNamespace, eventually, getJson, kubectl } from '@cloneset-suite/local-cluster';
+import { kubectlRun } from './kubectl-run.ts';
 import { ensureManager, type E2EManager } from './manager.ts';
 
 interface Pod {
@@ -20,15 +20,6 @@ interface CloneSet {
   metadata: { generation: number };
   spec: { updateStrategy: Record<string, unknown>; template: { spec: { containers: { image: string }[] } } };
   status?: { observedGeneration?: number; replicas: number; updatedReplicas: number; updatedReadyReplicas: number; readyReplicas: number };
-}
-
-/** kubectl as a user runs it, with its stderr (warnings) and an environment of its own. */
-function kubectlRun(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    execFile('kubectl', ['--kubeconfig', testKubeconfigPath(), ...args], { env: { ...process.env, KUBE_EDITOR: '', ...env }, timeout: 60_000 }, (err, stdout, stderr) =>
-      err ? reject(new Error(`kubectl ${args.join(' ')}: ${stderr || err.message}`)) : resolve({ stdout, stderr }),
-    );
-  });
 }
 
 const REPLICAS = 5;

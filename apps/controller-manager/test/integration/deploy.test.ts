@@ -43,6 +43,13 @@ async function serverDryRun(manifests: string): Promise<string> {
   return out + (await kubectl(['apply', '--dry-run=server', '--server-side', '--force-conflicts', '--field-manager=cloneset-suite-deploy-test', '-f', '-'], list));
 }
 
+/** The manager container's args in `helm template` of the chart with `extra` values. */
+function managerArgs(...extra: string[]): string[] {
+  const rendered = execFileSync(helmBinary(), ['template', 'cloneset-suite', path.join(repoRoot, 'deploy/helm/cloneset-suite'), '--namespace', NAMESPACE, ...extra], { encoding: 'utf8' });
+  const deployment = parseAllDocuments(rendered).map((d) => d.toJS() as { kind: string; spec: { template: { spec: { containers: { args: string[] }[] } } } }).find((o) => o?.kind === 'Deployment')!;
+  return deployment.spec.template.spec.containers[0]!.args;
+}
+
 describe('deploy/ manifests', () => {
   beforeAll(async () => {
     // Namespaced objects are checked inside their namespace, which must exist for a dry run.
@@ -91,23 +98,13 @@ describe('deploy/ manifests', () => {
   }, 600_000);
 
   it('Helm chart: serveV1beta1 passes --serve-v1beta1 to the manager (off by default)', () => {
-    const args = (...extra: string[]): string[] => {
-      const rendered = execFileSync(helmBinary(), ['template', 'cloneset-suite', path.join(repoRoot, 'deploy/helm/cloneset-suite'), '--namespace', NAMESPACE, ...extra], { encoding: 'utf8' });
-      const deployment = parseAllDocuments(rendered).map((d) => d.toJS() as { kind: string; spec: { template: { spec: { containers: { args: string[] }[] } } } }).find((o) => o?.kind === 'Deployment')!;
-      return deployment.spec.template.spec.containers[0]!.args;
-    };
-    expect(args()).not.toContain('--serve-v1beta1');
-    expect(args('--set', 'serveV1beta1=true')).toContain('--serve-v1beta1');
+    expect(managerArgs()).not.toContain('--serve-v1beta1');
+    expect(managerArgs('--set', 'serveV1beta1=true')).toContain('--serve-v1beta1');
   }, 600_000);
 
   it('Helm chart: the PodTransitionRule egress values pass the manager\'s flags (none by default)', () => {
-    const args = (...extra: string[]): string[] => {
-      const rendered = execFileSync(helmBinary(), ['template', 'cloneset-suite', path.join(repoRoot, 'deploy/helm/cloneset-suite'), '--namespace', NAMESPACE, ...extra], { encoding: 'utf8' });
-      const deployment = parseAllDocuments(rendered).map((d) => d.toJS() as { kind: string; spec: { template: { spec: { containers: { args: string[] }[] } } } }).find((o) => o?.kind === 'Deployment')!;
-      return deployment.spec.template.spec.containers[0]!.args;
-    };
-    expect(args().filter((a) => a.startsWith('--transition-rule-webhook-allow-addresses') || a.startsWith('--transition-rule-webhook-private-cidrs'))).toEqual([]);
-    expect(args('--set', 'transitionRuleWebhookAllowAddresses={loopback,link-local}', '--set', 'transitionRuleWebhookPrivateCidrs={10.96.0.0/12,10.244.0.0/16}')).toEqual(
+    expect(managerArgs().filter((a) => a.startsWith('--transition-rule-webhook-allow-addresses') || a.startsWith('--transition-rule-webhook-private-cidrs'))).toEqual([]);
+    expect(managerArgs('--set', 'transitionRuleWebhookAllowAddresses={loopback,link-local}', '--set', 'transitionRuleWebhookPrivateCidrs={10.96.0.0/12,10.244.0.0/16}')).toEqual(
       expect.arrayContaining(['--transition-rule-webhook-allow-addresses=loopback,link-local', '--transition-rule-webhook-private-cidrs=10.96.0.0/12,10.244.0.0/16']),
     );
   }, 600_000);
