@@ -29,6 +29,8 @@ export interface CrdConversionState {
 
 export type CrdConversionPlan =
   | { action: 'none'; reason: string }
+  /** URL mode: the stanza names another converter, which the installer chose; never ours to change. */
+  | { action: 'served-elsewhere'; by: string }
   | { action: 'write'; conversion: CrdConversion; reason: string }
   /** It points at us but trusts a newer CA than ours: another replica rotated after our read. */
   | { action: 'newer-present' };
@@ -64,7 +66,7 @@ export function planCrdConversion(current: CrdConversionState | undefined, goal:
   const existing = current?.webhook?.clientConfig;
   const pointsAtUs = isWebhook && sameEndpoint(existing, endpoint);
   if ('urlBase' in goal.target && isWebhook && !pointsAtUs) {
-    return { action: 'none', reason: `conversion is served by ${existing?.url ?? `service ${existing?.service?.namespace}/${existing?.service?.name}`}, not this manager's URL` };
+    return { action: 'served-elsewhere', by: existing?.url ?? `service ${existing?.service?.namespace}/${existing?.service?.name}` };
   }
   if (pointsAtUs && !goal.overwriteNewer && isOlderCaBundle(goal.caBundlePem, decode(existing?.caBundle))) return { action: 'newer-present' };
   if (pointsAtUs && existing?.caBundle === caBundle && (current?.webhook?.conversionReviewVersions ?? []).includes('v1')) {
@@ -100,9 +102,7 @@ export function planCrdServing(crd: Crd, converted: ConvertedCrd, goal: CrdConve
   const version = converted.optInVersion;
   const decision: OptInVersionDecision = version ? decideOptInVersion(converted.name, crd, version.name, goal.optIn) : { serve: true, why: 'opted-in' };
   const conversion = planCrdConversion(crd.spec?.conversion, goal);
-  // URL mode: a stanza naming another URL belongs to another converter (the installer chose it).
-  const elsewhere = conversion.action === 'none' && 'urlBase' in goal.target && crd.spec?.conversion?.strategy === 'Webhook' && conversion.reason.startsWith('conversion is served by');
-  if (elsewhere || conversion.action === 'newer-present') return { ops: [], conversion, decision };
+  if (conversion.action === 'served-elsewhere' || conversion.action === 'newer-present') return { ops: [], conversion, decision };
   if (decision.serve) {
     const ops: JsonPatchOperation[] = conversion.action === 'write' ? [{ op: 'add', path: '/spec/conversion', value: conversion.conversion }] : [];
     return { ops: [...ops, ...(version ? servedVersionOps(crd, version, decision) : [])], conversion, decision };
@@ -112,6 +112,12 @@ export function planCrdServing(crd: Crd, converted: ConvertedCrd, goal: CrdConve
   // With one version left nothing converts; no stanza may send reads to a manager.
   if (removesVersion && crd.spec?.conversion?.strategy === 'Webhook') ops.push({ op: 'replace', path: '/spec/conversion', value: { strategy: 'None' } });
   return { ops, conversion: { action: 'none', reason: 'the opt-in version is not served' }, decision };
+}
+
+function leftReason(plan: CrdConversionPlan): string {
+  if (plan.action === 'none') return plan.reason;
+  if (plan.action === 'served-elsewhere') return `conversion is served by ${plan.by}, not this manager's URL`;
+  return 'up to date';
 }
 
 /**
@@ -142,7 +148,7 @@ export async function ensureCrdConversions(client: KubeClient, crds: readonly Co
         break;
       }
       if (plan.ops.length === 0) {
-        logger.debug({ crd: name, reason: plan.conversion.action === 'none' ? plan.conversion.reason : 'up to date' }, 'CRD conversion left as it is');
+        logger.debug({ crd: name, reason: leftReason(plan.conversion) }, 'CRD conversion left as it is');
         break;
       }
       try {

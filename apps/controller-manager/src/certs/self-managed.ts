@@ -5,7 +5,7 @@ import type { KubeClient, Logger } from '@cloneset-suite/kube-runtime';
 import type { ServingCertificate } from './serving-certificate.ts';
 import { nextRenewal, planBundle } from './bundle.ts';
 import { injectCaBundle } from './ca-injector.ts';
-import { ensureCrdConversions, type ConversionTarget, type ConvertedCrd } from './crd-conversion.ts';
+import { ensureCrdConversions, type ConversionTarget, type ConvertedCrd, type EnsureResult } from './crd-conversion.ts';
 import { SecretStore } from './secret-store.ts';
 import { abortableSleep } from './sleep.ts';
 
@@ -28,12 +28,13 @@ export interface SelfManagedOptions {
   /** How often to look again (another replica may have rotated; configurations may appear). */
   checkIntervalMs?: number;
   now?: () => Date;
-  /** Notices already logged (each is said once per process, not on every pass). */
-  said?: Set<string>;
 }
 
-/** One pass; returns when the certificates should next be renewed. */
-export async function syncCertificates(o: SelfManagedOptions, signal?: AbortSignal): Promise<Date> {
+/** What the operator must hear about a CRD's served versions (see ensureCrdConversions). */
+export type CertificateNotice = EnsureResult['notices'][number];
+
+/** One pass; says when the certificates should next be renewed, and what the operator must hear. */
+export async function syncCertificates(o: SelfManagedOptions, signal?: AbortSignal): Promise<{ renewAt: Date; notices: CertificateNotice[] }> {
   const store = new SecretStore(o.client, o.namespace, o.secretName);
   const now = o.now ?? (() => new Date());
   let previousRead: string | undefined;
@@ -55,20 +56,17 @@ export async function syncCertificates(o: SelfManagedOptions, signal?: AbortSign
     const injected = await injectCaBundle(o.client, o.configurationName, plan.bundle.caBundle, o.logger, { overwriteNewer: readIsCurrent });
     if (injected.newerPresent) continue;
     let crdNewer = false;
+    const notices: CertificateNotice[] = [];
     const conversions = o.conversions;
     for (const w of conversions?.webhooks ?? []) {
       const goal = { target: conversions!.target, path: w.path, caBundlePem: plan.bundle.caBundle, overwriteNewer: readIsCurrent, optIn: conversions!.optIn };
       const ensured = await ensureCrdConversions(o.client, [w], goal, o.logger);
       crdNewer = ensured.newerPresent || crdNewer;
-      for (const n of ensured.notices) {
-        if (o.said?.has(n.message)) continue;
-        o.said?.add(n.message);
-        o.logger[n.level]({ crd: n.crd }, n.message);
-      }
+      notices.push(...ensured.notices);
     }
     if (crdNewer) continue;
     await o.onCertificate({ cert: plan.bundle.tlsCert, key: plan.bundle.tlsKey });
-    return nextRenewal(plan.bundle);
+    return { renewAt: nextRenewal(plan.bundle), notices };
   }
   throw new Error(`could not settle the certificates in Secret ${o.namespace}/${o.secretName} (writes kept conflicting)`);
 }
@@ -76,13 +74,19 @@ export async function syncCertificates(o: SelfManagedOptions, signal?: AbortSign
 /** Keeps the certificates in shape until the signal aborts; errors are logged and retried. */
 export async function runSelfManagedCertificates(o: SelfManagedOptions, signal: AbortSignal): Promise<void> {
   const logger = o.logger.child({ subsystem: 'webhook-certificates' });
-  const opts = { ...o, logger, said: o.said ?? new Set<string>() };
+  const opts = { ...o, logger };
+  // Each notice is said once per process, not on every pass.
+  const said = new Set<string>();
   const checkInterval = o.checkIntervalMs ?? 5 * 60_000;
   let retryMs = 1_000;
   while (!signal.aborted) {
     let delay: number;
     try {
-      const renewAt = await syncCertificates(opts, signal);
+      const { renewAt, notices } = await syncCertificates(opts, signal);
+      for (const n of notices.filter((n) => !said.has(n.message))) {
+        said.add(n.message);
+        logger[n.level]({ crd: n.crd }, n.message);
+      }
       delay = Math.max(1_000, Math.min(checkInterval, renewAt.getTime() - Date.now()));
       retryMs = 1_000;
     } catch (err) {

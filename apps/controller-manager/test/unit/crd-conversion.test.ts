@@ -30,8 +30,8 @@ describe('planCrdConversion', () => {
     ['service mode: ours with our caBundle is left alone', webhook({ ...ours, caBundle: b64(first.bundle.caBundle) }), serviceGoal, 'none', undefined],
     ['URL mode: no stanza gets our URL', {}, urlGoal, 'write', ourUrl],
     ['URL mode: our URL with a caBundle that is not ours gets ours', webhook({ ...ourUrl, caBundle: b64('not a certificate') }), urlGoal, 'write', ourUrl],
-    ["URL mode: another process's URL is left alone (the installer decides)", webhook({ url: 'https://127.0.0.1:1234/convert' }), urlGoal, 'none', undefined],
-    ['URL mode: a service is left alone', webhook(ours), urlGoal, 'none', undefined],
+    ["URL mode: another process's URL is left alone (the installer decides)", webhook({ url: 'https://127.0.0.1:1234/convert' }), urlGoal, 'served-elsewhere', undefined],
+    ['URL mode: a service is left alone', webhook(ours), urlGoal, 'served-elsewhere', undefined],
   ])('%s', (_name, current, goal, action, endpoint) => {
     const plan = planCrdConversion(current, goal);
     expect(plan.action).toBe(action);
