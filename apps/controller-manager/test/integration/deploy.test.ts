@@ -45,7 +45,7 @@ async function serverDryRun(manifests: string): Promise<string> {
 
 /** The manager container's args in `helm template` of the chart with `extra` values. */
 function managerArgs(...extra: string[]): string[] {
-  const rendered = execFileSync(helmBinary(), ['template', 'cloneset-suite', path.join(repoRoot, 'deploy/helm/cloneset-suite'), '--namespace', NAMESPACE, ...extra], { encoding: 'utf8' });
+  const rendered = execFileSync(helmBinary(), ['template', 'cloneset-suite', path.join(repoRoot, 'deploy/helm/cloneset-suite'), '--namespace', NAMESPACE, ...extra], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const deployment = parseAllDocuments(rendered).map((d) => d.toJS() as { kind: string; spec: { template: { spec: { containers: { args: string[] }[] } } } }).find((o) => o?.kind === 'Deployment')!;
   return deployment.spec.template.spec.containers[0]!.args;
 }
@@ -107,6 +107,33 @@ describe('deploy/ manifests', () => {
     expect(managerArgs('--set', 'transitionRuleWebhookAllowAddresses={loopback,link-local}', '--set', 'transitionRuleWebhookPrivateCidrs={10.96.0.0/12,10.244.0.0/16}')).toEqual(
       expect.arrayContaining(['--transition-rule-webhook-allow-addresses=loopback,link-local', '--transition-rule-webhook-private-cidrs=10.96.0.0/12,10.244.0.0/16']),
     );
+  }, 600_000);
+
+  it('Helm chart: the webhook port\'s and the PodTransitionRule controller\'s limits pass the manager\'s flags, the flags\' defaults unless set; a bad value is refused naming it', () => {
+    const limits = (args: string[]): string[] => args.filter((a) => /^--(webhook-(idle-timeout|max-connections|max-requests-in-flight|conversion-max-requests-in-flight)|transition-rule-(webhook-max-concurrent-calls|webhook-max-concurrent-calls-per-namespace|kube-api-qps|kube-api-burst))=/.test(a)).sort();
+    expect(limits(managerArgs())).toEqual([
+      '--transition-rule-kube-api-burst=30',
+      '--transition-rule-kube-api-qps=20',
+      '--transition-rule-webhook-max-concurrent-calls-per-namespace=4',
+      '--transition-rule-webhook-max-concurrent-calls=16',
+      '--webhook-conversion-max-requests-in-flight=2',
+      '--webhook-idle-timeout=60s',
+      '--webhook-max-connections=512',
+      '--webhook-max-requests-in-flight=32',
+    ]);
+    const set = ['webhook.idleTimeout=30s', 'webhook.maxConnections=128', 'webhook.maxRequestsInFlight=16', 'webhook.conversionMaxRequestsInFlight=1', 'transitionRuleWebhookMaxConcurrentCalls=32', 'transitionRuleWebhookMaxConcurrentCallsPerNamespace=2', 'transitionRuleKubeApiQps=5', 'transitionRuleKubeApiBurst=10'];
+    expect(limits(managerArgs(...set.flatMap((v) => ['--set', v])))).toEqual([
+      '--transition-rule-kube-api-burst=10',
+      '--transition-rule-kube-api-qps=5',
+      '--transition-rule-webhook-max-concurrent-calls-per-namespace=2',
+      '--transition-rule-webhook-max-concurrent-calls=32',
+      '--webhook-conversion-max-requests-in-flight=1',
+      '--webhook-idle-timeout=30s',
+      '--webhook-max-connections=128',
+      '--webhook-max-requests-in-flight=16',
+    ]);
+    expect(() => managerArgs('--set', 'webhook.maxRequestsInFlight=0')).toThrow(/maxRequestsInFlight/);
+    expect(() => managerArgs('--set', 'webhook.idleTimeout=forever')).toThrow(/idleTimeout/);
   }, 600_000);
 
   describe('Helm chart values and kustomize components, on the rendered objects', () => {
