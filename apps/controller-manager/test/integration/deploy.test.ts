@@ -192,6 +192,25 @@ describe('deploy/ manifests', () => {
       expect(managerArgs(objects)).toContain('--webhook-cert-dir=/var/run/cloneset-suite/webhook-certs');
     });
 
+    it('webhook.clientCA.configMap: the ConfigMap\'s key mounted and passed as --webhook-client-ca-file, beside existingCertSecret; off by default; the Deployment passes server-side validation', async () => {
+      const deployment = (objects: Rendered[]) => find(objects, 'Deployment', DEPLOY_NAME)!;
+      const off = deployment(rendered(helmTemplate()));
+      expect((off.spec.template.spec.containers[0].args as string[]).filter((a) => a.startsWith('--webhook-client-ca-file'))).toEqual([]);
+      expect(off.spec.template.spec.volumes).toBeUndefined();
+      const on = deployment(rendered(helmTemplate('--set', 'webhook.clientCA.configMap=apiserver-client-ca', '--set', 'webhook.clientCA.key=front-proxy.crt', '--set', 'webhook.existingCertSecret=my-tls')));
+      const pod = on.spec.template.spec;
+      expect(pod.containers[0].args).toContain('--webhook-client-ca-file=/var/run/cloneset-suite/webhook-client-ca/ca.crt');
+      expect(pod.containers[0].volumeMounts).toEqual([
+        { name: 'webhook-certs', mountPath: '/var/run/cloneset-suite/webhook-certs', readOnly: true },
+        { name: 'webhook-client-ca', mountPath: '/var/run/cloneset-suite/webhook-client-ca', readOnly: true },
+      ]);
+      expect(pod.volumes).toEqual([
+        { name: 'webhook-certs', secret: { secretName: 'my-tls' } },
+        { name: 'webhook-client-ca', configMap: { name: 'apiserver-client-ca', items: [{ key: 'front-proxy.crt', path: 'ca.crt' }] } },
+      ]);
+      expect(await kubectl(['apply', '--dry-run=server', '-f', '-'], JSON.stringify(on))).toMatch(/created|configured|unchanged/);
+    }, 600_000);
+
     it('kustomize: the watch-namespace example and the external-certificates component render the same split; the objects pass server-side validation', async () => {
       const manifests = await kubectl(['kustomize', path.join(repoRoot, 'deploy/kustomize/examples/watch-namespace')]);
       const objects = rendered(manifests);
