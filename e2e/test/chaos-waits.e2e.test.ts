@@ -14,7 +14,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergePatch, Resources } from '@cloneset-suite/kube-runtime';
 import { eventually, freePort, kubectl } from '@cloneset-suite/local-cluster';
-import { cloneSetsOf, observerClient, podsOf } from './chaos/cluster-client.ts';
+import { cloneSetsOf, observerClient, podsOf, releaseFinalizers } from './chaos/cluster-client.ts';
 import { startChaosEnvironment, type ChaosEnvironment } from './chaos/manager-process.ts';
 import { applyObject, chaosCloneSet, setImage, waitForRollout, type ChaosCloneSet } from './chaos/rollout.ts';
 
@@ -61,13 +61,6 @@ async function clearedCondition(namespace: string, name: string, type: string): 
 const podNames = async (namespace: string, app: string, all = false): Promise<string[]> =>
   (await podsOf(client).list({ namespace, labelSelector: `app=${app}` })).items.filter((p) => all || !p.metadata.deletionTimestamp).map((p) => p.metadata.name ?? '').sort();
 
-/** Finalizers of ours off every pod, so the namespace can go. */
-async function releaseFinalizers(namespace: string): Promise<void> {
-  for (const p of (await podsOf(client).list({ namespace })).items) {
-    if ((p.metadata.finalizers ?? []).length > 0) await podsOf(client).patch(namespace, p.metadata.name ?? '', mergePatch({ metadata: { finalizers: null } })).catch(() => undefined);
-  }
-}
-
 describe('nothing waits silently: every wait is reported with what it waits for', () => {
   let env: ChaosEnvironment;
   let ns: string;
@@ -82,7 +75,7 @@ describe('nothing waits silently: every wait is reported with what it waits for'
 
   afterAll(async () => {
     console.log(`[chaos-waits] what each wait showed:\n${summary.join('\n')}`);
-    if (ns) await releaseFinalizers(ns);
+    if (ns) await releaseFinalizers(client, ns);
     await env?.teardown();
   });
 

@@ -22,6 +22,7 @@ import { createMetricsServer } from './server/metrics-server.ts';
 import { createProbeServer, registerReadinessMetrics } from './server/probes.ts';
 import { readinessChecks } from './server/readiness-checks.ts';
 import { createWebhookMetrics, initWebhookSeries } from './server/webhook-metrics.ts';
+import { loadClientCaFile } from './server/client-authentication.ts';
 import { certificatesRunnable, webhookServerRunnable } from './server/webhook-runnables.ts';
 import { WebhookServer, webhookServerLimits } from './server/webhook-server.ts';
 import { admissionWebhooks, conversionWebhooks } from './webhooks/index.ts';
@@ -147,6 +148,7 @@ export function startManager(config: ManagerConfig, options: StartOptions = {}):
       maxBodyBytes: config.webhookMaxBodyBytes,
       conversionMaxBodyBytes: config.webhookConversionMaxBodyBytes,
       limits: webhookServerLimits(config),
+      ...(config.webhookClientCaFile ? { clientCa: loadClientCaFile(config.webhookClientCaFile) } : {}),
       logger,
       metrics: webhookMetrics,
     });

@@ -21,7 +21,10 @@ const mainEntry = path.join(repoRoot, 'apps/controller-manager/src/main.ts');
 const run = (args: readonly string[], input?: string): Promise<string> => kubectl(args, input);
 
 export interface ReplicaOptions {
+  /** The Lease's namespace, and the one namespace watched unless watchNamespace says otherwise. */
   namespace: string;
+  /** '' watches every namespace (its webhook configurations must still be scoped: installForNamespaces). */
+  watchNamespace?: string;
   /** Lease, webhook configuration and Secret name shared by every replica. */
   name: string;
   /** The address the apiserver calls for admission (a replica's port, or a proxy in front of several). */
@@ -64,7 +67,7 @@ export class ManagerReplica {
   args(): string[] {
     return [
       `--kubeconfig=${this.o.kubeconfig ?? testKubeconfigPath()}`,
-      `--namespace=${this.o.namespace}`,
+      `--namespace=${this.o.watchNamespace ?? this.o.namespace}`,
       `--leader-election-namespace=${this.o.namespace}`,
       `--leader-election-id=${this.o.name}`,
       '--leader-election-lease-duration=6s',
@@ -179,6 +182,14 @@ export class ManagerReplica {
 
 /** CRDs and the namespace-scoped URL-mode webhook configurations for `name`, pointing at `port`. */
 export async function installForNamespace(namespace: string, name: string, port: number): Promise<() => Promise<void>> {
+  return installForNamespaces([namespace], name, port);
+}
+
+/**
+ * The same for several namespaces: a manager watching every namespace is asked about writes in
+ * these only, so the other suites' namespaces never depend on it.
+ */
+export async function installForNamespaces(namespaces: readonly string[], name: string, port: number): Promise<() => Promise<void>> {
   await installCrds(run, path.join(repoRoot, 'crds'));
   const loaded = loadConfig({
     argv: [`--webhook-url-base=https://127.0.0.1:${port}`, `--webhook-configuration-name=${name}`],
@@ -186,7 +197,7 @@ export async function installForNamespace(namespace: string, name: string, port:
     knownControllers: [],
   });
   if (loaded.kind !== 'config') throw new Error('unexpected help');
-  const configs = urlModeConfigurations(loaded.config, { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } } });
+  const configs = urlModeConfigurations(loaded.config, { namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: [...namespaces] }] } });
   // CHAOS_BREAK=admission: no validating webhook, to see the hostile-input scenario fail.
   await installWebhookConfigurations(run, breaking('admission') ? configs.filter((c) => c.kind !== 'ValidatingWebhookConfiguration') : configs);
   return async () => void (await kubectl(['delete', 'mutatingwebhookconfiguration,validatingwebhookconfiguration', name, '--ignore-not-found']).catch(() => undefined));

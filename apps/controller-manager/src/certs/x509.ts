@@ -25,6 +25,8 @@ export interface CertificateOptions {
   hosts?: readonly string[];
   /** The signing CA; omit for a self-signed certificate. */
   issuer?: IssuedCertificate;
+  /** What a leaf certificate is for: serving (the default) or authenticating a TLS client. */
+  extendedKeyUsage?: 'serverAuth' | 'clientAuth';
 }
 
 function distinguishedName(commonName: string, organization?: string): x509.JsonName {
@@ -61,7 +63,7 @@ export async function issueCertificate(o: CertificateOptions): Promise<IssuedCer
     await x509.AuthorityKeyIdentifierExtension.create(issuerCert ? issuerCert.publicKey : keys.publicKey, false, crypto),
   ];
   if (!o.isCA) {
-    extensions.push(new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]));
+    extensions.push(new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage[o.extendedKeyUsage ?? 'serverAuth']]));
     const names = [...new Set(o.hosts ?? [])].map((h) => ({ type: isIP(h) === 0 ? ('dns' as const) : ('ip' as const), value: h }));
     if (names.length > 0) extensions.push(new x509.SubjectAlternativeNameExtension(names));
   }

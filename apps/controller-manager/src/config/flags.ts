@@ -45,6 +45,7 @@ export interface ManagerConfig {
   webhookPort: number;
   webhookHost: string;
   webhookCertDir: string | undefined;
+  webhookClientCaFile: string | undefined;
   webhookUrlBase: string | undefined;
   webhookServiceName: string;
   /** '' until resolved (the leader-election namespace). */
@@ -130,6 +131,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'webhook-port', key: 'webhookPort', type: 'int', defaultText: '9443', help: 'Port of the admission webhook server (TLS); 0 disables the webhooks.', parse: (r) => parseInteger(r, portBounds) },
   { name: 'webhook-host', key: 'webhookHost', type: 'string', defaultText: '', help: 'Address the webhook server listens on. Empty: every interface.', parse: parseString },
   { name: 'webhook-cert-dir', key: 'webhookCertDir', type: 'path', defaultText: '', help: 'Directory holding tls.crt and tls.key (e.g. from cert-manager); reloaded when they change. Without it, certificates are self-managed: a CA and serving certificate are generated, kept in a Secret, injected as caBundle into the webhook configurations and rotated before expiry.', parse: optionalString },
+  { name: 'webhook-client-ca-file', key: 'webhookClientCaFile', type: 'path', defaultText: '', help: 'PEM CA bundle (read at start): the webhook server asks every client for a certificate and answers admission requests only from one this CA verifies (401 otherwise), e.g. the certificate kube-apiserver presents through its --admission-control-config-file. ConversionReviews are not checked: kube-apiserver presents no client certificate to CRD conversion webhooks. Empty: no client certificate is asked for (many managed control planes present none).', parse: optionalString },
   { name: 'webhook-url-base', key: 'webhookUrlBase', type: 'url', defaultText: '', help: 'URL mode (local clusters): the apiserver calls <url-base>/<path> (e.g. https://127.0.0.1:9443) instead of the webhook Service; the serving certificate names that host.', parse: parseHttpsUrl },
   { name: 'webhook-service-name', key: 'webhookServiceName', type: 'string', defaultText: 'cloneset-suite-webhook', help: 'Service in front of the webhook server (service mode): the serving certificate names it.', parse: parseObjectName },
   { name: 'webhook-service-namespace', key: 'webhookServiceNamespace', type: 'string', defaultText: 'the leader-election namespace', help: 'Namespace of the webhook Service.', parse: (r) => parseNamespace(r, { allowEmpty: true }) },
@@ -181,6 +183,7 @@ export function defaultConfig(): ManagerConfig {
     webhookPort: 9443,
     webhookHost: '',
     webhookCertDir: undefined,
+    webhookClientCaFile: undefined,
     webhookUrlBase: undefined,
     webhookServiceName: 'cloneset-suite-webhook',
     webhookServiceNamespace: '',

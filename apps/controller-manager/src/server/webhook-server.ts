@@ -1,15 +1,17 @@
 // The webhook server: fastify over TLS, one POST route per registered admission or conversion
 // webhook, body size and per-request time limits, connection limits (connection-limits.ts) and
 // caps on requests in flight (429 past them; a smaller one for conversion, whose bodies are
-// whole list pages). It starts listening once the first certificate arrives and swaps
+// whole list pages), and, with a client CA, admission only for clients it verified. It starts listening once the first certificate arrives and swaps
 // certificates in place afterwards (rotation, cert-manager renewals).
 import type { Server as HttpsServer } from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from '@cloneset-suite/kube-runtime';
 import { BadAdmissionReview, errored, parseAdmissionReview, reviewResponse, type AdmissionResponse } from '../webhooks/admission-review.ts';
 import { BadConversionReview, conversionReview, readConversionReview } from '../webhooks/conversion-review.ts';
 import type { AdmissionWebhook, ConversionWebhook } from '../webhooks/types.ts';
 import { RequestContext } from './admission-context.ts';
+import { clientCertificateOptions, presentsTrustedCertificate } from './client-authentication.ts';
 import { TLS_HANDSHAKE_TIMEOUT_MS, capConnections, fastifyTimeoutOptions, serverConstructorOptions, type ConnectionLimits } from './connection-limits.ts';
 import { InFlightLimit } from './in-flight-limit.ts';
 import type { WebhookMetrics } from './webhook-metrics.ts';
@@ -26,6 +28,11 @@ export interface WebhookServerOptions {
   /** Body limit of a ConversionReview (a whole page of a list comes in one); default maxBodyBytes. */
   conversionMaxBodyBytes?: number;
   limits: WebhookServerLimits;
+  /**
+   * PEM CA bundle: admission requests are served only to clients presenting a certificate it
+   * verifies (401 otherwise); ConversionReviews are not checked (client-authentication.ts says why).
+   */
+  clientCa?: string;
   logger: Logger;
   metrics?: WebhookMetrics;
 }
@@ -92,7 +99,8 @@ export class WebhookServer {
       return;
     }
     await this.listening;
-    this.app.server.setSecureContext({ cert: c.cert, key: c.key });
+    // The new context replaces the whole old one: the client CA goes with it.
+    this.app.server.setSecureContext({ cert: c.cert, key: c.key, ...(this.o.clientCa ? { ca: this.o.clientCa } : {}) });
     this.logger.info('serving certificate reloaded');
   }
 
@@ -107,7 +115,7 @@ export class WebhookServer {
     // The body must arrive within the request timeout, plus a margin for the answer's own limit.
     const connectionLimits: ConnectionLimits = { idleTimeoutMs: this.o.limits.idleTimeoutMs, maxConnections: this.o.limits.maxConnections, requestTimeoutMs: this.o.requestTimeoutMs + 2_000 };
     const app = Fastify({
-      https: { cert: c.cert, key: c.key, minVersion: 'TLSv1.2', handshakeTimeout: TLS_HANDSHAKE_TIMEOUT_MS, ...serverConstructorOptions(connectionLimits) },
+      https: { cert: c.cert, key: c.key, minVersion: 'TLSv1.2', handshakeTimeout: TLS_HANDSHAKE_TIMEOUT_MS, ...clientCertificateOptions(this.o.clientCa), ...serverConstructorOptions(connectionLimits) },
       bodyLimit: this.o.maxBodyBytes,
       ...fastifyTimeoutOptions(connectionLimits),
       logger: false,
@@ -117,7 +125,7 @@ export class WebhookServer {
     const all = new InFlightLimit(this.o.limits.maxRequestsInFlight);
     const conversions = new InFlightLimit(Math.min(this.o.limits.conversionMaxRequestsInFlight, this.o.limits.maxRequestsInFlight));
     for (const hook of this.o.webhooks) {
-      this.route(app, hook.path, this.o.maxBodyBytes, [all], async (body) => {
+      this.route(app, hook.path, this.o.maxBodyBytes, [all], this.o.clientCa !== undefined, async (body) => {
         const request = parseAdmissionReview(body);
         return reviewResponse(request.uid, await this.answer(hook, request));
       });
@@ -128,7 +136,7 @@ export class WebhookServer {
     void app.register((scope, _opts, done) => {
       scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: conversionLimit }, (_req, body, parsed) => parsed(null, body));
       for (const conversion of this.o.conversions ?? []) {
-        this.route(scope as unknown as FastifyInstance<HttpsServer>, conversion.path, conversionLimit, [all, conversions], (body) => {
+        this.route(scope as unknown as FastifyInstance<HttpsServer>, conversion.path, conversionLimit, [all, conversions], false, (body) => {
           const request = readConversionReview(body as string);
           const response = conversion.convert(request);
           if (response.result.status === 'Failure') this.logger.warn({ webhook: conversion.name, uid: request.uid, desiredAPIVersion: request.desiredAPIVersion, message: response.result.message }, 'conversion refused');
@@ -152,10 +160,17 @@ export class WebhookServer {
 
   /**
    * One POST route: a review that is not one is answered 400; every request is counted and timed.
-   * It takes a slot of each limit before its body is read, or is answered 429.
+   * Before its body is read it is answered 401 when it must come from a verified client and does
+   * not, else takes a slot of each limit or is answered 429.
    */
-  private route(app: FastifyInstance<HttpsServer>, path: string, bodyLimit: number, limits: readonly InFlightLimit[], answer: (body: unknown) => Promise<unknown>): void {
-    const onRequest = async (_req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  private route(app: FastifyInstance<HttpsServer>, path: string, bodyLimit: number, limits: readonly InFlightLimit[], authenticate: boolean, answer: (body: unknown) => Promise<unknown>): void {
+    const onRequest = async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+      if (authenticate && !presentsTrustedCertificate(req.raw.socket as TLSSocket)) {
+        this.o.metrics?.requests.inc({ webhook: path, code: '401' });
+        this.logger.debug({ path, remote: req.raw.socket.remoteAddress }, 'no client certificate the client CA verifies: answered 401');
+        await reply.code(401).send({ error: 'a client certificate signed by the webhook client CA is required' });
+        return;
+      }
       const releases: (() => void)[] = [];
       for (const limit of limits) {
         const release = limit.tryAcquire();

@@ -45,7 +45,7 @@ async function serverDryRun(manifests: string): Promise<string> {
 
 /** The manager container's args in `helm template` of the chart with `extra` values. */
 function managerArgs(...extra: string[]): string[] {
-  const rendered = execFileSync(helmBinary(), ['template', 'cloneset-suite', path.join(repoRoot, 'deploy/helm/cloneset-suite'), '--namespace', NAMESPACE, ...extra], { encoding: 'utf8' });
+  const rendered = execFileSync(helmBinary(), ['template', 'cloneset-suite', path.join(repoRoot, 'deploy/helm/cloneset-suite'), '--namespace', NAMESPACE, ...extra], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const deployment = parseAllDocuments(rendered).map((d) => d.toJS() as { kind: string; spec: { template: { spec: { containers: { args: string[] }[] } } } }).find((o) => o?.kind === 'Deployment')!;
   return deployment.spec.template.spec.containers[0]!.args;
 }
@@ -109,6 +109,33 @@ describe('deploy/ manifests', () => {
     );
   }, 600_000);
 
+  it('Helm chart: the webhook port\'s and the PodTransitionRule controller\'s limits pass the manager\'s flags, the flags\' defaults unless set; a bad value is refused naming it', () => {
+    const limits = (args: string[]): string[] => args.filter((a) => /^--(webhook-(idle-timeout|max-connections|max-requests-in-flight|conversion-max-requests-in-flight)|transition-rule-(webhook-max-concurrent-calls|webhook-max-concurrent-calls-per-namespace|kube-api-qps|kube-api-burst))=/.test(a)).sort();
+    expect(limits(managerArgs())).toEqual([
+      '--transition-rule-kube-api-burst=30',
+      '--transition-rule-kube-api-qps=20',
+      '--transition-rule-webhook-max-concurrent-calls-per-namespace=4',
+      '--transition-rule-webhook-max-concurrent-calls=16',
+      '--webhook-conversion-max-requests-in-flight=2',
+      '--webhook-idle-timeout=60s',
+      '--webhook-max-connections=512',
+      '--webhook-max-requests-in-flight=32',
+    ]);
+    const set = ['webhook.idleTimeout=30s', 'webhook.maxConnections=128', 'webhook.maxRequestsInFlight=16', 'webhook.conversionMaxRequestsInFlight=1', 'transitionRuleWebhookMaxConcurrentCalls=32', 'transitionRuleWebhookMaxConcurrentCallsPerNamespace=2', 'transitionRuleKubeApiQps=5', 'transitionRuleKubeApiBurst=10'];
+    expect(limits(managerArgs(...set.flatMap((v) => ['--set', v])))).toEqual([
+      '--transition-rule-kube-api-burst=10',
+      '--transition-rule-kube-api-qps=5',
+      '--transition-rule-webhook-max-concurrent-calls-per-namespace=2',
+      '--transition-rule-webhook-max-concurrent-calls=32',
+      '--webhook-conversion-max-requests-in-flight=1',
+      '--webhook-idle-timeout=30s',
+      '--webhook-max-connections=128',
+      '--webhook-max-requests-in-flight=16',
+    ]);
+    expect(() => managerArgs('--set', 'webhook.maxRequestsInFlight=0')).toThrow(/maxRequestsInFlight/);
+    expect(() => managerArgs('--set', 'webhook.idleTimeout=forever')).toThrow(/idleTimeout/);
+  }, 600_000);
+
   describe('Helm chart values and kustomize components, on the rendered objects', () => {
     const WATCHED = 'deploy-test-watched';
     const everywhere = deployRbacPlan();
@@ -164,6 +191,25 @@ describe('deploy/ manifests', () => {
       expect(granted.filter((l) => /secrets|webhookconfigurations|customresourcedefinitions/.test(l))).toEqual([]);
       expect(managerArgs(objects)).toContain('--webhook-cert-dir=/var/run/cloneset-suite/webhook-certs');
     });
+
+    it('webhook.clientCA.configMap: the ConfigMap\'s key mounted and passed as --webhook-client-ca-file, beside existingCertSecret; off by default; the Deployment passes server-side validation', async () => {
+      const deployment = (objects: Rendered[]) => find(objects, 'Deployment', DEPLOY_NAME)!;
+      const off = deployment(rendered(helmTemplate()));
+      expect((off.spec.template.spec.containers[0].args as string[]).filter((a) => a.startsWith('--webhook-client-ca-file'))).toEqual([]);
+      expect(off.spec.template.spec.volumes).toBeUndefined();
+      const on = deployment(rendered(helmTemplate('--set', 'webhook.clientCA.configMap=apiserver-client-ca', '--set', 'webhook.clientCA.key=front-proxy.crt', '--set', 'webhook.existingCertSecret=my-tls')));
+      const pod = on.spec.template.spec;
+      expect(pod.containers[0].args).toContain('--webhook-client-ca-file=/var/run/cloneset-suite/webhook-client-ca/ca.crt');
+      expect(pod.containers[0].volumeMounts).toEqual([
+        { name: 'webhook-certs', mountPath: '/var/run/cloneset-suite/webhook-certs', readOnly: true },
+        { name: 'webhook-client-ca', mountPath: '/var/run/cloneset-suite/webhook-client-ca', readOnly: true },
+      ]);
+      expect(pod.volumes).toEqual([
+        { name: 'webhook-certs', secret: { secretName: 'my-tls' } },
+        { name: 'webhook-client-ca', configMap: { name: 'apiserver-client-ca', items: [{ key: 'front-proxy.crt', path: 'ca.crt' }] } },
+      ]);
+      expect(await kubectl(['apply', '--dry-run=server', '-f', '-'], JSON.stringify(on))).toMatch(/created|configured|unchanged/);
+    }, 600_000);
 
     it('kustomize: the watch-namespace example and the external-certificates component render the same split; the objects pass server-side validation', async () => {
       const manifests = await kubectl(['kustomize', path.join(repoRoot, 'deploy/kustomize/examples/watch-namespace')]);

@@ -108,6 +108,27 @@ describe('deploy/', () => {
     expect(helm).toContain('whenUnsatisfiable: {{ .Values.nodeSpread.whenUnsatisfiable }}');
   });
 
+  it('the chart\'s values for the manager\'s limits default to the flags\' own defaults', () => {
+    const values = parseAllDocuments(readFileSync(path.join(repoRoot, 'deploy/helm/cloneset-suite/values.yaml'), 'utf8'))[0]!.toJS() as Obj;
+    const fromValues: [string, unknown][] = [
+      ['webhook-idle-timeout', values.webhook.idleTimeout],
+      ['webhook-max-connections', values.webhook.maxConnections],
+      ['webhook-max-requests-in-flight', values.webhook.maxRequestsInFlight],
+      ['webhook-conversion-max-requests-in-flight', values.webhook.conversionMaxRequestsInFlight],
+      ['transition-rule-webhook-max-concurrent-calls', values.transitionRuleWebhookMaxConcurrentCalls],
+      ['transition-rule-webhook-max-concurrent-calls-per-namespace', values.transitionRuleWebhookMaxConcurrentCallsPerNamespace],
+      ['transition-rule-kube-api-qps', values.transitionRuleKubeApiQps],
+      ['transition-rule-kube-api-burst', values.transitionRuleKubeApiBurst],
+      ['kube-api-qps', values.kubeApiQps],
+      ['kube-api-burst', values.kubeApiBurst],
+    ];
+    const loaded = loadConfig({ argv: fromValues.map(([flag, value]) => `--${flag}=${String(value)}`), env: {}, knownControllers: controllerNames() });
+    const defaults = loadConfig({ argv: [], env: {}, knownControllers: controllerNames() });
+    if (loaded.kind !== 'config' || defaults.kind !== 'config') throw new Error('help?');
+    const keys = ['webhookIdleTimeoutMs', 'webhookMaxConnections', 'webhookMaxRequestsInFlight', 'webhookConversionMaxRequestsInFlight', 'transitionRuleWebhookMaxConcurrentCalls', 'transitionRuleWebhookMaxConcurrentCallsPerNamespace', 'transitionRuleKubeApiQps', 'transitionRuleKubeApiBurst', 'kubeApiQps', 'kubeApiBurst'] as const;
+    expect(Object.fromEntries(keys.map((k) => [k, loaded.config[k]]))).toEqual(Object.fromEntries(keys.map((k) => [k, defaults.config[k]])));
+  });
+
   it('ships one default memory request and limit, in the chart and in kustomize', () => {
     const container = docs('deployment.yaml')[0]!.spec.template.spec.containers[0] as Obj;
     const values = parseAllDocuments(readFileSync(path.join(repoRoot, 'deploy/helm/cloneset-suite/values.yaml'), 'utf8'))[0]!.toJS() as Obj;
