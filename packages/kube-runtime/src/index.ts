@@ -38,7 +38,7 @@ export { RING_LEASE_LABEL, drainAcknowledgement, drainLabel, isDraining, ringMem
 export { shardLease } from './ring/shard-lease.ts';
 
 // The manager and what runs beside controllers.
-export { LEADER_ELECTION_CLIENT_LIMITS, Manager } from './manager.ts';
+export { LEADER_ELECTION_CLIENT_LIMITS, Manager, type ManagerOptions } from './manager.ts';
 export { whenAborted, type Runnable } from './runnable.ts';
 export { runInTurns, yieldToEventLoop } from './util/yield.ts';
 export { createMetrics } from './metrics.ts';
