@@ -34,7 +34,7 @@ export { namespacedKey, splitKey } from './keys.ts';
 export { matchesLabels, parseLabelSelector } from './selectors.ts';
 
 // A shard of a ControllerRing (timebertt/kubernetes-controller-sharding's label protocol).
-export { RING_LEASE_LABEL, drainAcknowledgement, drainLabel, isDraining, ringMembershipError, shardLabel, shardSelector, withShardLabelOf, type RingMembership } from './ring/ring-labels.ts';
+export { RING_LEASE_LABEL, drainAcknowledgement, drainLabel, isDraining, leftViewReason, ringMembershipError, shardLabel, shardSelector, withShardLabelOf, type RingMembership } from './ring/ring-labels.ts';
 export { shardLease } from './ring/shard-lease.ts';
 
 // The manager and what runs beside controllers.

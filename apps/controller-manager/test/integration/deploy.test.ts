@@ -109,6 +109,14 @@ describe('deploy/ manifests', () => {
     );
   }, 600_000);
 
+  it('Helm chart: controllerRing runs the replicas as shards named after their pods (one leader-elected manager by default)', () => {
+    expect(managerArgs()).toEqual(expect.arrayContaining(['--leader-elect=true']));
+    expect(managerArgs().some((a) => a.startsWith('--controller-ring'))).toBe(false);
+    const ring = managerArgs('--set', 'controllerRing=cloneset-suite');
+    expect(ring).toContain('--controller-ring=cloneset-suite');
+    expect(ring.some((a) => a.startsWith('--leader-elect'))).toBe(false);
+  }, 600_000);
+
   describe('Helm chart values and kustomize components, on the rendered objects', () => {
     const WATCHED = 'deploy-test-watched';
     const everywhere = deployRbacPlan();
