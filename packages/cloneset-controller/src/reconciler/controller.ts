@@ -75,7 +75,7 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
             ? new ImagePullJobSupport({ client: manager.client, clock: manager.clock, logger: manager.logger, enabled: true, controller: CLONESET_CONTROLLER_NAME })
             : undefined,
           // A shard of a ring: its caches show this shard's objects only (the manager's shard scope).
-          ring: manager.ring ? { name: manager.ring.ring, handover: new ShardHandover({ client: manager.client, now: () => manager.clock.now() }) } : undefined,
+          ring: manager.ring ? { name: manager.ring.ring, handover: new ShardHandover({ client: manager.client, now: () => manager.clock.now(), membership: manager.ring }) } : undefined,
         }),
       )
   );

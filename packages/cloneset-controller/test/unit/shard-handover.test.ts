@@ -85,7 +85,7 @@ function shardPass(o: { cs: KubeObject; cachedPods: KubeObject[]; cluster: Recor
     random: seededRandom(3),
     resizeDeferredTimeoutMs: undefined,
     imagePullJobs: undefined,
-    ring: { name: RING, handover: new ShardHandover({ client, now: () => clock.now() }) },
+    ring: { name: RING, handover: new ShardHandover({ client, now: () => clock.now(), membership: { ring: RING, shard: 'shard-0' } }) },
   });
   const ctx: ReconcileContext = { key: 'ns/cs', namespace: 'ns', name: 'cs', reconcileID: 'r1', logger: silentLogger(), signal: new AbortController().signal, retries: 0 };
   return { api, lists, expectations, pass: () => parts.reconcile('ns/cs', ctx) };
@@ -101,6 +101,17 @@ describe('a shard reconciling a CloneSet', () => {
     expect(action).toEqual({ kind: 'requeueAfter', ms: 1_000 });
     expect(s.api.calls.filter((c) => c.verb === 'create')).toEqual([]);
     expect(s.lists).toEqual(['pods?app=demo', 'persistentvolumeclaims?apps.kruise.io/cloneset-instance-id', 'controllerrevisions?app=demo']);
+  });
+
+  it('labels for itself what the cluster holds of the CloneSet under another shard\'s label (a straggler the previous shard created), guarded by the version listed', async () => {
+    const { pods, revisions } = settledPods(2);
+    const [mine, straggler] = pods.map((p, i) => ({ ...p, metadata: { ...p.metadata, resourceVersion: `9${i}`, labels: { ...p.metadata?.labels, [shardLabel(RING)]: i === 0 ? 'shard-0' : 'shard-1' } } })) as KubeObject[];
+    const s = shardPass({ cs: cloneSet({ replicas: 2 }, onShard()) as unknown as KubeObject, cachedPods: [mine!], cluster: { pods: [mine!, straggler!] }, revisions: revisions as KubeObject[] });
+    await s.pass();
+    expect(s.api.calls.filter((c) => c.verb === 'patch').map((c) => [c.resource, c.name, c.body])).toEqual([
+      ['pods', straggler!.metadata?.name, { type: 'merge', body: { metadata: { resourceVersion: '91', labels: { [shardLabel(RING)]: 'shard-0' } } } }],
+    ]);
+    expect(s.api.calls.filter((c) => c.verb === 'create')).toEqual([]);
   });
 
   it('plans once the caches show what the cluster held, and labels what it creates with the CloneSet\'s shard', async () => {
