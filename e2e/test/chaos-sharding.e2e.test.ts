@@ -1,14 +1,14 @@
 // Three managers as shards of one ControllerRing, three CloneSets with PVCs, the test playing the
 // sharder through the API (chaos/sharder-role.ts): each CloneSet and what it controls labelled
-// with its shard; mid-rollout one CloneSet is drained (its pods moved to the new shard at once, as
-// the sharder moves controlled objects without a drain) and reassigned once the shard removed
-// both labels, and one shard is SIGKILLed and its CloneSet reassigned after its Lease expired
+// with its shard; mid-rollout one CloneSet's pods are moved to the new shard (as the sharder moves
+// controlled objects, without a drain), the CloneSet drained 2 s later and reassigned once the
+// shard removed both labels, and one shard is SIGKILLed and its CloneSet reassigned after its Lease expired
 // (the CloneSet before its pods: the new shard may see it first). Every CloneSet finishes its
 // rollout; sampled throughout, no instance id has two pods, surge, maxUnavailable and the
 // partition hold, no PVC is deleted under its pod; at the end every pod has its bound claim and a
 // claim kept by name is the same object; every replica serves admission behind one address.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mergePatch } from '@cloneset-suite/kube-runtime';
+import { Resources, mergePatch } from '@cloneset-suite/kube-runtime';
 import { createTestNamespace, eventually, freePort } from '@cloneset-suite/local-cluster';
 import { checkSettledClaims, type Snapshot } from '../src/chaos/invariants.ts';
 import { cloneSetsOf, observerClient, pvcsOf } from './chaos/cluster-client.ts';
@@ -95,8 +95,12 @@ describe('a ring of three shards', () => {
     await shards[2]!.kill();
     const killedAt = Date.now();
     const uidB = (await cloneSetsOf(client).get(ns.name, csB.name)).metadata.uid ?? '';
+    // The sharder moves controlled objects without a drain, beside the drain of their owner: here
+    // the pods and PVCs go first (the revisions with the CloneSet) and the drain comes 2 s later,
+    // so shard-1 holds cs-b while its pods are gone from its view (it must not replace them).
+    const movedB = await sharder.moveControlled(uidB, 'shard-0', [Resources.pods, Resources.persistentVolumeClaims]);
+    await new Promise((r) => setTimeout(r, 2_000));
     await sharder.drain(csB.name);
-    const movedB = await sharder.moveControlled(uidB, 'shard-0');
     await sharder.waitForDrainAcknowledged(csB.name, 30_000);
     await sharder.assign(csB.name, 'shard-0');
     const leaseWaitMs = await sharder.takeOverExpiredLease('shard-2', 4 * LEASE_MS);

@@ -42,9 +42,9 @@ export class SharderRole {
   }
 
   /** Relabels every pod, PVC and ControllerRevision the CloneSet controls (the sharder moves them without a drain). */
-  async moveControlled(cloneSetUid: string, shard: string): Promise<number> {
+  async moveControlled(cloneSetUid: string, shard: string, resources = [Resources.pods, Resources.persistentVolumeClaims, Resources.controllerRevisions]): Promise<number> {
     let moved = 0;
-    for (const gvr of [Resources.pods, Resources.persistentVolumeClaims, Resources.controllerRevisions]) {
+    for (const gvr of resources) {
       const items = (await this.client.resource<KubeObject>(gvr).list({ namespace: this.namespace })).items;
       for (const o of items.filter((i) => (i.metadata?.ownerReferences ?? []).some((r) => r.controller && r.uid === cloneSetUid))) {
         await this.relabel(gvr, o.metadata?.name ?? '', shard);
