@@ -28,6 +28,7 @@ import { WebhookServer, webhookServerLimits } from './server/webhook-server.ts';
 import { admissionWebhooks, conversionWebhooks } from './webhooks/index.ts';
 import type { ConversionTarget } from './certs/crd-conversion.ts';
 import { podCacheFromInformer } from './webhooks/pod-cache.ts';
+import { ringMembership, shardOptions } from './ring-mode.ts';
 
 export interface StartOptions {
   controllers?: readonly ControllerRegistration[];
@@ -68,7 +69,9 @@ export function startManager(config: ManagerConfig, options: StartOptions = {}):
     base: { component: 'controller-manager' },
     ...(options.logDestination ? { destination: options.logDestination } : {}),
   });
-  const identity = `${hostname()}_${randomUUID()}`;
+  const membership = ringMembership(config);
+  // A shard is known by its name: its Lease's holder and its Events' reporting instance.
+  const identity = membership ? membership.shard : `${hostname()}_${randomUUID()}`;
   const namespace = config.namespace || undefined;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -82,7 +85,9 @@ export function startManager(config: ManagerConfig, options: StartOptions = {}):
     userAgent: 'cloneset-suite-controller-manager',
     gracefulShutdownTimeoutMs: config.gracefulShutdownTimeoutMs,
     reconcileTimeoutMs: config.reconcileTimeoutMs,
-    ...(config.leaderElect
+    ...(membership
+      ? shardOptions(membership, config)
+      : config.leaderElect
       ? {
           leaderElection: {
             namespace: config.leaderElectionNamespace,
@@ -130,7 +135,8 @@ export function startManager(config: ManagerConfig, options: StartOptions = {}):
     const services = enabled.includes(trafficCooperationRegistration.name) ? manager.informers.informerFor<ServiceObject>(Resources.services, namespace ? { namespace } : {}) : undefined;
     const webhooks = admissionWebhooks({
       // The controllers' own pod informer (same scope), which every replica runs.
-      pods: podCacheFromInformer(manager.informers.informerFor(Resources.pods, namespace ? { namespace } : {})),
+      // On a shard, admission concerns objects of every shard: this cache holds all of them.
+      pods: podCacheFromInformer(manager.informers.informerFor(Resources.pods, { ...(namespace ? { namespace } : {}), acrossShards: true })),
       featureGates: config.featureGates,
       transitionRuleWebhookAllowedPrefixes: config.transitionRuleWebhookAllowedPrefixes,
       transitionRuleWebhookAllowAddresses: transitionRuleAllowAddresses(config),
@@ -194,6 +200,7 @@ export function startManager(config: ManagerConfig, options: StartOptions = {}):
       namespace: namespace ?? '(all)',
       controllers: enabled,
       leaderElect: config.leaderElect,
+      ...(membership ? { controllerRing: membership.ring, shard: membership.shard } : {}),
       metrics: formatBindAddress(config.metricsBindAddress),
       probes: formatBindAddress(config.healthProbeBindAddress),
       webhookPort: config.webhookPort,

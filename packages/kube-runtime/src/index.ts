@@ -33,8 +33,12 @@ export { keepIdentityAndLabels, stripManagedFields } from './informer/transform.
 export { namespacedKey, splitKey } from './keys.ts';
 export { matchesLabels, parseLabelSelector } from './selectors.ts';
 
+// A shard of a ControllerRing (timebertt/kubernetes-controller-sharding's label protocol).
+export { RING_LEASE_LABEL, drainAcknowledgement, drainLabel, isDraining, leftViewReason, ringMembershipError, shardLabel, shardSelector, withShardLabelOf, type RingMembership } from './ring/ring-labels.ts';
+export { shardLease } from './ring/shard-lease.ts';
+
 // The manager and what runs beside controllers.
-export { LEADER_ELECTION_CLIENT_LIMITS, Manager } from './manager.ts';
+export { LEADER_ELECTION_CLIENT_LIMITS, Manager, type ManagerOptions } from './manager.ts';
 export { whenAborted, type Runnable } from './runnable.ts';
 export { runInTurns, yieldToEventLoop } from './util/yield.ts';
 export { createMetrics } from './metrics.ts';

@@ -36,6 +36,8 @@ export interface LeaderElectionOptions {
   retryPeriodMs?: number;
   /** Clear the holder on a clean shutdown so a successor need not wait out the lease. */
   releaseOnCancel?: boolean;
+  /** Labels the Lease carries (a shard's Lease names its ring); set on create and on acquiring. */
+  labels?: Readonly<Record<string, string>>;
   /**
    * Called on becoming leader. `signal` aborts the moment leadership is lost or given up; `term`
    * is the lease's transition count at acquisition, usable as a fencing token.
@@ -191,7 +193,7 @@ export class LeaderElector {
     } catch (err) {
       if (!isNotFound(err)) throw err;
       try {
-        const created = await this.leases.create({ metadata: { name: this.o.name, namespace: this.o.namespace }, spec: record }, { signal });
+        const created = await this.leases.create({ metadata: { name: this.o.name, namespace: this.o.namespace, ...(this.o.labels ? { labels: { ...this.o.labels } } : {}) }, spec: record }, { signal });
         this.observe(created);
         return true;
       } catch (createErr) {
@@ -207,6 +209,7 @@ export class LeaderElector {
     if (holder && !iHold && this.observedAt + durationMs > this.clock.now()) return false;
     const next: Lease = {
       ...current,
+      metadata: this.withLabels(current.metadata),
       spec: {
         ...record,
         acquireTime: iHold && spec.acquireTime ? spec.acquireTime : record.acquireTime,
@@ -221,6 +224,12 @@ export class LeaderElector {
       if (isConflict(err)) return false;
       throw err;
     }
+  }
+
+  /** The Lease's metadata with our labels added (a Lease created by someone else may lack them). */
+  private withLabels(metadata: Lease['metadata']): Lease['metadata'] {
+    if (!this.o.labels) return metadata;
+    return { ...metadata, labels: { ...metadata?.labels, ...this.o.labels } };
   }
 
   /**

@@ -13,10 +13,11 @@ import { ControllerBuilder, type ControllerBuilderOptions, type ControllerHost }
 import type { ControllerOptions } from './controller/controller.ts';
 import { EventRecorder } from './events.ts';
 import type { ScaleExpectations } from './expectations.ts';
-import { InformerFactory } from './informer/factory.ts';
+import { InformerFactory, type ShardScope } from './informer/factory.ts';
 import { DEFAULT_CACHE_STALE_AFTER_MS, recordCacheSilence, staleCaches, type StaleCache } from './informer/staleness.ts';
 import { LeaderElector, type LeaderElectionOptions } from './leader-election.ts';
 import { silentLogger, type Logger } from './logger.ts';
+import { shardSelector, type RingMembership } from './ring/ring-labels.ts';
 import { createMetrics, type RuntimeMetrics } from './metrics.ts';
 import { whenAborted, type Runnable } from './runnable.ts';
 import { realClock, type Clock } from './util/clock.ts';
@@ -25,7 +26,7 @@ import { within } from './util/within.ts';
 /** The Lease and its timings, as the elector takes them; the manager supplies the rest. */
 export type LeaderElectionConfig = Pick<
   LeaderElectionOptions,
-  'namespace' | 'name' | 'identity' | 'leaseDurationMs' | 'renewDeadlineMs' | 'retryPeriodMs' | 'releaseOnCancel'
+  'namespace' | 'name' | 'identity' | 'leaseDurationMs' | 'renewDeadlineMs' | 'retryPeriodMs' | 'releaseOnCancel' | 'labels'
 > & {
   /** The elector's own client limit (client-go's defaults): reconcile bursts never delay a renewal. */
   qps?: number;
@@ -52,6 +53,12 @@ export interface ManagerOptions {
   /** How long in-flight leader work (reconciles) may take to finish at shutdown (default 30 s). */
   gracefulShutdownTimeoutMs?: number;
   leaderElection?: LeaderElectionConfig;
+  /**
+   * A shard of a ControllerRing: the ring resources' caches hold this shard's objects only
+   * (ring/ring-labels.ts), and controllers treat an owned object leaving that view as a move.
+   * The shard's own Lease is `leaderElection` (ring/shard-lease.ts builds it).
+   */
+  shard?: { membership: RingMembership; resources: ShardScope['resources'] };
 }
 
 /** The elector's own client limit when the config sets none (client-go's defaults). */
@@ -95,7 +102,13 @@ export class Manager implements ControllerHost {
       logger: this.logger,
       metrics: this.metrics,
       defaultResyncMs: options.defaultResyncMs,
+      ...(options.shard ? { shardScope: { labelSelector: shardSelector(options.shard.membership), resources: options.shard.resources } } : {}),
     });
+  }
+
+  /** This manager's ring and shard when it runs as a shard of a ControllerRing. */
+  get ring(): RingMembership | undefined {
+    return this.options.shard?.membership;
   }
 
   /** Adds a component to run from start(); see Runnable.needLeaderElection. */

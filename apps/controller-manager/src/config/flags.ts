@@ -1,6 +1,7 @@
 // Every setting of the controller-manager, once: its flag name (also the YAML config key and,
 // upper-cased with a prefix, the environment variable), its help text, default and parser.
 import { parseControllerSelection, parseMaxConcurrentReconciles, type ConcurrencyConfig } from './controllers-flag.ts';
+import { ringMembershipError } from '@cloneset-suite/kube-runtime';
 import { ADDRESS_CLASSES, PRIVATE_RANGES } from '@cloneset-suite/transition-rule';
 import { FEATURE_GATE_DEFAULTS, FEATURE_GATE_NAMES, parseFeatureGates, type FeatureGates } from './feature-gates.ts';
 import {
@@ -39,6 +40,10 @@ export interface ManagerConfig {
   leaderElectionLeaseDurationMs: number;
   leaderElectionRenewDeadlineMs: number;
   leaderElectionRetryPeriodMs: number;
+  /** '' runs one leader-elected manager; a name runs this manager as a shard of that ControllerRing. */
+  controllerRing: string;
+  /** The shard's Lease name and holder; '' until resolved by loadConfig in ring mode ($POD_NAME, else the host name). */
+  shardName: string;
   metricsBindAddress: BindAddress | undefined;
   healthProbeBindAddress: BindAddress | undefined;
   /** 0 disables the webhook server. */
@@ -116,6 +121,19 @@ const parsePositiveDuration = (raw: RawValue): number => {
   return ms;
 };
 
+const parseRingName = (raw: RawValue): string => {
+  const ring = parseString(raw);
+  if (ring === '') return ring;
+  const err = ringMembershipError({ ring, shard: 'x' });
+  if (err) throw new ValueError('must be a DNS label of at most 63 characters (it becomes part of a label key)');
+  return ring;
+};
+const parseShardName = (raw: RawValue): string => {
+  const shard = parseString(raw);
+  if (shard !== '' && ringMembershipError({ ring: 'x', shard })) throw new ValueError('must be a lowercase name of at most 63 characters (a Lease name and a label value)');
+  return shard;
+};
+
 export const FLAGS: readonly FlagSpec[] = [
   { name: 'config', key: 'config', type: 'path', defaultText: '', help: 'YAML file with settings keyed by flag name (flags and environment variables override it).', parse: optionalString },
   { name: 'kubeconfig', key: 'kubeconfig', type: 'path', defaultText: '', help: 'Kubeconfig to use. Without it: $KUBECONFIG, ~/.kube/config, then the in-cluster service account.', parse: optionalString },
@@ -126,6 +144,8 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'leader-election-lease-duration', key: 'leaderElectionLeaseDurationMs', type: 'duration', defaultText: '15s', help: 'How long a standby waits after the last renewal before taking the lease over.', parse: parseDuration },
   { name: 'leader-election-renew-deadline', key: 'leaderElectionRenewDeadlineMs', type: 'duration', defaultText: '10s', help: 'How long the leader keeps trying to renew before it stops acting as leader.', parse: parseDuration },
   { name: 'leader-election-retry-period', key: 'leaderElectionRetryPeriodMs', type: 'duration', defaultText: '2s', help: 'Interval between attempts to acquire or renew the lease.', parse: parseDuration },
+  { name: 'controller-ring', key: 'controllerRing', type: 'string', defaultText: '', help: 'Run as a shard of this ControllerRing (sharding.timebertt.dev, kubernetes-controller-sharding): keep a Lease of its own named after the shard instead of leader election, and watch and reconcile only the CloneSets (with their pods, PVCs and ControllerRevisions) and PodTransitionRules labelled with this shard. Empty: one leader-elected manager.', parse: parseRingName },
+  { name: 'shard-name', key: 'shardName', type: 'string', defaultText: '$POD_NAME, else the host name', help: 'With --controller-ring: this shard\'s name, the name and holder of its Lease (in --leader-election-namespace, timed by the --leader-election-* durations) and the value of the shard label on its objects.', parse: parseShardName },
   { name: 'metrics-bind-address', key: 'metricsBindAddress', type: 'address', defaultText: ':8080', help: 'Address of the Prometheus /metrics endpoint; 0 disables it.', parse: parseBindAddress },
   { name: 'health-probe-bind-address', key: 'healthProbeBindAddress', type: 'address', defaultText: ':8081', help: 'Address of /healthz and /readyz; 0 disables them.', parse: parseBindAddress },
   { name: 'webhook-port', key: 'webhookPort', type: 'int', defaultText: '9443', help: 'Port of the admission webhook server (TLS); 0 disables the webhooks.', parse: (r) => parseInteger(r, portBounds) },
@@ -178,6 +198,8 @@ export function defaultConfig(): ManagerConfig {
     leaderElectionLeaseDurationMs: 15_000,
     leaderElectionRenewDeadlineMs: 10_000,
     leaderElectionRetryPeriodMs: 2_000,
+    controllerRing: '',
+    shardName: '',
     metricsBindAddress: { host: '', port: 8080 },
     healthProbeBindAddress: { host: '', port: 8081 },
     webhookPort: 9443,

@@ -2,6 +2,8 @@
 // (--config), CONTROLLER_MANAGER_* environment variables, command-line flags. Any bad name or
 // value throws a ConfigError naming the flag and where the value came from.
 import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { ringMembershipError } from '@cloneset-suite/kube-runtime';
 import { parse as parseYaml } from 'yaml';
 import { FLAGS, defaultConfig, envName, type FlagContext, type FlagSpec, type ManagerConfig } from './flags.ts';
 import type { RawValue } from './values.ts';
@@ -19,6 +21,8 @@ export interface LoadOptions extends FlagContext {
   readFile?: (path: string) => string;
   /** The in-cluster namespace, when running in a pod (read from the service-account mount). */
   inClusterNamespace?: () => string | undefined;
+  /** The host name, the shard name's last fallback (os.hostname by default). */
+  hostname?: () => string;
 }
 
 export type LoadResult = { kind: 'help' } | { kind: 'config'; config: ManagerConfig };
@@ -116,7 +120,8 @@ function apply(config: ManagerConfig, settings: readonly Setting[], ctx: FlagCon
 }
 
 function checkConsistency(c: ManagerConfig): void {
-  if (c.leaderElect) {
+  // A shard's own Lease is timed by the same durations as the leader Lease.
+  if (c.leaderElect || c.controllerRing) {
     if (c.leaderElectionRetryPeriodMs <= 0) throw new ConfigError('--leader-election-retry-period must be greater than 0');
     if (c.leaderElectionLeaseDurationMs <= c.leaderElectionRenewDeadlineMs) {
       throw new ConfigError('--leader-election-lease-duration must be greater than --leader-election-renew-deadline');
@@ -158,6 +163,11 @@ export function loadConfig(options: LoadOptions): LoadResult {
   const inCluster = (options.inClusterNamespace ?? defaultInClusterNamespace)();
   config.leaderElectionNamespace ||= env.POD_NAMESPACE || inCluster || 'default';
   config.webhookServiceNamespace ||= config.leaderElectionNamespace;
+  if (config.controllerRing) {
+    config.shardName ||= (env.POD_NAME || (options.hostname ?? hostname)()).toLowerCase();
+    const err = ringMembershipError({ ring: config.controllerRing, shard: config.shardName });
+    if (err) throw new ConfigError(`${err}; set --shard-name`);
+  }
   checkConsistency(config);
   return { kind: 'config', config };
 }

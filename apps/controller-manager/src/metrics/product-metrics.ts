@@ -6,7 +6,7 @@
 // (or no PodTransitionRule) exists, their series are exported at 0 without the object labels, so
 // the dashboard's panels and the alerts read 0 from the manager's start rather than nothing.
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import { Resources, type KubeObject, type Manager, type CachedSource } from '@cloneset-suite/kube-runtime';
+import { Resources, leftViewReason, type KubeObject, type Manager, type CachedSource } from '@cloneset-suite/kube-runtime';
 import type { CloneSet, PodTransitionRuleStatus } from '@cloneset-suite/api-types';
 import { REPLICA_STATES, cloneSetSeriesOf, progressDeadlineExceeded, replicasByState } from './cloneset-series.ts';
 import { LIFECYCLE_PHASES, PhaseClock } from './phase-clock.ts';
@@ -35,12 +35,12 @@ export function registerProductMetrics(o: ProductMetricsOptions): void {
   const registers = [o.registry];
   const now = o.nowMs ?? (() => o.manager.clock.now());
   const scope = o.namespace ? { namespace: o.namespace } : {};
-  if (o.cloneSets) registerCloneSetMetrics(o.manager.informers.informerFor<CloneSetObject>(cloneSetResource, scope), o.manager.informers.informerFor<KubeObject>(Resources.pods, scope), registers);
+  if (o.cloneSets) registerCloneSetMetrics(o.manager.informers.informerFor<CloneSetObject>(cloneSetResource, scope), o.manager.informers.informerFor<KubeObject>(Resources.pods, scope), registers, o.manager.ring !== undefined);
   if (o.lifecycle) registerLifecycleMetrics(o.manager.informers.informerFor<KubeObject>(Resources.pods, scope), registers, now);
   if (o.transitionRules) registerRuleMetrics(o.manager.informers.informerFor<RuleObject>(ptrResource, scope), registers);
 }
 
-function registerCloneSetMetrics(cloneSets: CachedSource<CloneSetObject>, pods: CachedSource<KubeObject>, registers: Registry[]): void {
+function registerCloneSetMetrics(cloneSets: CachedSource<CloneSetObject>, pods: CachedSource<KubeObject>, registers: Registry[], sharded: boolean): void {
   const none = (): boolean => cloneSets.list().length === 0;
   const created = new Counter({
     name: 'cloneset_suite_cloneset_pods_created_total',
@@ -69,7 +69,9 @@ function registerCloneSetMetrics(cloneSets: CachedSource<CloneSetObject>, pods: 
     },
     onDelete: (p) => {
       const series = cloneSetSeriesOf(p, cachedUid);
-      if (series) deleted.inc(series);
+      // On a shard a pod also leaves the cache when it moves to another shard (README, "Scaling
+      // out: a ring of shards"): only a pod that showed its deletion mark was deleted.
+      if (series && (!sharded || leftViewReason(p) === 'deleted')) deleted.inc(series);
     },
   });
   const keyOf = (cs: { metadata?: { namespace?: string; name?: string } }) => ({ namespace: cs.metadata?.namespace ?? '', cloneset: cs.metadata?.name ?? '' });

@@ -136,6 +136,15 @@ describe('deploy/ manifests', () => {
     expect(() => managerArgs('--set', 'webhook.idleTimeout=forever')).toThrow(/idleTimeout/);
   }, 600_000);
 
+  it('Helm chart: controllerRing runs the replicas as shards named after their pods (one leader-elected manager by default)', () => {
+    expect(managerArgs()).toEqual(expect.arrayContaining(['--leader-elect=true']));
+    expect(managerArgs().some((a) => a.startsWith('--controller-ring'))).toBe(false);
+    const ring = managerArgs('--set', 'controllerRing=cloneset-suite');
+    expect(ring).toContain('--controller-ring=cloneset-suite');
+    // The shard's own Lease keeps the lease timings; leader election and its Lease name go.
+    expect(ring.filter((a) => a.startsWith('--leader-elect=') || a.startsWith('--leader-election-id'))).toEqual([]);
+  }, 600_000);
+
   describe('Helm chart values and kustomize components, on the rendered objects', () => {
     const WATCHED = 'deploy-test-watched';
     const everywhere = deployRbacPlan();

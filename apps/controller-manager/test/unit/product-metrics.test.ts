@@ -233,11 +233,12 @@ describe('cloneSetSeriesOf: the CloneSet series a pod event counts in', () => {
 
 describe('pods created and deleted per CloneSet', () => {
   type Cached = { metadata: { name: string; namespace: string; uid: string } };
-  const fixture = () => {
+  const fixture = (ring?: { ring: string; shard: string }) => {
     const cloneSets = new Map<string, Cached>();
     const handlers = new Map<string, ResourceEventHandler<KubeObject>[]>();
     const manager = {
       clock: { now: () => 0 },
+      ring,
       informers: {
         informerFor: (resource: { resource: string }) => ({
           list: () => (resource.resource === 'clonesets' ? [...cloneSets.values()] : []),
@@ -280,6 +281,16 @@ describe('pods created and deleted per CloneSet', () => {
     fire('clonesets', 'delete', web);
     fire('pods', 'delete', podOf('web', 'uid-web', 'web-y'));
     expect(series(await registry.metrics())).toEqual(['cloneset_suite_cloneset_pods_created_total 0', 'cloneset_suite_cloneset_pods_deleted_total 0']);
+  });
+
+  it('on a shard, counts as deleted only a pod that showed its deletion mark (one moved to another shard leaves unmarked)', async () => {
+    const { cloneSets, registry, fire } = fixture({ ring: 'ring-a', shard: 'shard-0' });
+    cloneSets.set('ns/web', web);
+    fire('clonesets', 'add', web);
+    fire('pods', 'delete', podOf('web', 'uid-web', 'web-moved'));
+    const marked = podOf('web', 'uid-web', 'web-deleted');
+    fire('pods', 'delete', { ...marked, metadata: { ...marked.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } });
+    expect(series(await registry.metrics())).toContain('cloneset_suite_cloneset_pods_deleted_total{namespace="ns",cloneset="web"} 1');
   });
 
   it('mints no series for a CloneSet that does not exist, nor for an older one of the same name', async () => {

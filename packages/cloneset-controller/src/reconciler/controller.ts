@@ -10,6 +10,7 @@ import { cloneSetCaches } from './caches.ts';
 import { failedPodEvents } from './failed-pod-events.ts';
 import { ImagePullJobSupport } from './image-pull-jobs.ts';
 import { cloneSetReconciler } from './reconcile.ts';
+import { ShardHandover } from './shard-handover.ts';
 
 export const CLONESET_CONTROLLER_NAME = 'cloneset';
 
@@ -73,6 +74,8 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
           imagePullJobs: gates.PreDownloadImageForInPlaceUpdate
             ? new ImagePullJobSupport({ client: manager.client, clock: manager.clock, logger: manager.logger, enabled: true, controller: CLONESET_CONTROLLER_NAME })
             : undefined,
+          // A shard of a ring: its caches show this shard's objects only (the manager's shard scope).
+          ring: manager.ring ? { name: manager.ring.ring, handover: new ShardHandover({ client: manager.client, now: () => manager.clock.now(), membership: manager.ring }) } : undefined,
         }),
       )
   );

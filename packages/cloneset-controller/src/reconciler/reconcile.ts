@@ -20,6 +20,7 @@ import {
   type ReconcilerParts,
   type ResourceVersionExpectations,
   type ScaleExpectations,
+  isDraining,
 } from '@cloneset-suite/kube-runtime';
 import type { FeatureGates } from '../core/keys.ts';
 import { describePlan, planReconcileStages, statusInputFor } from '../core/reconcile-plan.ts';
@@ -31,6 +32,8 @@ import { executePlan } from './executor.ts';
 import type { ImagePullJobSupport } from './image-pull-jobs.ts';
 import { passError } from './pass-error.ts';
 import { writeCloneSetStatus } from './status-write.ts';
+import { acknowledgeDrain } from './shard-drain.ts';
+import type { ShardHandover } from './shard-handover.ts';
 
 export interface CloneSetReconcilerDeps {
   caches: CloneSetCaches;
@@ -46,6 +49,8 @@ export interface CloneSetReconcilerDeps {
   /** How long a Deferred in-place resize may wait before its pod is re-created (default 5 min). */
   resizeDeferredTimeoutMs: number | undefined;
   imagePullJobs: ImagePullJobSupport | undefined;
+  /** Set on a shard of a ControllerRing: drains are acknowledged, a CloneSet just given waits for its caches, creations carry its shard label. */
+  ring?: { name: string; handover: ShardHandover } | undefined;
 }
 
 // The caches hold the JSON the apiserver sent (timestamps are strings); the planners read
@@ -55,9 +60,25 @@ const asPods = (objs: readonly unknown[]): V1Pod[] => objs as V1Pod[];
 /** Safety requeue while the cache has not caught up with our own pod writes. */
 const STALE_CACHE_REQUEUE_MS = 1_000;
 
+function cacheView(caches: CloneSetCaches) {
+  return {
+    pods: (key: string) => caches.pods.getByKey(key) !== undefined,
+    pvcs: (key: string) => caches.pvcs.getByKey(key) !== undefined,
+    revisions: (key: string) => caches.revisions.getByKey(key) !== undefined,
+  };
+}
+
 export function cloneSetReconciler(deps: CloneSetReconcilerDeps): ReconcilerParts {
-  const { caches, client, clock, recorder, expectations, podWrites, statusWrites, gates, random, resizeDeferredTimeoutMs, imagePullJobs } = deps;
+  const { caches, client, clock, recorder, expectations, podWrites, statusWrites, gates, random, resizeDeferredTimeoutMs, imagePullJobs, ring } = deps;
+  // What is kept in memory for a CloneSet: dropped when it leaves this manager's view or is drained.
+  const forget = (key: string): void => {
+    expectations.delete(key);
+    statusWrites.delete(key);
+    imagePullJobs?.forget(key);
+    ring?.handover.forget(key);
+  };
   // Looked up in the cache only when scale-in ranks by topology; cached labels are frozen, read only.
+  const inCaches = cacheView(caches);
   const nodeLabels = (name: string): Readonly<Record<string, string>> | undefined => caches.nodes.getByKey(name)?.metadata?.labels;
   // Read only for an in-place resize, which must fit the node's allocatable cpu and memory.
   const nodeAllocatable = (name: string): Readonly<Record<string, string>> | undefined => cachedAllocatable(caches.nodes.getByKey(name));
@@ -65,6 +86,10 @@ export function cloneSetReconciler(deps: CloneSetReconcilerDeps): ReconcilerPart
   const reconcile = async (key: string, ctx: ReconcileContext): Promise<ReconcileAction> => {
     const cs = caches.cloneSets.getByKey(key) as CloneSetObject | undefined;
     if (!cs) return done();
+    if (ring && isDraining(cs, ring.name)) {
+      const outcome = await acknowledgeDrain(cs, ring.name, { client, forget: () => forget(key), logger: ctx.logger, signal: ctx.signal });
+      return outcome === 'changed-since-read' ? requeueAfter(STALE_CACHE_REQUEUE_MS) : done();
+    }
     if (!statusWrites.satisfied(key, cs.metadata.resourceVersion)) {
       ctx.logger.debug({ resourceVersion: cs.metadata.resourceVersion }, 'waiting for the cache to observe our status write');
       return requeueAfter(STALE_CACHE_REQUEUE_MS);
@@ -74,6 +99,13 @@ export function cloneSetReconciler(deps: CloneSetReconcilerDeps): ReconcilerPart
     if (!expectations.satisfied(key)) {
       ctx.logger.debug({ cloneSet: key, pending: expectations.pending(key) }, 'waiting for the cache to observe earlier creates and deletes');
       return done();
+    }
+    if (ring) {
+      const handover = await ring.handover.check(key, cs, inCaches, ctx.signal);
+      if (!handover.ready) {
+        ctx.logger.debug({ cloneSet: key, missing: handover.missing }, 'waiting for the caches to show what this CloneSet controls in the cluster');
+        return requeueAfter(STALE_CACHE_REQUEUE_MS);
+      }
     }
     const uid = cs.metadata.uid ?? '';
     const cachedPods = caches.pods.byIndex(OwnerUIDIndex, uid);
@@ -112,6 +144,7 @@ export function cloneSetReconciler(deps: CloneSetReconcilerDeps): ReconcilerPart
       podsByName: new Map(cachedPods.map((p) => [p.metadata?.name ?? '', p])),
       signal: ctx.signal,
       podWritten: (name, rv) => podWrites.expect(namespacedKey(ns, name), rv),
+      ...(ring ? { ring: ring.name } : {}),
       imagePullJobs,
     });
 
@@ -132,5 +165,5 @@ export function cloneSetReconciler(deps: CloneSetReconcilerDeps): ReconcilerPart
     return requeueAfter(plan.requeueAfterMs, statusRequeueMs);
   };
 
-  return { reconcile, forget: (key) => imagePullJobs?.forget(key) };
+  return { reconcile, forget };
 }

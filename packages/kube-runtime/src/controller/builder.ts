@@ -27,6 +27,8 @@ import type { RuntimeMetrics } from '../metrics.ts';
 import type { Runnable } from '../runnable.ts';
 import { WorkQueue } from '../queue/work-queue.ts';
 import type { Clock } from '../util/clock.ts';
+import { ownedLeftView } from '../ring/left-view.ts';
+import type { RingMembership } from '../ring/ring-labels.ts';
 import type { DeepReadonly } from '../util/deep-readonly.ts';
 import { Controller, type ControllerOptions, type MapObjectToKeys, type Reconciler } from './controller.ts';
 import { controllerOwnerKey, controllerRef, keyOf, type GroupKind } from './handlers.ts';
@@ -43,6 +45,8 @@ export interface ControllerHost {
   /** Expectations the shutdown clears. */
   clearsAtShutdown(expectations: ScaleExpectations): void;
   add(runnable: Runnable): void;
+  /** Set when the manager runs as a shard of a ControllerRing: its caches show only this shard's objects. */
+  readonly ring?: RingMembership | undefined;
 }
 
 export interface ControllerBuilderOptions {
@@ -198,7 +202,8 @@ export class ControllerBuilder {
 
     // Bookkeeping first: an event meets the versions and expectations before the enqueue it causes.
     for (const [source, v] of versions) source.addEventHandler(trackVersions(v));
-    for (const o of this.owned) if (o.expectations && expectations && groupKind) o.source.addEventHandler(observeExpectations(expectations, groupKind, o.expectations));
+    const sharded = this.host.ring !== undefined;
+    for (const o of this.owned) if (o.expectations && expectations && groupKind) o.source.addEventHandler(observeExpectations(expectations, groupKind, o.expectations, sharded));
     for (const r of this.reactions) r.source.addEventHandler(whileRunning(controller, r.build(handles)));
     const forget = parts.forget?.bind(parts);
     primary.source.addEventHandler({
@@ -252,8 +257,17 @@ function trackVersions(versions: ResourceVersionExpectations): ResourceEventHand
   };
 }
 
-/** An owned object's add meets its create; its deletion mark or its delete meets its delete. */
-function observeExpectations(expectations: ScaleExpectations, owner: GroupKind, nameOf: (obj: DeepReadonly<KubeObject>) => string | undefined): ResourceEventHandler<KubeObject> {
+/**
+ * An owned object's add meets its create; its deletion mark or its delete meets its delete. On a
+ * shard, a delete may be a move instead (ring/left-view.ts): the owner then waits to see the
+ * object again, or to leave this shard itself, rather than replace what it no longer sees.
+ */
+function observeExpectations(
+  expectations: ScaleExpectations,
+  owner: GroupKind,
+  nameOf: (obj: DeepReadonly<KubeObject>) => string | undefined,
+  sharded: boolean,
+): ResourceEventHandler<KubeObject> {
   const observe = (obj: DeepReadonly<KubeObject>, action: 'create' | 'delete'): void => {
     const key = controllerOwnerKey(obj, owner);
     const name = nameOf(obj);
@@ -264,7 +278,16 @@ function observeExpectations(expectations: ScaleExpectations, owner: GroupKind, 
     onUpdate: (_old, obj) => {
       if (obj.metadata?.deletionTimestamp) observe(obj, 'delete');
     },
-    onDelete: (obj) => observe(obj, 'delete'),
+    onDelete: (obj) => {
+      const key = controllerOwnerKey(obj, owner);
+      const name = nameOf(obj);
+      if (!key || !name) return;
+      if (ownedLeftView(obj, { sharded, deletePending: expectations.pending(key).delete.includes(name) }) === 'hold-owner') {
+        expectations.expect(key, 'create', name);
+      } else {
+        expectations.observe(key, 'delete', name);
+      }
+    },
   };
 }
 

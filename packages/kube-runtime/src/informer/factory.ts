@@ -21,6 +21,15 @@ export interface InformerFactoryOptions {
   logger?: Logger;
   metrics?: RuntimeMetrics;
   minWatchTimeoutSeconds?: number;
+  /** A shard of a ring: the informers of these resources hold only the objects this selector picks. */
+  shardScope?: ShardScope;
+}
+
+export interface ShardScope {
+  /** The shard label selector, e.g. shard.alpha.sharding.timebertt.dev/ring=shard-0. */
+  labelSelector: string;
+  /** The ring's resources (compared by group and resource). */
+  resources: readonly Pick<GroupVersionResource, 'group' | 'resource'>[];
 }
 
 export interface InformerScope<T> {
@@ -34,6 +43,11 @@ export interface InformerScope<T> {
    * caller of the same scope, so asking again with another transform is an error.
    */
   transform?: ObjectTransform<T>;
+  /**
+   * On a shard, a cache of a ring resource holds only this shard's objects; true asks for every
+   * shard's (a reader whose work spans shards). Without a ring it changes nothing.
+   */
+  acrossShards?: boolean;
 }
 
 export class InformerFactory {
@@ -52,7 +66,8 @@ export class InformerFactory {
    * The shared informer for the GVR and scope. Indexers given here are added if missing; asking
    * again for the same scope returns the same informer. Created after start(): starts at once.
    */
-  informerFor<T extends KubeObject>(gvr: GroupVersionResource, scope: InformerScope<T> = {}): SharedIndexInformer<T> {
+  informerFor<T extends KubeObject>(gvr: GroupVersionResource, requested: InformerScope<T> = {}): SharedIndexInformer<T> {
+    const scope = this.shardScoped(gvr, requested);
     const id = [gvr.group, gvr.version, gvr.resource, scope.namespace ?? '', scope.labelSelector ?? '', scope.fieldSelector ?? ''].join('|');
     let informer = this.informers.get(id) as SharedIndexInformer<T> | undefined;
     if (!informer) {
@@ -82,6 +97,13 @@ export class InformerFactory {
       informer.addIndexers(missing);
     }
     return informer;
+  }
+
+  /** The scope with the shard's selector added when the resource is one of the ring's. */
+  private shardScoped<T>(gvr: GroupVersionResource, scope: InformerScope<T>): InformerScope<T> {
+    const shard = this.o.shardScope;
+    if (!shard || scope.acrossShards || !shard.resources.some((r) => r.group === gvr.group && r.resource === gvr.resource)) return scope;
+    return { ...scope, labelSelector: scope.labelSelector ? `${scope.labelSelector},${shard.labelSelector}` : shard.labelSelector };
   }
 
   /** Every informer created so far. */

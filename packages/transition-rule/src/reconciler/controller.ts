@@ -57,8 +57,10 @@ type Ptr = DeepReadonly<PodTransitionRuleObject>;
 export function createTransitionRuleController(manager: Manager, options: TransitionRuleControllerOptions = {}): Controller {
   const scope = { namespace: options.namespace };
   const ptrs = manager.informers.informerFor<PodTransitionRuleObject>(podTransitionRuleResource, scope);
-  const pods = manager.informers.informerFor<KubeObject>(podResource, scope);
-  const cloneSets = manager.informers.informerFor<CloneSetObject>(cloneSetResource, scope);
+  // On a shard of a ControllerRing a rule is this shard's by its own shard label, but the pods it
+  // selects and their CloneSets are spread over every shard: those caches hold all of them.
+  const pods = manager.informers.informerFor<KubeObject>(podResource, { ...scope, acrossShards: true });
+  const cloneSets = manager.informers.informerFor<CloneSetObject>(cloneSetResource, { ...scope, acrossShards: true });
   // A pod event reaches every rule of its namespace that selects it or lists it as a target.
   const podKeys = (pod: DeepReadonly<KubeObject>): string[] => {
     const name = pod.metadata?.name ?? '';

@@ -40,6 +40,7 @@ export function stageGateFromInformer(ptrs: Pick<CachedSource<PodTransitionRuleO
 
 /** The StageGate backed by the manager's shared PodTransitionRule cache. */
 export function createTransitionRuleStageGate(manager: Manager, options: { namespace?: string } = {}): StageGate {
-  const scope = options.namespace ? { namespace: options.namespace } : {};
+  // A pod's shard gates it on every rule of its namespace, whichever shard reconciles the rule.
+  const scope = { ...(options.namespace ? { namespace: options.namespace } : {}), acrossShards: true };
   return stageGateFromInformer(manager.informers.informerFor<PodTransitionRuleObject & KubeObject>(podTransitionRuleResource, scope));
 }

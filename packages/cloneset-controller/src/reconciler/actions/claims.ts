@@ -4,7 +4,7 @@ import { isAlreadyExists, isNotFound, jsonPatch, writeOutcome, type KubeObject }
 import type { CreatePodAction, DeletePvcAction, ReownPvcAction } from '../../core/plan.ts';
 import { pvcResource } from '../resources.ts';
 import { claimExpectation } from './claim-expectation.ts';
-import { errorMessage, inNamespace, type ExecutionContext } from './context.ts';
+import { asCreated, errorMessage, inNamespace, type ExecutionContext } from './context.ts';
 import { reportUnknownOutcome } from './unknown-outcome.ts';
 
 export type ClaimAction = DeletePvcAction | ReownPvcAction;
@@ -29,7 +29,7 @@ export async function createClaims(action: CreatePodAction, ctx: ExecutionContex
   const pvcs = ctx.client.resource<KubeObject>(pvcResource);
   for (const pvc of action.pvcs) {
     try {
-      await pvcs.create(pvc as unknown as KubeObject, inNamespace(ctx));
+      await pvcs.create(asCreated(ctx, pvc), inNamespace(ctx));
     } catch (err) {
       if (!isAlreadyExists(err)) throw err;
     }

@@ -1,6 +1,6 @@
 // What every action family of the executor is given, and what it reports back: the CloneSet the
 // pass is about, its client, recorder and expectations, the pods the plan saw.
-import type { DeepReadonly, EventRecorder, KubeClient, KubeObject, Logger, ScaleExpectations } from '@cloneset-suite/kube-runtime';
+import { withShardLabelOf, type DeepReadonly, type EventRecorder, type KubeClient, type KubeObject, type Logger, type ScaleExpectations } from '@cloneset-suite/kube-runtime';
 import type { CloneSetLike } from '../../core/types.ts';
 import type { ImagePullJobSupport } from '../image-pull-jobs.ts';
 
@@ -19,6 +19,8 @@ export interface ExecutionContext {
   podWritten?: (name: string, resourceVersion: string | undefined) => void;
   /** Image pre-download bookkeeping (OpenKruise's update features); its actions are only planned when this is set. */
   imagePullJobs?: ImagePullJobSupport;
+  /** On a shard of this ControllerRing, what the pass creates carries its CloneSet's shard label. */
+  ring?: string;
 }
 
 /** Per-plan bookkeeping: the version of each pod our own writes in this plan produced. */
@@ -27,6 +29,14 @@ export interface PlanState {
 }
 
 export const errorMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/**
+ * An object this pass creates, labelled with its CloneSet's shard on a ring: the shard then sees
+ * its own creations without the sharder's webhook (which labels them too when it runs).
+ */
+export function asCreated(ctx: ExecutionContext, obj: unknown): KubeObject {
+  return withShardLabelOf(obj as KubeObject, ctx.cs, ctx.ring);
+}
 
 /** Create options in the CloneSet's namespace. */
 export function inNamespace(ctx: ExecutionContext): { namespace?: string; signal: AbortSignal } {

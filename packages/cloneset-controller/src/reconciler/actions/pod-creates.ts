@@ -5,7 +5,7 @@ import { isAlreadyExists, strategicMergePatch, writeOutcome, type KubeObject } f
 import type { CreatePodAction, PlannedAction } from '../../core/plan.ts';
 import { podResource } from '../resources.ts';
 import { createClaims } from './claims.ts';
-import { errorMessage, inNamespace, type ExecutionContext } from './context.ts';
+import { asCreated, errorMessage, inNamespace, type ExecutionContext } from './context.ts';
 import type { ExecutionResult } from './outcome.ts';
 import { reportUnknownOutcome } from './unknown-outcome.ts';
 
@@ -37,7 +37,7 @@ async function createPod(action: PlannedCreate, ctx: ExecutionContext, result: E
   }
   ctx.expectations.expect(ctx.key, 'create', action.name);
   try {
-    const created = await ctx.client.resource<KubeObject>(podResource).create(action.pod as unknown as KubeObject, inNamespace(ctx));
+    const created = await ctx.client.resource<KubeObject>(podResource).create(asCreated(ctx, action.pod), inNamespace(ctx));
     ctx.recorder.event(ctx.cs, 'Normal', 'SuccessfulCreate', 'Create', `succeed to create pod ${action.name}`, created);
     gateWrites.push(writeInitialConditions(action, ctx));
     return true;

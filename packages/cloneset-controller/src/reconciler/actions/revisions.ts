@@ -3,7 +3,7 @@
 import { RawJson, isAlreadyExists, isNotFound, mergePatch, type KubeObject } from '@cloneset-suite/kube-runtime';
 import type { RevisionAction } from '../../core/revisions/revisions.ts';
 import { revisionResource } from '../resources.ts';
-import { inNamespace, type ExecutionContext } from './context.ts';
+import { asCreated, inNamespace, type ExecutionContext } from './context.ts';
 
 export async function runRevisionAction(action: RevisionAction, ctx: ExecutionContext): Promise<void> {
   const revisions = ctx.client.resource<KubeObject>(revisionResource);
@@ -12,7 +12,7 @@ export async function runRevisionAction(action: RevisionAction, ctx: ExecutionCo
     case 'createRevision':
       try {
         // The exact bytes: OpenKruise compares and hashes revision data byte for byte (OpenKruise's ControllerRevisions).
-        await revisions.create({ ...action.revision, data: new RawJson(action.data) } as unknown as KubeObject, inNamespace(ctx));
+        await revisions.create(asCreated(ctx, { ...action.revision, data: new RawJson(action.data) }), inNamespace(ctx));
       } catch (err) {
         // A clash is resolved by the next pass (collisionCount, as for a Deployment's ReplicaSets).
         if (!isAlreadyExists(err)) throw err;
