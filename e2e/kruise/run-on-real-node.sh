@@ -9,8 +9,8 @@
 #
 # - The specs' images (nginx, redis, busybox from registry.k8s.io and docker.io) are stood in for
 #   by Debian's busybox-static under the same names, imported into the node's containerd, so
-#   nothing is pulled: each runs a shell that idles and exits on SIGTERM. nginx:alpine and
-#   nginx:mainline-alpine are one image (a spec requires the same imageID for both).
+#   nothing is pulled. nginx:alpine and nginx:mainline-alpine are one image (a spec requires the
+#   same imageID for both).
 # - real-node-policy.yaml (a MutatingAdmissionPolicy) gives the pods of the framework's
 #   namespaces (labelled e2e-run) the real node's toleration and nodeSelector.
 set -euo pipefail
@@ -33,22 +33,26 @@ if [ ! -x "$bin" ]; then
   (cd "$kruise" && go test -c -o "$bin" ./test/e2e)
 fi
 
-images=(
+# Servers (nginx, redis) idle until SIGTERM; busybox runs sh, which exits at once without a
+# terminal, as the real image's does (a spec relies on that container failing).
+servers=(
   registry.k8s.io/e2e-test-images/nginx:1.14-4
   registry.k8s.io/e2e-test-images/nginx:1.15-4
   registry.k8s.io/e2e-test-images/redis:5.0.5-3
-  registry.k8s.io/e2e-test-images/busybox:1.36.1-1
   docker.io/library/nginx:alpine
 )
 idle='["/bin/sh","-c","trap \"exit 0\" TERM; while sleep 1; do :; done"]'
 ctr=(ctr --address "$socket" --namespace k8s.io)
-# The first ref is the node's pause image, already built: the script skips archives it has.
-TEST_IMAGE_CMD=$idle bash "$repo/packages/local-cluster/scripts/build-node-images.sh" "$cache_root/node-images" \
-  localhost/cloneset-suite/pause:1 "${images[@]}" | tail -n +2 | while read -r archive; do "${ctr[@]}" images import "$archive" >/dev/null; done
+build() {
+  # The first ref is the node's pause image, already built: the script skips archives it has.
+  bash "$repo/packages/local-cluster/scripts/build-node-images.sh" "$cache_root/node-images" localhost/cloneset-suite/pause:1 "$@" | tail -n +2
+}
+{ TEST_IMAGE_CMD=$idle build "${servers[@]}"; build registry.k8s.io/e2e-test-images/busybox:1.36.1-1; } |
+  while read -r archive; do "${ctr[@]}" images import "$archive" >/dev/null; done
 "${ctr[@]}" images tag --force docker.io/library/nginx:alpine docker.io/library/nginx:mainline-alpine >/dev/null
 
 kubectl --kubeconfig "$kubeconfig" apply -f "$here/real-node-policy.yaml"
 # The policy's binding is read by the apiserver a moment after it is written.
 sleep 2
 cd "$(dirname "$bin")"
-KUBECONFIG=$kubeconfig "$bin" -ginkgo.label-filter=CloneSet -ginkgo.v "$@"
+KUBECONFIG=$kubeconfig "$bin" -ginkgo.label-filter=CloneSet -ginkgo.v -ginkgo.no-color "$@"
