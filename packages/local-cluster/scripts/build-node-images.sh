@@ -2,6 +2,7 @@
 # Builds the real node's images without a registry, as docker-archives for containerd:
 #   the pause (sandbox) image and two tags of a busybox test image, from Debian's busybox-static.
 # Needs root (buildah). Usage: build-node-images.sh <out dir> <pause ref> <test ref>...
+# TEST_IMAGE_CMD: the test images' command (default /bin/sh; a JSON array for exec form).
 # Prints one archive path per image on stdout; skips archives already there.
 set -euo pipefail
 out=$1; shift
@@ -25,7 +26,7 @@ for ref in "$@"; do
       buildah "${storage[@]}" config --entrypoint '["/bin/sleep","2147483647"]' --cmd '' "$ctr"
     else
       # Each tag its own image ID (the label differs), as two releases of one image would have.
-      buildah "${storage[@]}" config --env PATH=/bin --label "cloneset-suite.io/test-image=$ref" --cmd /bin/sh "$ctr"
+      buildah "${storage[@]}" config --env PATH=/bin --label "cloneset-suite.io/test-image=$ref" --cmd "${TEST_IMAGE_CMD:-/bin/sh}" "$ctr"
     fi
     buildah "${storage[@]}" commit --quiet "$ctr" "$ref" >/dev/null
     buildah "${storage[@]}" rm "$ctr" >/dev/null

@@ -25,9 +25,18 @@ export interface InPlaceUpdateState {
   updateImages?: boolean;
   /** A resize (pods/resize) is part of the update: complete once the status reports it. */
   updateResources?: boolean;
-  lastContainerStatuses?: Record<string, { imageID?: string }>;
+  lastContainerStatuses?: Record<string, LastContainerStatus>;
   /** One entry per spec patch, as OpenKruise records it (OpenKruise's in-place update). */
   containerBatchesRecord?: ContainerBatch[];
+}
+
+/**
+ * A container's status when its new image was written. OpenKruise records the imageID only;
+ * the containerID is ours (OpenKruise's Go types ignore the extra field when it reads the state).
+ */
+export interface LastContainerStatus {
+  imageID?: string;
+  containerID?: string;
 }
 
 /** `apps.kruise.io/inplace-update-grace`: the pending spec during the grace period. */
@@ -104,11 +113,11 @@ export function malformedInPlaceAnnotations(pod: V1Pod): { grace?: string; state
 }
 
 /** Image statuses recorded at the moment the new images are written. */
-export function lastContainerStatuses(pod: V1Pod, containers: readonly string[]): Record<string, { imageID?: string }> {
-  const out: Record<string, { imageID?: string }> = {};
+export function lastContainerStatuses(pod: V1Pod, containers: readonly string[]): Record<string, LastContainerStatus> {
+  const out: Record<string, LastContainerStatus> = {};
   for (const name of containers) {
     const s = pod.status?.containerStatuses?.find((c) => c.name === name);
-    out[name] = s?.imageID ? { imageID: s.imageID } : {};
+    out[name] = { ...(s?.imageID ? { imageID: s.imageID } : {}), ...(s?.containerID ? { containerID: s.containerID } : {}) };
   }
   return out;
 }
@@ -146,8 +155,12 @@ export function normaliseImage(image: string): string {
 
 /**
  * Completion (OpenKruise's in-place update): no grace pending, a resize applied (the status reports the spec's cpu
- * and memory), and, for every recorded container, the status imageID changed or the status image
- * equals the spec image.
+ * and memory), and, for every recorded container, the status imageID changed, the status image
+ * equals the spec image, or the container was re-created (its containerID is not the recorded one).
+ * The last is ours: a new tag of the same image keeps the imageID, and containerd's CRI reports
+ * the image by a tag it holds for that image, not necessarily the one the spec names (seen: spec
+ * nginx:mainline-alpine, status nginx:alpine), so on a real node only the restart shows it landed. OpenKruise sees it through kruise-daemon
+ * (the container hashes of its runtime-containers-meta annotation), which this controller has not.
  */
 export const isInPlaceUpdateComplete = memoByPod((pod: V1Pod): boolean => {
   if (graceAnnotationKey(pod) !== undefined) return false;
@@ -160,7 +173,8 @@ export const isInPlaceUpdateComplete = memoByPod((pod: V1Pod): boolean => {
     const specImage = findIn(pod.spec?.containers, (c) => c.name === name)?.image;
     const idChanged = !!status.imageID && status.imageID !== last.imageID;
     const sameImage = specImage !== undefined && normaliseImage(status.image) === normaliseImage(specImage);
-    if (!idChanged && !sameImage) return false;
+    const recreated = !!last.containerID && !!status.containerID && status.containerID !== last.containerID;
+    if (!idChanged && !sameImage && !recreated) return false;
   }
   return true;
 });
