@@ -1,5 +1,5 @@
 // The way back is as clean as the way in: every CloneSet OpenKruise
-// v1.8.4 made in ../shared/testdata/kruise-revisions.json, applied here with replicas 0 through
+// v1.8.4 made in packages/local-cluster/testdata/kruise-revisions.json, applied here with replicas 0 through
 // our webhooks, gets the revision OpenKruise made for it: the same name, the same data bytes, the
 // same hash label. Later entries of one CloneSet (rollout, collision) replace its template in
 // turn; the collision case first plants the foreign revision that made kruise count a collision.

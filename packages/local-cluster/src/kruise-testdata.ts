@@ -1,10 +1,10 @@
-// The golden revisions real OpenKruise v1.8.4 made (`../shared/testdata/kruise-revisions.json`
-// beside the repo; its README states the rule), for every suite that checks revision bytes and
+// The golden revisions real OpenKruise v1.8.4 made (`testdata/kruise-revisions.json` of this
+// package; testdata/README.md states what each field holds), for every suite that checks revision bytes and
 // names against them, and the exact bytes of a ControllerRevision's data as the cluster holds it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { kubectl } from './cluster.ts';
-import { repoRoot } from './paths.ts';
+import { packageRoot } from './paths.ts';
 
 export interface KruiseRevisionEntry<CloneSet = KruiseCloneSet> {
   /** The CloneSet as served when the revision was current (integers beyond float64 as bigint). */
@@ -23,7 +23,7 @@ export interface KruiseCloneSet {
   spec: { template: Record<string, unknown> } & Record<string, unknown>;
 }
 
-export const kruiseRevisionsPath = path.join(repoRoot, '..', 'shared', 'testdata', 'kruise-revisions.json');
+export const kruiseRevisionsPath = path.join(packageRoot, 'testdata', 'kruise-revisions.json');
 
 type SourceReviver = (key: string, value: unknown, context: { source?: string }) => unknown;
 
