@@ -3,97 +3,28 @@
 // node: create, scale, an in-place image update, a ReCreate rollout, and the leader replica
 // force-deleted in the middle of a rollout. Only kubectl, as a user would.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestNamespace, eventually, getJson, kubectl } from '@cloneset-suite/local-cluster';
-
-const RELEASE_NAMESPACE = 'cloneset-suite-system';
-const LEASE = 'cloneset-suite-controller-manager';
-const REAL_NODE = { label: 'cloneset-suite.io/real-node', taint: 'cloneset-suite.io/real-node' };
-const IMAGE_1 = 'localhost/cloneset-suite/busybox:1';
-const IMAGE_2 = 'localhost/cloneset-suite/busybox:2';
-/** Seconds between a container's start and its readiness probe passing (the probe waits for a file). */
-const READY_AFTER_S = 2;
-
-interface Pod {
-  metadata: { name: string; uid: string; labels?: Record<string, string>; deletionTimestamp?: string };
-  spec: { nodeName?: string; containers: { image: string }[] };
-  status: {
-    conditions?: { type: string; status: string; lastTransitionTime?: string }[];
-    containerStatuses?: { containerID?: string; image: string; ready: boolean; state?: { running?: { startedAt: string } } }[];
-  };
-}
-interface CloneSet {
-  metadata: { generation: number };
-  status?: { observedGeneration?: number; replicas?: number; readyReplicas?: number; updatedReadyReplicas?: number; updateRevision?: string; currentRevision?: string };
-}
-
-const isReady = (p: Pod): boolean => p.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
-const live = (pods: Pod[]): Pod[] => pods.filter((p) => !p.metadata.deletionTimestamp);
-
-function cloneSetManifest(replicas: number): string {
-  return JSON.stringify({
-    apiVersion: 'apps.kruise.io/v1alpha1',
-    kind: 'CloneSet',
-    metadata: { name: 'web' },
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: 'web' } },
-      updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: 1 },
-      template: {
-        metadata: { labels: { app: 'web' } },
-        spec: {
-          nodeSelector: { [REAL_NODE.label]: 'true' },
-          tolerations: [{ key: REAL_NODE.taint, operator: 'Exists', effect: 'NoSchedule' }],
-          // busybox as pid 1 ignores SIGTERM: a short grace keeps recreations quick.
-          terminationGracePeriodSeconds: 1,
-          containers: [
-            {
-              name: 'web',
-              image: IMAGE_1,
-              imagePullPolicy: 'Never',
-              command: ['sh', '-c', `rm -f /tmp/ready; sleep ${READY_AFTER_S}; touch /tmp/ready; exec sleep 1000000`],
-              readinessProbe: { exec: { command: ['cat', '/tmp/ready'] }, periodSeconds: 1 },
-            },
-          ],
-        },
-      },
-    },
-  });
-}
+import { createTestNamespace, eventually, kubectl } from '@cloneset-suite/local-cluster';
+import { IMAGE_2, MANAGER_DEPLOYMENT, READY_AFTER_S, RELEASE_NAMESPACE, cloneSetClient, containerIdOf, leaseHolder, realNodeCloneSet, watchForDuplicates, type Pod } from './real-node-cloneset.ts';
 
 describe('a CloneSet of real containers under the in-cluster release', () => {
   let ns: { name: string; remove: () => Promise<void> };
-  const pods = async (): Promise<Pod[]> => (await getJson<{ items: Pod[] }>(['pods', '-n', ns.name, '-l', 'app=web']))?.items ?? [];
-  const cloneSet = async (): Promise<CloneSet | undefined> => getJson<CloneSet>(['clone', 'web', '-n', ns.name]);
-  const patch = (spec: unknown): Promise<string> => kubectl(['patch', 'clone', 'web', '-n', ns.name, '--type=merge', '-p', JSON.stringify({ spec })]);
-  // A merge patch would replace the whole containers list (a CRD has no strategic merge).
-  const setContainer = (field: 'image' | 'env', value: unknown): Promise<string> =>
-    kubectl(['patch', 'clone', 'web', '-n', ns.name, '--type=json', '-p', JSON.stringify([{ op: 'add', path: `/spec/template/spec/containers/0/${field}`, value }])]);
-  /** Waits until the CloneSet settled with `replicas` Ready pods, all at the update revision; returns them. */
-  const settled = (replicas: number, what: string): Promise<Pod[]> =>
-    eventually(what, async () => {
-      const cs = await cloneSet();
-      const list = await pods();
-      const s = cs?.status;
-      return s?.observedGeneration === cs?.metadata.generation &&
-        s?.updatedReadyReplicas === replicas &&
-        s.readyReplicas === replicas &&
-        s.currentRevision === s.updateRevision &&
-        list.length === replicas &&
-        list.every((p) => isReady(p) && p.metadata.labels?.['controller-revision-hash'] === s.updateRevision)
-        ? list
-        : undefined;
-    }, { timeoutMs: 120_000, intervalMs: 500 });
-  const containerIds = (list: Pod[]): Map<string, string | undefined> => new Map(list.map((p) => [p.metadata.uid, p.status.containerStatuses?.[0]?.containerID]));
+  let web: ReturnType<typeof cloneSetClient>;
+  const pods = (): Promise<Pod[]> => web.pods();
+  const patch = (spec: unknown): Promise<string> => web.patch(spec);
+  const setContainer = (field: 'image' | 'env', value: unknown): Promise<string> => web.setContainer(field, value);
+  const settled = (replicas: number, what: string): Promise<Pod[]> => web.settled(replicas, what);
+  const containerIds = (list: Pod[]): Map<string, string | undefined> => new Map(list.map((p) => [p.metadata.uid, containerIdOf(p)]));
 
   beforeAll(async () => {
     ns = await createTestNamespace('in-cluster');
+    web = cloneSetClient(ns.name, 'web');
   });
   afterAll(async () => {
     await ns?.remove();
   });
 
   it('creates pods that run on the real node and turn Ready by their readinessProbe', async () => {
-    await kubectl(['apply', '-n', ns.name, '-f', '-'], cloneSetManifest(2));
+    await kubectl(['apply', '-n', ns.name, '-f', '-'], realNodeCloneSet({ name: 'web', replicas: 2 }));
     const list = await settled(2, '2 Ready pods');
     for (const pod of list) {
       expect(pod.spec.nodeName).toBe('real-node-0');
@@ -142,12 +73,7 @@ describe('a CloneSet of real containers under the in-cluster release', () => {
   });
 
   it('completes a rollout whose leader replica is force-deleted in the middle: the other takes over, no pod duplicated', async () => {
-    const holder = async (): Promise<string> => {
-      const lease = await getJson<{ spec?: { holderIdentity?: string } }>(['lease', LEASE, '-n', RELEASE_NAMESPACE]);
-      // The identity is <pod name>_<random>.
-      return (lease?.spec?.holderIdentity ?? '').split('_')[0] ?? '';
-    };
-    const leader = await holder();
+    const leader = await leaseHolder();
     expect(leader).toMatch(/^cloneset-suite-controller-manager-/);
     const before = await settled(3, '3 Ready pods');
     await setContainer('env', [{ name: 'ROLLOUT', value: '2' }]);
@@ -157,21 +83,11 @@ describe('a CloneSet of real containers under the in-cluster release', () => {
 
     // Watch the pods while the rollout goes on: never more live pods than replicas (maxSurge 0),
     // never two live pods with one instance id.
-    let most = 0;
-    const duplicates: string[] = [];
-    let done = false;
-    const watching = (async () => {
-      while (!done) {
-        const list = live(await pods());
-        most = Math.max(most, list.length);
-        const ids = list.map((p) => p.metadata.labels?.['apps.kruise.io/cloneset-instance-id'] ?? p.metadata.name);
-        if (new Set(ids).size !== ids.length) duplicates.push(ids.join(','));
-        await new Promise((r) => setTimeout(r, 300));
-      }
-    })();
+    const watch = watchForDuplicates(pods);
+    let seen: { most: number; duplicates: string[] } | undefined;
     try {
       const newLeader = await eventually('another replica holding the lease', async () => {
-        const h = await holder();
+        const h = await leaseHolder();
         return h !== '' && h !== leader ? h : undefined;
       }, { timeoutMs: 90_000, intervalMs: 500 });
       expect(newLeader).not.toBe(leader);
@@ -179,12 +95,11 @@ describe('a CloneSet of real containers under the in-cluster release', () => {
       const uidsBefore = new Set(before.map((p) => p.metadata.uid));
       expect(after.filter((p) => uidsBefore.has(p.metadata.uid))).toEqual([]);
     } finally {
-      done = true;
-      await watching;
+      seen = await watch.stop();
     }
-    expect(duplicates).toEqual([]);
-    expect(most).toBeLessThanOrEqual(3);
+    expect(seen.duplicates).toEqual([]);
+    expect(seen.most).toBeLessThanOrEqual(3);
     // The release heals: the Deployment replaced the deleted replica.
-    await kubectl(['rollout', 'status', 'deployment/cloneset-suite-controller-manager', '-n', RELEASE_NAMESPACE, '--timeout=120s']);
+    await kubectl(['rollout', 'status', `deployment/${MANAGER_DEPLOYMENT}`, '-n', RELEASE_NAMESPACE, '--timeout=120s']);
   });
 });

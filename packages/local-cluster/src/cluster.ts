@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ensureBinaries } from './binaries.ts';
-import { kwokConfiguration } from './kwok-config.ts';
+import { kwokConfiguration, type KwokConfigurationOptions } from './kwok-config.ts';
 import { startRealNode, stopRealNode } from './real-node/real-node.ts';
 import { nodeManifests } from './nodes.ts';
 import { clusterDir, clusterName, kubeconfigPath, kwokWorkdir, pkiDirOf, stagesDir, usingExternalCluster, testKubeconfigPath } from './paths.ts';
@@ -21,6 +21,11 @@ export interface StartClusterOptions {
    * only pods that tolerate it land there. Default false, or CLONESET_SUITE_REAL_NODE=1.
    */
   realNode?: boolean;
+  /**
+   * Admission plugins kube-apiserver runs besides its defaults (e.g. OwnerReferencesPermissionEnforcement).
+   * Part of the cluster's configuration: a cluster created with other plugins is created again.
+   */
+  extraAdmissionPlugins?: readonly string[];
   /** Called with progress lines; defaults to stderr. */
   log?: (line: string) => void;
 }
@@ -64,25 +69,25 @@ async function clusterExists(env: NodeJS.ProcessEnv): Promise<boolean> {
 }
 
 /** kwok's configuration and the simulated kubelet's stages, as a cluster created now gets them. */
-async function kwokConfigText(): Promise<string> {
+async function kwokConfigText(options: KwokConfigurationOptions): Promise<string> {
   const files = (await readdir(stagesDir)).filter((f) => f.endsWith('.yaml')).sort();
   const docs = await Promise.all(files.map((f) => readFile(path.join(stagesDir, f), 'utf8')));
-  return [kwokConfiguration(pkiDirOf(clusterName)), ...docs].map((d) => d.trim()).join('\n---\n') + '\n';
+  return [kwokConfiguration(pkiDirOf(clusterName), options), ...docs].map((d) => d.trim()).join('\n---\n') + '\n';
 }
 
 /** The configuration the cluster was created with: kwok reads it only then. */
 const createdConfigFile = path.join(clusterDir, 'kwok-config.yaml');
 
 /** Whether the existing cluster was created with another kwok configuration or other stages than the checkout's (or unknown ones). */
-async function configChanged(): Promise<boolean> {
+async function configChanged(options: KwokConfigurationOptions): Promise<boolean> {
   const created = await readFile(createdConfigFile, 'utf8').catch(() => undefined);
-  return created !== (await kwokConfigText());
+  return created !== (await kwokConfigText(options));
 }
 
-async function createCluster(env: NodeJS.ProcessEnv, binDir: string, log: (l: string) => void): Promise<void> {
+async function createCluster(env: NodeJS.ProcessEnv, binDir: string, options: KwokConfigurationOptions, log: (l: string) => void): Promise<void> {
   const bin = (name: string): string => path.join(binDir, name);
   const config = createdConfigFile;
-  await writeFile(config, await kwokConfigText());
+  await writeFile(config, await kwokConfigText(options));
   log(`creating cluster "${clusterName}" (kwokctl, binary runtime)...`);
   await run(
     'kwokctl',
@@ -157,12 +162,13 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
   const nodes = options.nodes ?? Number(process.env.CLONESET_SUITE_NODES ?? 6);
   await mkdir(clusterDir, { recursive: true });
   const { env, binDir } = await kwokEnv();
+  const config: KwokConfigurationOptions = { extraAdmissionPlugins: options.extraAdmissionPlugins ?? [] };
   let started = false;
   // kwok reads its configuration and stages only when the cluster is created: a cluster made before
   // the checkout's changed would simulate the old kubelet (or hand out IPs of the old CIDR), so it
   // is made again.
-  if ((await clusterExists(env)) && (await configChanged())) {
-    log(`kwok's configuration or the simulated kubelet's stages changed since cluster "${clusterName}" was created: recreating it...`);
+  if ((await clusterExists(env)) && (await configChanged(config))) {
+    log(`kwok's configuration (admission plugins included) or the simulated kubelet's stages changed since cluster "${clusterName}" was created: recreating it...`);
     // A real node's kubelet would go on reporting to the deleted cluster's apiserver.
     await stopRealNode(clusterName, log);
     await run('kwokctl', ['delete', 'cluster', '--name', clusterName], { env, timeoutMs: 5 * 60_000 });
@@ -180,11 +186,11 @@ export async function startCluster(options: StartClusterOptions = {}): Promise<C
         await stopRealNode(clusterName, log);
         await run('kwokctl', ['delete', 'cluster', '--name', clusterName], { env });
         await rm(kubeconfigPath, { force: true });
-        await createCluster(env, binDir, log);
+        await createCluster(env, binDir, config, log);
       }
     } else {
       await rm(kubeconfigPath, { force: true });
-      await createCluster(env, binDir, log);
+      await createCluster(env, binDir, config, log);
     }
     await waitFor('the apiserver', () => isClusterReady(kubeconfigPath), 120_000);
   }

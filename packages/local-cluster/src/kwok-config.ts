@@ -14,6 +14,10 @@
 //    value holding '=').
 //  - The apiserver calls a real node's kubelet (kubectl logs, exec) with the cluster's admin
 //    certificate, which the kubelet trusts through the cluster CA.
+//  - Admission plugins beyond kube-apiserver's defaults (--enable-admission-plugins adds to them)
+//    are an option of the cluster: the deploy:local cluster runs OwnerReferencesPermissionEnforcement
+//    (on by default in OpenShift), so an owner reference with blockOwnerDeletion that the writer's
+//    RBAC does not cover (update on the owner's finalizers subresource) is refused with 403.
 //  - The apiserver dials admission and conversion webhooks at an endpoint of their Service, not
 //    at its ClusterIP (--enable-aggregator-routing, which also covers webhooks): the local cluster
 //    runs no kube-proxy, and a pod IP on the real node's bridge is reachable from the host.
@@ -36,8 +40,25 @@ export function podAddresses(cidr: string): number {
   return Math.max(0, 2 ** (32 - prefix) - 2);
 }
 
+/** The admission plugin that checks a writer may set blockOwnerDeletion on an owner reference. */
+export const OWNER_REFERENCES_ENFORCEMENT = 'OwnerReferencesPermissionEnforcement';
+
+export interface KwokConfigurationOptions {
+  /** Admission plugins kube-apiserver runs besides its default ones. */
+  extraAdmissionPlugins?: readonly string[];
+}
+
+/** kube-apiserver's --enable-admission-plugins value: plugin names, comma-separated. */
+export function admissionPluginsArg(plugins: readonly string[]): string {
+  for (const plugin of plugins) {
+    if (!/^[A-Za-z][A-Za-z0-9.]*$/.test(plugin)) throw new Error(`extraAdmissionPlugins: ${JSON.stringify(plugin)} is not an admission plugin name`);
+  }
+  return [...new Set(plugins)].join(',');
+}
+
 /** `pkiDir`: the directory kwokctl keeps the cluster's CA and admin pair in (clusters/<name>/pki). */
-export function kwokConfiguration(pkiDir: string): string {
+export function kwokConfiguration(pkiDir: string, options: KwokConfigurationOptions = {}): string {
+  const plugins = admissionPluginsArg(options.extraAdmissionPlugins ?? []);
   return `apiVersion: config.kwok.x-k8s.io/v1alpha1
 kind: KwokConfiguration
 options:
@@ -73,5 +94,7 @@ componentsPatches:
   - key: kubelet-client-key
     value: ${pkiDir}/admin.key
   - key: enable-aggregator-routing
-    value: "true"`;
+    value: "true"${plugins === '' ? '' : `
+  - key: enable-admission-plugins
+    value: ${plugins}`}`;
 }

@@ -1,15 +1,17 @@
 // `npm run deploy:local -- --cluster=NAME`: the controller-manager as users run it, on a local
 // cluster of its own. Builds the image, brings up the cluster with its real node, imports the
-// image into the node's containerd, installs the Helm chart and waits for the rollout.
+// image into the node's containerd, installs the Helm chart and waits for the rollout. The
+// in-cluster suite upgrades the release with installRelease and retagImage.
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { startCluster } from '../cluster.ts';
-import { clusterDir, clusterName, kubeconfigPath, repoRoot } from '../paths.ts';
+import { OWNER_REFERENCES_ENFORCEMENT } from '../kwok-config.ts';
+import { cacheRoot, clusterDir, clusterName, kubeconfigPath, repoRoot } from '../paths.ts';
 import { networkOf } from '../real-node/config.ts';
-import { importImage } from '../real-node/real-node.ts';
+import { importImage, tagImage } from '../real-node/real-node.ts';
 import { apiserverPort, gatewayOf } from './apiserver-access.ts';
 import { MANAGER_DEPLOYMENT, RELEASE_NAME, RELEASE_NAMESPACE, contentTag, releaseValues, splitImageRef } from './release-values.ts';
 
@@ -39,10 +41,22 @@ export interface Deployed {
 
 export async function deployLocal(): Promise<Deployed> {
   log('building the image (npm run image:build)...');
-  const archive = (await runShown('bash', [path.join(repoRoot, 'packages', 'image', 'scripts', 'build-image.sh')], { ...process.env, IMAGE: imageRef })).trim().split('\n').pop() ?? '';
-  await startCluster({ realNode: true, log: (line) => log(line) });
+  // An archive of the cluster's own: another cluster's deploy may be building at the same time.
+  const imageTar = path.join(cacheRoot, 'image', `${clusterName}.tar`);
+  const archive = (await runShown('bash', [path.join(repoRoot, 'packages', 'image', 'scripts', 'build-image.sh')], { ...process.env, IMAGE: imageRef, IMAGE_TAR: imageTar })).trim().split('\n').pop() ?? '';
+  // As on clusters that enforce it (OpenShift): an RBAC gap for blockOwnerDeletion shows as a 403.
+  await startCluster({ realNode: true, extraAdmissionPlugins: [OWNER_REFERENCES_ENFORCEMENT], log: (line) => log(line) });
   log(`importing ${archive} into the real node's containerd...`);
   const image = await importImage(clusterName, archive, imageRef, contentTag);
+  await installRelease(image);
+  return { kubeconfigPath, image };
+}
+
+/**
+ * `helm upgrade --install` of the chart with the local release's values, running `image` (already
+ * in the real node's containerd); waits for the manager's rollout unless `wait` is false.
+ */
+export async function installRelease(image: string, { wait = true }: { wait?: boolean } = {}): Promise<void> {
   const helm = (await runShown('bash', [path.join(repoRoot, 'apps', 'controller-manager', 'scripts', 'helm.sh'), '--build'])).trim();
   const kubeconfig = parse(await readFile(kubeconfigPath, 'utf8')) as { clusters?: { cluster?: { server?: string } }[] };
   const server = kubeconfig.clusters?.[0]?.cluster?.server;
@@ -60,7 +74,12 @@ export async function deployLocal(): Promise<Deployed> {
     '--post-renderer-args', gatewayOf(networkOf(clusterName).podSubnet),
     '--post-renderer-args', String(apiserverPort(server)),
   ]);
+  if (!wait) return;
   log('waiting for the rollout...');
   await runShown('kubectl', ['--kubeconfig', kubeconfigPath, 'rollout', 'status', `deployment/${MANAGER_DEPLOYMENT}`, '-n', RELEASE_NAMESPACE, '--timeout=5m']);
-  return { kubeconfigPath, image };
+}
+
+/** Tags the image `image` already in the real node's containerd as `<repository>:<tag>` too; returns that reference. */
+export async function retagImage(image: string, tag: string): Promise<string> {
+  return tagImage(clusterName, image, `${splitImageRef(image).repository}:${tag}`);
 }

@@ -78,14 +78,23 @@ async function importImages(layout: RealNodeLayout, log: (line: string) => void)
  * as well: a tag that names the content, so a rebuilt image rolls a Deployment that runs it.
  */
 export async function importImage(clusterName: string, archive: string, ref: string, contentTag: (digest: string) => string): Promise<string> {
-  const layout: RealNodeLayout = { dir: realNodeDir(clusterName), kubeconfig: '', clientCAFile: '', kubeletPort: 0, ...networkOf(clusterName) };
+  const layout = runningLayoutOf(clusterName);
   await ctr(layout, ['images', 'import', archive], 10 * 60_000);
   const listed = await ctr(layout, ['images', 'ls', `name==${ref}`]);
   const digest = listed.split('\n')[1]?.trim().split(/\s+/)[2];
   if (digest?.startsWith('sha256:') !== true) throw new Error(`${archive} did not import as ${ref}: ${listed.trim()}`);
-  const tagged = `${ref.slice(0, ref.lastIndexOf(':'))}:${contentTag(digest)}`;
-  await ctr(layout, ['images', 'tag', '--force', ref, tagged]);
+  return tagImage(clusterName, ref, `${ref.slice(0, ref.lastIndexOf(':'))}:${contentTag(digest)}`);
+}
+
+/** Gives an image in the node's containerd a second reference (the same content); returns it. */
+export async function tagImage(clusterName: string, ref: string, tagged: string): Promise<string> {
+  await ctr(runningLayoutOf(clusterName), ['images', 'tag', '--force', ref, tagged]);
   return tagged;
+}
+
+/** The layout of a node that runs: enough to reach its containerd. */
+function runningLayoutOf(clusterName: string): RealNodeLayout {
+  return { dir: realNodeDir(clusterName), kubeconfig: '', clientCAFile: '', kubeletPort: 0, ...networkOf(clusterName) };
 }
 
 async function startKubelet(layout: RealNodeLayout, binDir: string, log: (line: string) => void): Promise<void> {
@@ -163,7 +172,7 @@ export async function stopRealNode(clusterName: string, log: (line: string) => v
   if (!existsSync(dir)) return;
   log(`stopping the real node of "${clusterName}"...`);
   await stopDaemon(pidFileOf(dir, 'kubelet'));
-  const layout: RealNodeLayout = { dir, kubeconfig: '', clientCAFile: '', kubeletPort: 0, ...networkOf(clusterName) };
+  const layout = runningLayoutOf(clusterName);
   const containerd = daemonPid(pidFileOf(dir, 'containerd'));
   if (containerd !== undefined && processAlive(containerd)) {
     const tasks = (await ctr(layout, ['tasks', 'ls', '-q']).catch(() => '')).split('\n').filter(Boolean);
