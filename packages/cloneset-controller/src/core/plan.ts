@@ -7,6 +7,7 @@ import type { V1OwnerReference, V1PersistentVolumeClaim, V1Pod } from '@kubernet
 import type { PreDownloadAction } from './predownload/image-predownload.ts';
 import type { ContainerResources } from './update/resize.ts';
 import type { RevisionAction } from './revisions/revisions.ts';
+import type { Wait } from './waits/wait.ts';
 
 export interface CreatePodAction {
   kind: 'createPod';
@@ -222,24 +223,6 @@ export function inStep(step: PlanStep, actions: readonly PlanAction[]): PlannedA
   return actions.map((a) => ({ ...a, step }));
 }
 
-/**
- * Who holds pods outside the controller's reach; the reason of the PodsHeld condition.
- * OperationTypeMismatch: someone changed `operation-type/cloneset` after `operate` was granted.
- */
-export type HoldKind = 'LifecycleHook' | 'PodTransitionRule' | 'OperationTypeMismatch';
-
-/**
- * Pods someone else holds (a lifecycle hook's owner, a PodTransitionRule, whoever changed a
- * pod's operation-type label): an ordinary wait,
- * said on the PodsHeld condition and by a Normal Event, never on FailedScale/FailedUpdate
- * (OpenKruise sets those only for errors).
- */
-export interface PodHold {
-  kind: HoldKind;
-  /** What holds the pods and which ones, in words (the condition message, the Event note). */
-  message: string;
-}
-
 export interface Plan {
   actions: PlanAction[];
   /** True when the step wrote something, so later steps of the pass are skipped. */
@@ -247,8 +230,8 @@ export interface Plan {
   /** Smallest positive delay to requeue after, in milliseconds. */
   requeueAfterMs?: number;
   errors: PlanError[];
-  /** What the step waits for, on the same conditions: reported (and by an Event), not retried as an error. */
-  waits: PlanError[];
+  /** What the step waits for (./waits/wait.ts): reported, not retried as an error. */
+  waits: Wait[];
   /**
    * Pods the step chose for its PodOpsLifecycle operation type (scale-in or update), whether it
    * begins, waits or acts on them; absent when the step did not get as far as choosing.
