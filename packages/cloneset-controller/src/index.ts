@@ -12,8 +12,8 @@ export { planReconcile, planReconcileStages, describePlan, type ReconcileInput, 
 export { reconcileInputOf, type ClusterReads, type PlanSettings } from './listed-input.ts';
 // Why a pass waits, as data and in the controller's words (the conditions, Events and debug line
 // say them so): kubectl-cloneset plan shows the very list the controller acts on.
-export type { Wait, WaitCondition } from './core/waits/wait.ts';
-export { conditionOf } from './core/waits/wait.ts';
+export type { Wait, WaitCondition } from './core/wait.ts';
+export { conditionOf } from './core/wait.ts';
 export { waitMessage } from './core/waits/wait-text.ts';
 export type { PlanError } from './core/plan.ts';
 // status.expectedUpdatedReplicas as the controller computes it (kubectl-cloneset rollout status).

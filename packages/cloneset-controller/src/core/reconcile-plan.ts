@@ -1,7 +1,7 @@
 // One reconcile pass as data (OpenKruise's CloneSet sync): claim, revisions, Scale-or-Update, clean-ups.
 // The shell executes `actions` in order, then calls computeStatus through statusInputFor.
 import type { V1ControllerRevision, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
-import { buildContext, isUpdatedPod, revisionNameOf, type NodeAllocatable, type PlanContext } from './context.ts';
+import { buildContext, isUpdatedPod, revisionNameOf, type NodeAllocatable, type NodeLabels, type PlanContext } from './context.ts';
 import { PODS_HELD_CONDITION, holdEvents } from './status/held-condition.ts';
 import { hookWaits } from './lifecycle/hook-waits.ts';
 import { planImagePreDownload } from './predownload/image-predownload.ts';
@@ -14,13 +14,12 @@ import { computeRevisions, planHistoryTruncation, type RevisionsResult } from '.
 import { transitionRuleWaits } from './lifecycle/rule-waits.ts';
 import { planPodsToDeleteCleanup, planPvcCleanup, planScaleStages } from './scale/scale-plan.ts';
 import { deletesAfterRecreateMarks } from './scale/recreate-deletes.ts';
-import type { NodeLabels } from './scale/scale-in-order.ts';
 import type { CloneSetLike } from './types.ts';
 import { planUpdateStages, type UpdateDiffs } from './update/update-plan.ts';
 import { runToEnd, type Stages } from './stages.ts';
 import type { StatusInput } from './status/status.ts';
 import { availabilityWaits } from './pods/availability-waits.ts';
-import { conditionOf, isHold, podsOf, type Wait } from './waits/wait.ts';
+import { conditionOf, isHold, podsOf, type Wait } from './wait.ts';
 import { waitMessage } from './waits/wait-text.ts';
 
 export interface ReconcileInput {
@@ -68,7 +67,7 @@ export interface ReconcilePlan {
   sync: SyncStep;
   errors: PlanError[];
   /**
-   * What the pass waits for, each made where the step decided to wait (./waits/wait.ts): said on
+   * What the pass waits for, each made where the step decided to wait (./wait.ts): said on
    * the condition of its kind (pods someone else holds on PodsHeld, not as a failure), by Events,
    * the debug line and kubectl-cloneset.
    */

@@ -1,5 +1,5 @@
 // Pod/CloneSet builders shared by the unit tests.
-import { conditionOf, type Wait } from '../../src/core/waits/wait.ts';
+import { conditionOf, type Wait } from '../../src/core/wait.ts';
 import { waitMessage } from '../../src/core/waits/wait-text.ts';
 import type { V1Pod } from '@kubernetes/client-node';
 import { INPLACE_UPDATE_READY, INSTANCE_ID_LABEL, LIFECYCLE_STATE_LABEL, REVISION_LABEL, SPECIFIED_DELETE_LABEL } from '../../src/core/keys.ts';

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
 import { heldCondition, holdEvents } from '../../src/core/status/held-condition.ts';
-import type { Hold } from '../../src/core/waits/wait.ts';
+import type { Hold } from '../../src/core/wait.ts';
 import { waitMessage } from '../../src/core/waits/wait-text.ts';
 import { computeStatus, statusEquals, type StatusInput } from '../../src/core/status/status.ts';
 import type { StatusCondition } from '../../src/core/types.ts';

@@ -5,7 +5,7 @@ import { planReconcile, statusInputFor } from '../../src/core/reconcile-plan.ts'
 import { computeStatus } from '../../src/core/status/status.ts';
 import type { CloneSetLifecycle } from '../../src/core/types.ts';
 import { NOW, cloneSet, ctxFor, onConditions, pod, seededRandom } from './fixtures.ts';
-import { isHold } from '../../src/core/waits/wait.ts';
+import { isHold } from '../../src/core/wait.ts';
 import { waitMessage } from '../../src/core/waits/wait-text.ts';
 
 const withFinalizers = (p: V1Pod, finalizers: string[]): V1Pod => ({ ...p, metadata: { ...p.metadata, finalizers } });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
 import { KUSION_CONTROL_LABEL, POL_LABELS } from '@cloneset-suite/api-types';
 import { CLONESET_OPERATION_ANNOTATION, cloneSetLifecycle, type CloneSetOperation } from '../../src/core/lifecycle/begun-operation.ts';
-import { scaleDiffs, updateDiffs } from '../../src/core/context.ts';
+import { scaleDiffs, updateDiffs } from '../../src/core/update/step-diffs.ts';
 import { ownOperation } from '../../src/core/lifecycle/ops-lifecycle.ts';
 import type { PlanAction, PlannedAction } from '../../src/core/plan.ts';
 import { podName } from '../../src/core/pods/pod-state.ts';
@@ -15,7 +15,7 @@ import type { CloneSetSpecLike } from '../../src/core/types.ts';
 import { planUpdate } from '../../src/core/update/update-plan.ts';
 import { planOperationWrite } from '../../src/reconciler/actions/operation-writes.ts';
 import { NOW, cloneSet, ctxFor, pod, reconcileWith, templateWithImage, type PodOpts } from './fixtures.ts';
-import { HOLD_REASONS, isHold } from '../../src/core/waits/wait.ts';
+import { HOLD_REASONS, isHold } from '../../src/core/wait.ts';
 import { waitMessage } from '../../src/core/waits/wait-text.ts';
 
 const TS = '1767225600000000000';

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { V1Container, V1Pod, V1PodTemplateSpec } from '@kubernetes/client-node';
 import { KUSION_CONTROL_LABEL, POL_LABELS } from '@cloneset-suite/api-types';
-import { needsRecreate } from '../../src/core/context.ts';
+import { needsRecreate } from '../../src/core/update/step-diffs.ts';
 import { inPlaceDiff } from '../../src/core/update/inplace.ts';
 import { isInPlaceUpdateComplete } from '../../src/core/update/inplace-state.ts';
 import type { OperationAction, PatchPodAction, PlanAction } from '../../src/core/plan.ts';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
-import { scaleDiffs } from '../../src/core/context.ts';
+import { scaleDiffs } from '../../src/core/update/step-diffs.ts';
 import { ID_ALPHABET, allocateInstanceIds, slowStartBatches } from '../../src/core/scale/instance-ids.ts';
 import { planPodsToDeleteCleanup, planPvcCleanup, planScale } from '../../src/core/scale/scale-plan.ts';
 import type { CreatePodAction, DeletePodAction, PatchPodAction, PlanAction } from '../../src/core/plan.ts';

@@ -7,7 +7,7 @@ import { LifecycleState } from '../keys.ts';
 import { isHooked } from './lifecycle.ts';
 import type { PlanContext } from '../context.ts';
 import { lifecycleState, podName } from '../pods/pod-state.ts';
-import type { Hold } from '../waits/wait.ts';
+import type { Hold } from '../wait.ts';
 
 const HOOKS = [
   { name: 'preDelete', state: LifecycleState.PreparingDelete },

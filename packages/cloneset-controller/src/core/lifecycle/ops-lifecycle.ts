@@ -9,7 +9,7 @@ import { OPERATING_LABEL, OPERATION_TYPE_LABEL, cloneSetLifecycle, type CloneSet
 import type { OperationAction, PlanAction, PodEventAction } from '../plan.ts';
 import { isControlled, podLabels, podName } from '../pods/pod-state.ts';
 import { preCheckRejections } from './rule-rejections.ts';
-import type { Hold, Wait } from '../waits/wait.ts';
+import type { Hold, Wait } from '../wait.ts';
 
 export type { CloneSetOperationType } from './begun-operation.ts';
 

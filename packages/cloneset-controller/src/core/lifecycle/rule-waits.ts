@@ -9,7 +9,7 @@ import type { PlanContext } from '../context.ts';
 import { cloneSetOperation } from './ops-lifecycle.ts';
 import { preCheckRejections, type RuleRejection } from './rule-rejections.ts';
 import { isControlled, podLabels, podName } from '../pods/pod-state.ts';
-import type { Hold } from '../waits/wait.ts';
+import type { Hold } from '../wait.ts';
 
 const PRE_CHECK = polKey(POL_PREFIXES.preCheck, POL_CLONESET_ID);
 const PRE_CHECKED = polKey(POL_PREFIXES.preChecked, POL_CLONESET_ID);

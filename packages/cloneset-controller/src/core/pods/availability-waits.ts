@@ -2,7 +2,7 @@
 // status.availableReplicas) once the time has passed, and the status write asks for a pass then.
 // Each is a wait of its own, with the seconds left.
 import type { PlanContext } from '../context.ts';
-import type { Wait } from '../waits/wait.ts';
+import type { Wait } from '../wait.ts';
 import { unavailability } from './availability.ts';
 import { podName } from './pod-state.ts';
 

@@ -7,24 +7,7 @@ import { POL_LABELS } from '@cloneset-suite/api-types';
 import { phaseOf, readLifecycle, typeOf } from '@cloneset-suite/podopslifecycle/protocol';
 import { INPLACE_UPDATE_READY, LifecycleState } from '../keys.ts';
 import { getCondition, isControlled, lifecycleState, podLabels, readinessOf } from './pod-state.ts';
-
-export type Unavailability =
-  /** Not Running; `scheduled`: whether the pod has a node yet. */
-  | { cause: 'phase'; phase: string | undefined; scheduled: boolean }
-  | { cause: 'notReady' }
-  /** The InPlaceUpdateReady gate is not True: an in-place update is under way. */
-  | { cause: 'inPlaceUpdate'; status: string }
-  /**
-   * Ready, but not for longer than minReadySeconds. `availableInMs`: when it will count (one
-   * millisecond past the mark, as the test is strict); absent when Ready has no transition time.
-   */
-  | { cause: 'minReadySeconds'; minReadySeconds: number; readyForSeconds?: number; availableInMs?: number }
-  /** An OpenKruise lifecycle state other than Normal. */
-  | { cause: 'lifecycleState'; state: string }
-  /** A controlled pod in PodOpsLifecycle operations: `<id>/<type> (<phase>)` each. */
-  | { cause: 'podOpsOperation'; operations: string[] }
-  /** A controlled pod not yet `service-available`. */
-  | { cause: 'notServiceAvailable' };
+import type { Unavailability } from '../wait.ts';
 
 /** `cloneset/update (PreCheck)` for each PodOpsLifecycle operation the labels put the pod in. */
 function operationsOf(labels: Readonly<Record<string, string>>): string[] {

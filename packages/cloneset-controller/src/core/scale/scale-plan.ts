@@ -2,7 +2,8 @@
 // specified deletes, scale-in; the first path that writes ends the step.
 import type { V1Pod } from '@kubernetes/client-node';
 import { POL_OPERATION_TYPES } from '@cloneset-suite/api-types';
-import { isNewForScale, revisionNameOf, scaleDiffs, type PlanContext } from '../context.ts';
+import { isNewForScale, revisionNameOf, type PlanContext } from '../context.ts';
+import { scaleDiffs } from '../update/step-diffs.ts';
 import type { Diffs } from '../update/diff.ts';
 import { ID_LENGTH, ID_SPACE, allocateInstanceIds, pvcNameFor, slowStartBatches } from './instance-ids.ts';
 import { LifecycleState, PRE_DELETE_HOOK_KEY } from '../keys.ts';
@@ -18,7 +19,7 @@ import { templateOfRevision } from '../revisions/revisions.ts';
 import { selfReleaseRefusal } from './selector-guard.ts';
 import { sortForScaleIn } from './scale-in-order.ts';
 import { runToEnd, type Stages } from '../stages.ts';
-import type { Wait } from '../waits/wait.ts';
+import type { Wait } from '../wait.ts';
 import { waitEvent } from '../waits/wait-events.ts';
 
 /** Requeue delay while a reusable id waits for its terminating pod (an id is reused only once no pod object holds its name). */

@@ -5,7 +5,7 @@
 // Progressing condition) reports. This condition says who holds which pods meanwhile.
 import type { EventAction } from '../plan.ts';
 import type { StatusCondition } from '../types.ts';
-import { HOLD_REASONS, type Hold } from '../waits/wait.ts';
+import { HOLD_REASONS, type Hold } from '../wait.ts';
 import { waitEvent } from '../waits/wait-events.ts';
 import { waitMessage } from '../waits/wait-text.ts';
 

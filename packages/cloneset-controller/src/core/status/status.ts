@@ -4,7 +4,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { PODS_HELD_CONDITION, heldCondition } from './held-condition.ts';
 import { expectedUpdatedCount } from './expected-updated.ts';
 import { MAX_INT32 } from '../keys.ts';
-import type { Hold } from '../waits/wait.ts';
+import type { Hold } from '../wait.ts';
 import { isAvailable, isPodAtRevision, isUpdateReady, readySinceMs } from '../pods/pod-state.ts';
 import { selectorToString } from '../selector.ts';
 import { rfc3339, toMillis } from '../time.ts';

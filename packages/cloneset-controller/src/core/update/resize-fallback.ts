@@ -15,7 +15,7 @@ import { getCondition, lifecycleState, podName, podRevision } from '../pods/pod-
 import { recreateMark } from './recreate-mark.ts';
 import { resizeApplied } from './resize.ts';
 import { toMillis } from '../time.ts';
-import type { Wait } from '../waits/wait.ts';
+import type { Wait } from '../wait.ts';
 import { waitEvent } from '../waits/wait-events.ts';
 import { waitMessage } from '../waits/wait-text.ts';
 

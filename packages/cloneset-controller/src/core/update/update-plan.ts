@@ -3,7 +3,8 @@
 // or a recreate mark.
 import type { V1Pod } from '@kubernetes/client-node';
 import { POL_OPERATION_TYPES } from '@cloneset-suite/api-types';
-import { findRevision, isUpdatedPod, revisionNameOf, updateDiffs, type PlanContext } from '../context.ts';
+import { findRevision, isUpdatedPod, revisionNameOf, type PlanContext } from '../context.ts';
+import { updateDiffs } from './step-diffs.ts';
 import type { Diffs } from './diff.ts';
 import type { InPlaceDiff } from './inplace.ts';
 import { graceAnnotationKey, newUpdateState, stateJson } from './inplace-state.ts';
@@ -31,7 +32,7 @@ import { recreateMark } from './recreate-mark.ts';
 import { planResizeFallbacks } from './resize-fallback.ts';
 import { runToEnd, type Stages } from '../stages.ts';
 import { unavailability } from '../pods/availability.ts';
-import type { Wait } from '../waits/wait.ts';
+import type { Wait } from '../wait.ts';
 
 /**
  * The maxUnavailable limit: walk the ordered candidates (already truncated to |updateNum|), stopping when

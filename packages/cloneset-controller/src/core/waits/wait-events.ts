@@ -3,7 +3,7 @@
 // controller's own waits are Warnings, as kruise records ScaleUpLimited.
 import type { EventAction } from '../plan.ts';
 import { SELECTOR_EXCLUDES_REASON } from '../scale/selector-guard.ts';
-import type { Wait, WaitKind } from './wait.ts';
+import type { Wait, WaitKind } from '../wait.ts';
 import { waitMessage } from './wait-text.ts';
 
 const EVENTS: Readonly<Partial<Record<WaitKind, { type: 'Normal' | 'Warning'; reason: string; prefix?: string }>>> = {

@@ -4,7 +4,7 @@
 // match them): change them only together with those.
 import { unavailabilityText } from '../pods/availability.ts';
 import { describeHeldPods } from '../lifecycle/held-pods.ts';
-import type { Wait } from './wait.ts';
+import type { Wait } from '../wait.ts';
 
 const NAMES_SHOWN = 10;
 

@@ -1,9 +1,27 @@
 // What a pass waits for, as data: one entry per reason, made by the planner function that decides
 // to wait (README, "Why the controller waits"), naming the pods concerned, the cause, and what
 // would release it. Everything that explains a wait renders this list with waitMessage
-// (wait-text.ts): the PodsHeld, FailedScale and FailedUpdate conditions, the Events, the debug log
+// (waits/wait-text.ts): the PodsHeld, FailedScale and FailedUpdate conditions, the Events, the debug log
 // line of each pass, and `kubectl cloneset plan`.
-import type { Unavailability } from '../pods/availability.ts';
+
+/** Why a pod is not available (pods/availability.ts finds it). */
+export type Unavailability =
+  /** Not Running; `scheduled`: whether the pod has a node yet. */
+  | { cause: 'phase'; phase: string | undefined; scheduled: boolean }
+  | { cause: 'notReady' }
+  /** The InPlaceUpdateReady gate is not True: an in-place update is under way. */
+  | { cause: 'inPlaceUpdate'; status: string }
+  /**
+   * Ready, but not for longer than minReadySeconds. `availableInMs`: when it will count (one
+   * millisecond past the mark, as the test is strict); absent when Ready has no transition time.
+   */
+  | { cause: 'minReadySeconds'; minReadySeconds: number; readyForSeconds?: number; availableInMs?: number }
+  /** An OpenKruise lifecycle state other than Normal. */
+  | { cause: 'lifecycleState'; state: string }
+  /** A controlled pod in PodOpsLifecycle operations: `<id>/<type> (<phase>)` each. */
+  | { cause: 'podOpsOperation'; operations: string[] }
+  /** A controlled pod not yet `service-available`. */
+  | { cause: 'notServiceAvailable' };
 
 /** A pod the maxUnavailable budget counts as unavailable now, and why. */
 export interface UnavailablePod {
