@@ -9,7 +9,7 @@ export { FEATURE_GATE_DEFAULTS, FEATURE_GATE_NAMES, type FeatureGateName } from 
 // calls): for tools that show what the controller would do, and the bench that times it.
 export { planReconcile, planReconcileStages, describePlan, type ReconcileInput, type ReconcilePlan } from './core/reconcile-plan.ts';
 // The same input built from listed objects, as kubectl-cloneset plan reads them.
-export { reconcileInputOf, type ClusterReads, type PlanSettings } from './listed-input.ts';
+export { reconcileInputOf, type ClusterReads } from './listed-input.ts';
 // Why a pass waits, as data and in the controller's words (the conditions, Events and debug line
 // say them so): kubectl-cloneset plan shows the very list the controller acts on.
 export type { Wait, WaitCondition } from './core/wait.ts';

@@ -3,9 +3,9 @@
 // said on conditions and Events are the controller's published texts (alerts and scenarios
 // match them): change them only together with those.
 import { unavailabilityText } from '../pods/availability.ts';
-import { describeHeldPods } from '../lifecycle/held-pods.ts';
 import type { Wait } from '../wait.ts';
 
+// Names are capped so a large CloneSet does not write a status message of thousands of names.
 const NAMES_SHOWN = 10;
 
 /** Names in a sentence: every one up to ten, then how many more. */
@@ -14,21 +14,26 @@ function names(pods: readonly string[]): string {
   return pods.length > NAMES_SHOWN ? `${shown} and ${pods.length - NAMES_SHOWN} more` : shown;
 }
 
+/** Held pods as a condition or an Event says them: the count, then the names in order. */
+function heldPods(pods: readonly string[]): string {
+  return `${pods.length} pod(s): ${names([...pods].sort())}`;
+}
+
 const operationOf = (type: string): string => `cloneset/${type}`;
 
 export function waitMessage(w: Wait): string {
   switch (w.kind) {
     case 'lifecycleHook': {
       const release = [...w.finalizers.map((f) => `finalizer ${f}`), ...Object.entries(w.labels).map(([k, v]) => `label ${k}=${v}`)].join(', ');
-      return `waiting for lifecycle hook ${w.hook} (${release}) to release ${describeHeldPods(w.pods)} held in ${w.state}`;
+      return `waiting for lifecycle hook ${w.hook} (${release}) to release ${heldPods(w.pods)} held in ${w.state}`;
     }
     case 'podTransitionRule': {
       const rule = w.rule ? ` rule ${w.rule}` : '';
       const why = w.reason ? `: ${w.reason}` : '';
-      return `waiting for PodTransitionRule ${w.transitionRule}${rule} to pass ${describeHeldPods(w.pods)} held in ${w.stage} for ${w.operationTypes.join(', ')}${why}`;
+      return `waiting for PodTransitionRule ${w.transitionRule}${rule} to pass ${heldPods(w.pods)} held in ${w.stage} for ${w.operationTypes.join(', ')}${why}`;
     }
     case 'operationTypeLabel':
-      return `waiting for label ${w.label} to say again what the CloneSet began on ${describeHeldPods(w.pods)} (changed after operate was granted)`;
+      return `waiting for label ${w.label} to say again what the CloneSet began on ${heldPods(w.pods)} (changed after operate was granted)`;
     case 'terminatingPods':
       return `waiting for terminating pod(s) ${w.pods.join(', ')} to be deleted before creating their replacements with the same instance ids and PVCs`;
     case 'instanceIdsExhausted':
