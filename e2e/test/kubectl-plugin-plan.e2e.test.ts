@@ -22,6 +22,7 @@ interface CloneSet {
 interface Wait {
   kind: string;
   pods?: string[];
+  transitionRule?: string;
   rule?: string;
   stage?: string;
   reason?: string;
@@ -167,14 +168,14 @@ describe('kubectl cloneset plan', () => {
       return ruleWait(p) ? p : undefined;
     }, { timeoutMs: 60_000 });
     const wait = ruleWait(held)!;
-    expect(wait).toMatchObject({ rule: 'change-window/approved', stage: 'PreCheck' });
+    expect(wait).toMatchObject({ transitionRule: 'change-window', rule: 'approved', stage: 'PreCheck' });
     expect(wait.reason).toContain('approved');
     const [heldPod] = wait.pods!;
     const [otherPod] = (await podsAt('ptr', oldRevision)).filter((n) => n !== heldPod);
     expect(held.actions).toEqual([]);
     expect(held.waits.find((w) => w.kind === 'maxUnavailable')?.pods).toEqual([otherPod]);
     const text = await plugin('plan', 'clone/ptr');
-    expect(text).toMatch(new RegExp(`^ {2}podTransitionRule +${heldPod}: PodTransitionRule change-window/approved rejects it in PreCheck of cloneset/update: .*approved`, 'm'));
+    expect(text).toMatch(new RegExp(`^ {2}podTransitionRule +waiting for PodTransitionRule change-window rule approved to pass 1 pod\\(s\\): ${heldPod} held in PreCheck for update: .*approved`, 'm'));
 
     await kubectl(['label', 'pod', heldPod!, '-n', ns.name, 'approved=yes']);
     const newRevision = held.cloneSet.updateRevision;
@@ -185,7 +186,7 @@ describe('kubectl cloneset plan', () => {
       const w = ruleWait(await plan('ptr'));
       return w?.pods?.[0] === otherPod ? w : undefined;
     }, { timeoutMs: 60_000 });
-    expect(next.rule).toBe('change-window/approved');
+    expect(next).toMatchObject({ transitionRule: 'change-window', rule: 'approved' });
     await kubectl(['label', 'pod', otherPod!, '-n', ns.name, 'approved=yes']);
     await rolledOut('ptr', 2);
     expect(await podsAt('ptr', newRevision)).toEqual(sorted([heldPod!, otherPod!]));

@@ -89,7 +89,7 @@ describe('kubectl cloneset plugin', () => {
     const table = await plugin('pods', 'clone/web');
     expect(table.code).toBe(0);
     const [header, ...rows] = table.stdout.trim().split('\n');
-    expect(header!.split(/\s+/)).toEqual(['NAME', 'INSTANCE-ID', 'REVISION', 'STATE', 'READY', 'OPS-PHASE', 'OPERATION', 'HELD-BY', 'SINCE', 'NODE']);
+    expect(header!.split(/\s+/)).toEqual(['NAME', 'INSTANCE-ID', 'REVISION', 'STATE', 'READY', 'OPS-PHASE', 'OPERATION', 'HELD-BY', 'WAITING-FOR', 'SINCE', 'NODE']);
     const pods = await livePods();
     expect(rows).toHaveLength(pods.length);
     for (const pod of pods) {
@@ -97,9 +97,11 @@ describe('kubectl cloneset plugin', () => {
       const hash = pod.metadata.labels!['controller-revision-hash']!;
       expect(cells[1]).toBe(pod.metadata.labels!['apps.kruise.io/cloneset-instance-id']);
       expect(`${cells[2]} ${cells[3]}`).toBe(`${hash} ${cs.status?.updateRevision === hash ? '(update)' : '(current)'}`);
-      expect(cells.slice(4, 9)).toEqual(['Normal', 'True', '-', '-', '-']);
-      expect(cells[9]).toMatch(/^\d+[smhdy]/);
-      expect(cells[10]).toBe(pod.spec.nodeName);
+      // No PodOpsLifecycle phase, operation or rule; the pods at the old revision wait for the partition (2).
+      const updated = cs.status?.updateRevision === hash;
+      expect(cells.slice(4, 10)).toEqual(['Normal', 'True', '-', '-', '-', updated ? '-' : 'partition']);
+      expect(cells[10]).toMatch(/^\d+[smhdy]/);
+      expect(cells[11]).toBe(pod.spec.nodeName);
     }
     const json = JSON.parse((await plugin('pods', 'clone/web', '-o', 'json')).stdout) as { items: Pod[] };
     expect(json.items.map((p) => p.metadata.name).sort()).toEqual(pods.map((p) => p.metadata.name).sort());

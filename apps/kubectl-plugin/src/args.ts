@@ -22,7 +22,7 @@ export type Command =
       | { verb: 'history'; revision: number }
       | { verb: 'set-image'; images: string[] }
       | { verb: 'partition'; value: string }
-      | { verb: 'pods'; watch: boolean }
+      | { verb: 'pods'; watch: boolean; gates: FeatureGateSettings }
       | { verb: 'plan'; gates: FeatureGateSettings }
     ));
 
@@ -36,7 +36,7 @@ Usage:
   kubectl cloneset rollout history clone/NAME [--revision=N]
   kubectl cloneset set image clone/NAME CONTAINER=IMAGE [CONTAINER=IMAGE...]   (CONTAINER * for all)
   kubectl cloneset partition clone/NAME N|P%
-  kubectl cloneset pods clone/NAME [-w]
+  kubectl cloneset pods clone/NAME [-w] [--feature-gates=A=true,B=false]
   kubectl cloneset plan clone/NAME [--feature-gates=A=true,B=false]
 
 Flags:
@@ -47,7 +47,7 @@ Flags:
   -w, --watch            status: follow until done; restart: then follow as status (default
                          true, false with -o); pods: print the table again on changes
       --timeout          status, restart: give up after this long (e.g. 5m; 0 waits forever)
-      --feature-gates    plan: the controller-manager's --feature-gates, to plan as it does
+      --feature-gates    plan, pods: the controller-manager's --feature-gates, to plan as it does
   -h, --help
 
 Exit status: 0 on success, 1 on any error (including a rollout status timeout or a rollout
@@ -111,7 +111,7 @@ export function parseCommand(argv: readonly string[]): Command {
   const sub = group === 'rollout' || group === 'set' ? rest.shift() : undefined;
   const key = sub === undefined ? (group ?? '') : `${group} ${sub}`;
   if (!KNOWN.has(key)) throw new UsageError(`unknown command "${key}"`);
-  if (values['feature-gates'] !== undefined && key !== 'plan') throw new UsageError('--feature-gates applies to plan only');
+  if (values['feature-gates'] !== undefined && key !== 'plan' && key !== 'pods') throw new UsageError('--feature-gates applies to plan and pods only');
   const { name, rest: extra } = parseTarget(rest);
   const noExtra = (): void => {
     if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
@@ -142,7 +142,7 @@ export function parseCommand(argv: readonly string[]): Command {
       return { ...common, name, verb: 'partition', value: extra[0] ?? '' };
     case 'pods':
       noExtra();
-      return { ...common, name, verb: 'pods', watch: values.watch ?? false };
+      return { ...common, name, verb: 'pods', watch: values.watch ?? false, gates: parseFeatureGates(values['feature-gates']) };
     case 'plan':
       noExtra();
       return { ...common, name, verb: 'plan', gates: parseFeatureGates(values['feature-gates']) };

@@ -4,7 +4,7 @@
 import { KRUISE_LABELS, labelSelectorToString, type CloneSet } from '@cloneset-suite/api-types';
 import { ForbiddenError, isGone, isNotFound, Resources, type GroupVersionResource, type KubeClient, type KubeObject, type Patch, type ResourceClient } from '@cloneset-suite/kube-runtime';
 import type { V1ControllerRevision, V1Node, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
-import type { ClusterReads } from './core/plan-inputs.ts';
+import type { ClusterReads } from '@cloneset-suite/cloneset-controller';
 
 type CloneSetObject = CloneSet & KubeObject;
 

@@ -3,7 +3,7 @@
 import type { OutputFormat } from '../args.ts';
 import type { CloneSetApi } from '../cluster.ts';
 import type { FeatureGateSettings } from '../core/feature-gates.ts';
-import { reconcileInputOf } from '../core/plan-inputs.ts';
+import { reconcileInputOf } from '@cloneset-suite/cloneset-controller';
 import { planReport } from '../core/plan-report.ts';
 import { planText } from '../core/plan-text.ts';
 import { formatObject, type Io } from './io.ts';

@@ -205,23 +205,3 @@ export function reportActions(input: ReconcileInput, plan: ReconcilePlan): Repor
   }
   return out;
 }
-
-/** Existing pods the plan acts on (any action naming one, Events aside). */
-export function podsActedOn(plan: ReconcilePlan): Set<string> {
-  const existing = new Set([...plan.context.allPods].map((p) => p.metadata?.name ?? ''));
-  return new Set(plan.actions.flatMap((a) => (a.kind !== 'event' && a.kind !== 'createPod' && 'name' in a && existing.has(a.name) ? [a.name] : [])));
-}
-
-/** Pods the plan takes out of service: updated, recreated, deleted, or begun an operation on. */
-export function podsDisrupted(plan: ReconcilePlan): Set<string> {
-  const states: readonly string[] = ['PreparingUpdate', 'PreparingDelete'];
-  const podsByName = new Map(plan.context.pods.map((p) => [p.metadata?.name ?? '', p]));
-  return new Set(
-    plan.actions.flatMap((a) => {
-      if (a.kind === 'deletePod' || a.kind === 'beginOperation') return [a.name];
-      if (a.kind === 'patchPod' && (a.reason === 'RecreateUpdate' || (a.lifecycle && states.includes(a.lifecycle.to)))) return [a.name];
-      if (a.kind === 'inPlaceUpdate' && !atRevision(podsByName.get(a.name), a.revision)) return [a.name];
-      return [];
-    }),
-  );
-}

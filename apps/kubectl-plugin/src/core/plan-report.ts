@@ -4,10 +4,21 @@
 // writes its cache has not seen, retries). Built by running the controller's own planner on
 // what the plugin read.
 import { KRUISE_LABELS } from '@cloneset-suite/api-types';
-import { FEATURE_GATE_DEFAULTS, describePlan, planReconcile, type FeatureGateName, type ReconcileInput, type ReconcilePlan } from '@cloneset-suite/cloneset-controller';
+import {
+  FEATURE_GATE_DEFAULTS,
+  conditionOf,
+  describePlan,
+  planReconcile,
+  waitMessage,
+  type FeatureGateName,
+  type PlanError,
+  type ReconcileInput,
+  type ReconcilePlan,
+  type Wait,
+  type WaitCondition,
+} from '@cloneset-suite/cloneset-controller';
 import type { V1Pod } from '@kubernetes/client-node';
 import { reportActions, type ReportAction } from './plan-actions.ts';
-import { reportWaits, type ReportWait } from './plan-waits.ts';
 import { atRevision } from './pod-revision.ts';
 import { withUpdateStrategy } from './what-if.ts';
 
@@ -30,9 +41,14 @@ export interface CloneSetSummary {
   minReadySeconds: number;
 }
 
+/** A wait of the pass as the planner made it, with the words the controller says it in and the condition it says it on. */
+export type ReportWait = Wait & { message: string; condition?: WaitCondition };
+
 export interface PassReport {
   actions: ReportAction[];
   waits: ReportWait[];
+  /** The planner's errors (FailedScale, FailedUpdate). */
+  errors: PlanError[];
 }
 
 export interface PlanReport extends PassReport {
@@ -117,7 +133,11 @@ function notes(input: ReconcileInput, plan: ReconcilePlan, context: ReportContex
 // The controller's update and scale-in orders end with the pod name, so the pods it takes do not
 // depend on the order its cache lists them in: planning from API reads predicts the same pods.
 function pass(input: ReconcileInput, plan: ReconcilePlan): PassReport {
-  return { actions: reportActions(input, plan), waits: reportWaits(input, plan) };
+  const waits = plan.waits.map((w): ReportWait => {
+    const condition = conditionOf(w);
+    return { ...w, message: waitMessage(w), ...(condition ? { condition } : {}) };
+  });
+  return { actions: reportActions(input, plan), waits, errors: plan.errors };
 }
 
 export function planReport(input: ReconcileInput, context: ReportContext): PlanReport {
@@ -130,7 +150,7 @@ export function planReport(input: ReconcileInput, context: ReportContext): PlanR
   const behind = plan.context.pods.some((p) => !atRevision(p, update));
   return {
     cloneSet: summary(input, plan),
-    settled: next.actions.length === 0 && next.waits.length === 0 && !behind,
+    settled: next.actions.length === 0 && next.waits.length === 0 && next.errors.length === 0 && !behind,
     ...next,
     ...(plan.requeueAfterMs !== undefined ? { requeueAfterSeconds: Math.ceil(plan.requeueAfterMs / 1000) } : {}),
     ...(resumed ? { onResume: pass(resumed, planReconcile(resumed)) } : {}),

@@ -17,7 +17,8 @@ function actionRows(actions: readonly ReportAction[]): string[][] {
 
 function passText(p: PassReport, by: string): string {
   const actions = p.actions.length === 0 ? `${by}Next actions: none\n` : `${by}Next actions:\n${indent(renderTable(actionRows(p.actions)), `${by}  `)}`;
-  const waits = p.waits.length === 0 ? '' : `${by}Waiting for:\n${indent(renderTable(p.waits.map((w) => [w.kind, w.message])), `${by}  `)}`;
+  const rows = [...p.waits.map((w) => [w.kind, w.message]), ...p.errors.map((e) => ['error', e.message])];
+  const waits = rows.length === 0 ? '' : `${by}Waiting for:\n${indent(renderTable(rows), `${by}  `)}`;
   return actions + waits;
 }
 

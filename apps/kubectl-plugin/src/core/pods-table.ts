@@ -1,6 +1,8 @@
 // `pods clone/NAME`: one row per pod of the CloneSet with what a user asks when a rollout
 // stalls: which revision it is at, its CloneSet lifecycle state, its PodOpsLifecycle phase and
-// operation, the PodTransitionRule holding it and why, since when, and on which node.
+// operation, the PodTransitionRule holding it and why, what the controller's next pass waits for
+// on it (the kinds of the planner's waits naming it; `plan` says them in words), since when, and
+// on which node.
 import { KRUISE_ANNOTATIONS, KRUISE_LABELS, POL_PHASE_LABEL, nanoTimestampToDate, ptrDetailsOf, type CloneSet } from '@cloneset-suite/api-types';
 import { lacksOperationType, phaseOf, readLifecycle, typeOf } from '@cloneset-suite/podopslifecycle';
 import type { V1Pod } from '@kubernetes/client-node';
@@ -21,6 +23,14 @@ export interface PodRow {
   heldBy: string;
   since: string;
   node: string;
+  /** The kinds of the planner's waits naming the pod (`maxUnavailable`, `podTransitionRule`, ...). */
+  waitingFor: string;
+}
+
+/** A planner wait, as far as the table needs it: its kind and the pods it names. */
+export interface PodWait {
+  kind: string;
+  pods?: readonly string[];
 }
 
 interface LifecyclePhase {
@@ -73,7 +83,7 @@ function revisionOf(pod: V1Pod, cs: CloneSet): string {
   return `${hash} (${which})`;
 }
 
-export function podRow(pod: V1Pod, cs: CloneSet, now: Date): PodRow {
+export function podRow(pod: V1Pod, cs: CloneSet, now: Date, waits: readonly PodWait[] = []): PodRow {
   const labels = pod.metadata?.labels ?? {};
   const annotations = pod.metadata?.annotations ?? {};
   const phases = lifecyclePhases(labels);
@@ -93,13 +103,14 @@ export function podRow(pod: V1Pod, cs: CloneSet, now: Date): PodRow {
     heldBy: holds.length === 0 ? '-' : holds.join('; '),
     since: since && !Number.isNaN(new Date(since).getTime()) ? humanDuration(now.getTime() - new Date(since).getTime()) : '-',
     node: pod.spec?.nodeName ?? '<none>',
+    waitingFor: [...new Set(waits.filter((w) => w.pods?.includes(pod.metadata?.name ?? '')).map((w) => w.kind))].join(',') || '-',
   };
 }
 
-const HEADERS = ['NAME', 'INSTANCE-ID', 'REVISION', 'STATE', 'READY', 'OPS-PHASE', 'OPERATION', 'HELD-BY', 'SINCE', 'NODE'];
+const HEADERS = ['NAME', 'INSTANCE-ID', 'REVISION', 'STATE', 'READY', 'OPS-PHASE', 'OPERATION', 'HELD-BY', 'WAITING-FOR', 'SINCE', 'NODE'];
 
-/** Header plus one row per pod, ordered by name. */
-export function podsTable(pods: readonly V1Pod[], cs: CloneSet, now: Date): string[][] {
-  const rows = pods.map((p) => podRow(p, cs, now)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return [HEADERS, ...rows.map((r) => [r.name, r.instanceId, r.revision, r.state, r.ready, r.opsPhase, r.operation, r.heldBy, r.since, r.node])];
+/** Header plus one row per pod, ordered by name; `waits`: the planner's waits of the next pass. */
+export function podsTable(pods: readonly V1Pod[], cs: CloneSet, now: Date, waits: readonly PodWait[] = []): string[][] {
+  const rows = pods.map((p) => podRow(p, cs, now, waits)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return [HEADERS, ...rows.map((r) => [r.name, r.instanceId, r.revision, r.state, r.ready, r.opsPhase, r.operation, r.heldBy, r.waitingFor, r.since, r.node])];
 }

@@ -1,19 +1,17 @@
 // The line `rollout status` prints for a CloneSet, worded as kubectl's for a Deployment (and its
 // partitioned StatefulSet lines when a partition holds pods back), and whether the rollout is
 // done or can no longer progress.
-import { resolvePartition, type CloneSet } from '@cloneset-suite/api-types';
+import type { CloneSet } from '@cloneset-suite/api-types';
+import { expectedUpdatedReplicas, type ReconcileInput } from '@cloneset-suite/cloneset-controller';
 
 export type RolloutState =
   | { kind: 'waiting'; message: string }
   | { kind: 'done'; message: string }
   | { kind: 'failed'; message: string };
 
-/** Pods the rollout should bring to the update revision: the status's own count, else replicas minus the partition. */
-function expectedUpdated(cs: CloneSet, replicas: number): number {
-  const fromStatus = cs.status?.expectedUpdatedReplicas;
-  if (fromStatus !== undefined) return fromStatus;
-  if (cs.spec.updateStrategy?.type === 'OnDelete') return replicas;
-  return Math.max(replicas - resolvePartition(cs.spec.updateStrategy?.partition, replicas), 0);
+/** Pods the rollout should bring to the update revision: the status's own count, else the controller's (replicas minus a valid partition). */
+function expectedUpdated(cs: CloneSet): number {
+  return cs.status?.expectedUpdatedReplicas ?? expectedUpdatedReplicas(cs as unknown as ReconcileInput['cs']);
 }
 
 export function rolloutState(cs: CloneSet): RolloutState {
@@ -30,7 +28,7 @@ export function rolloutState(cs: CloneSet): RolloutState {
     };
   }
   const replicas = cs.spec.replicas ?? 1;
-  const expected = expectedUpdated(cs, replicas);
+  const expected = expectedUpdated(cs);
   const partitioned = expected < replicas;
   const updated = status.updatedReplicas;
   if (updated < expected) {

@@ -22,6 +22,7 @@ describe('parseCommand', () => {
     [['partition', 'clone/web', '20%'], { verb: 'partition', value: '20%' }],
     [['pods', 'clone/web', '-w', '-o', 'json'], { verb: 'pods', watch: true, output: 'json' }],
     [['pods', 'clone/web'], { verb: 'pods', watch: false }],
+    [['pods', 'clone/web', '--feature-gates=CloneSetShortHash=true'], { verb: 'pods', gates: { CloneSetShortHash: true } }],
     [['plan', 'clone/web', '-o', 'json'], { verb: 'plan', name: 'web', output: 'json', gates: { PreparingUpdateAsUpdate: true, CloneSetShortHash: false } }],
     [['plan', 'clone/web', '--feature-gates=CloneSetShortHash=true,PreparingUpdateAsUpdate=false'], { verb: 'plan', gates: { CloneSetShortHash: true, PreparingUpdateAsUpdate: false } }],
   ];
@@ -46,7 +47,7 @@ describe('parseCommand', () => {
     [['rollout', 'status', 'clone/web', '--bogus'], "Unknown option '--bogus'"],
     [['partition', 'clone/web'], 'give exactly one partition'],
     [['plan', 'clone/web', '--feature-gates=Nope=true'], 'unknown feature gate "Nope"'],
-    [['pods', 'clone/web', '--feature-gates=CloneSetShortHash=true'], '--feature-gates applies to plan only'],
+    [['rollout', 'history', 'clone/web', '--feature-gates=CloneSetShortHash=true'], '--feature-gates applies to plan and pods only'],
     [['plan', 'clone/web', 'extra'], 'unexpected arguments: extra'],
     [['rollout', 'pause', 'clone/web', 'extra'], 'unexpected arguments: extra'],
     [['rollout', 'restart', 'clone/web', '-o', 'json', '--watch'], '--watch follows the rollout with status lines, -o prints the object: give one of them'],

@@ -2,7 +2,7 @@ import type { CloneSet } from '@cloneset-suite/api-types';
 import { FEATURE_GATE_DEFAULTS } from '@cloneset-suite/cloneset-controller';
 import type { V1ControllerRevision, V1Node, V1PersistentVolumeClaim } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { reconcileInputOf, type ClusterReads } from '../../src/core/plan-inputs.ts';
+import { reconcileInputOf, type ClusterReads } from '@cloneset-suite/cloneset-controller';
 import { NOW, UID, cloneSet, pod, revisionOf } from './plan-fixtures.ts';
 
 const managedFields = [{ manager: 'kubectl', operation: 'Update' }];

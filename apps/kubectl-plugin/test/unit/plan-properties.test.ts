@@ -28,12 +28,12 @@ const scenario = fc.record({
 const MOVES = new Set(['updateInPlace', 'recreate', 'delete', 'beginOperation']);
 
 function check(pass: PassReport, podNames: ReadonlySet<string>, behind: readonly string[]): void {
-  const named = new Set(pass.waits.flatMap((w) => w.pods ?? []));
+  const named = new Set(pass.waits.flatMap((w) => ('pods' in w ? w.pods : [])));
   const acted = new Set(pass.actions.flatMap((a) => (a.pod ? [a.pod] : [])));
   for (const name of behind) expect(acted.has(name) || named.has(name), `${name} is neither acted on nor waiting`).toBe(true);
   const moved = new Set(pass.actions.filter((a) => MOVES.has(a.action)).flatMap((a) => (a.pod ? [a.pod] : [])));
   for (const w of pass.waits.filter((w) => w.kind === 'maxUnavailable' || w.kind === 'partition')) {
-    for (const name of w.pods ?? []) expect(moved.has(name), `${name} moves and waits for ${w.kind}`).toBe(false);
+    for (const name of 'pods' in w ? w.pods : []) expect(moved.has(name), `${name} moves and waits for ${w.kind}`).toBe(false);
   }
   for (const name of [...named, ...pass.actions.filter((a) => a.action !== 'create').flatMap((a) => (a.pod ? [a.pod] : []))]) expect(podNames.has(name), name).toBe(true);
 }

@@ -23,6 +23,7 @@ const base: PlanReport = {
   settled: false,
   actions: [],
   waits: [],
+  errors: [],
   notes: [],
   featureGates: { ...FEATURE_GATE_DEFAULTS },
   planner: {},
@@ -56,8 +57,8 @@ describe('planText', () => {
         { action: 'deleteRevision', object: 'controllerrevision/web-old', reason: 'beyond revisionHistoryLimit' },
       ],
       waits: [
-        { kind: 'maxUnavailable', pods: ['web-p2'], message: 'web-p2: waiting for the maxUnavailable budget (1 pod(s)); taken by this pass: web-p3' },
-        { kind: 'minReadySeconds', pods: ['web-p1'], availableInSeconds: 3, message: 'web-p1: Ready for 2s of minReadySeconds 5; available in 3s' },
+        { kind: 'maxUnavailable', pods: ['web-p2'], maxUnavailable: 1, unavailable: [], taking: ['web-p3'], message: 'web-p2: waiting for the maxUnavailable budget (1 pod(s)); taken by this pass: web-p3' },
+        { kind: 'minReadySeconds', pods: ['web-p1'], why: { cause: 'minReadySeconds', minReadySeconds: 5, readyForSeconds: 2, availableInMs: 3000 }, availableInSeconds: 3, message: 'web-p1: Ready for 2s of minReadySeconds 5; available in 3s' },
       ],
       requeueAfterSeconds: 3,
       notes: ['terminating, no longer counted: web-p9'],
@@ -93,7 +94,8 @@ describe('planText', () => {
       waits: [{ kind: 'paused', pods: ['web-p0', 'web-p1'], message: 'web-p0, web-p1: spec.updateStrategy.paused is true; no pod is updated until the rollout resumes' }],
       onResume: {
         actions: [{ action: 'updateInPlace', pod: 'web-p1', revision: 'web-bbb', reason: 'images main=web:2' }],
-        waits: [{ kind: 'partition', pods: ['web-p0'], message: 'partition 2 keeps web-p0 at revision web-aaa' }],
+        errors: [],
+        waits: [{ kind: 'partition', partition: 2, pods: ['web-p0'], byRevision: { 'web-aaa': ['web-p0'] }, message: 'partition 2 keeps web-p0 at revision web-aaa' }],
       },
     };
     expect(planText(report)).toBe(

@@ -123,7 +123,13 @@ describe('lifecyclePhases and transitionRuleHolds', () => {
 describe('podsTable', () => {
   it('orders rows by name under the header', () => {
     const table = podsTable([pod('web-zzzzz'), pod('web-aaaaa')], cs, NOW);
-    expect(table[0]).toEqual(['NAME', 'INSTANCE-ID', 'REVISION', 'STATE', 'READY', 'OPS-PHASE', 'OPERATION', 'HELD-BY', 'SINCE', 'NODE']);
+    expect(table[0]).toEqual(['NAME', 'INSTANCE-ID', 'REVISION', 'STATE', 'READY', 'OPS-PHASE', 'OPERATION', 'HELD-BY', 'WAITING-FOR', 'SINCE', 'NODE']);
     expect(table.slice(1).map((r) => r[0])).toEqual(['web-aaaaa', 'web-zzzzz']);
+  });
+
+  it('WAITING-FOR: the kinds of the planner\'s waits naming the pod', () => {
+    const waits = [{ kind: 'maxUnavailable', pods: ['web-zzzzz'] }, { kind: 'podTransitionRule', pods: ['web-zzzzz', 'web-bbbbb'] }, { kind: 'deleting' }];
+    const table = podsTable([pod('web-zzzzz'), pod('web-aaaaa')], cs, NOW, waits);
+    expect(table.slice(1).map((r) => [r[0], r[8]])).toEqual([['web-aaaaa', '-'], ['web-zzzzz', 'maxUnavailable,podTransitionRule']]);
   });
 });

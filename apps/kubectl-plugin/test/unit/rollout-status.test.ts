@@ -61,6 +61,12 @@ describe('rolloutState', () => {
       { kind: 'done', message: 'partitioned roll out complete: 0 new pods have been updated...' },
     ],
     [
+      // The controller counts a partition it cannot read as none to update: so does the plugin.
+      'an invalid partition without the status count (it bypassed admission)',
+      cloneSet({ updateStrategy: { partition: 'ten' } }, { updatedReplicas: 0, updatedAvailableReplicas: 0 }),
+      { kind: 'done', message: 'partitioned roll out complete: 0 new pods have been updated...' },
+    ],
+    [
       'progress deadline exceeded',
       cloneSet({}, { updatedReplicas: 1, conditions: [{ type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message: 'CloneSet revision web-1 has timed out progressing' }] }),
       {

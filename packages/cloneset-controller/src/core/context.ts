@@ -1,13 +1,10 @@
 // Everything one reconcile pass derives once from the observed objects, shared by
 // the Scale and Update planners (OpenKruise's CloneSet sync).
 import type { V1ControllerRevision, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
-import { calculateDiffs, type Diffs } from './update/diff.ts';
 import { EXCLUDE_PREPARING_DELETE_LABEL, LifecycleState, type FeatureGates } from './keys.ts';
 import { resolveKnobs, type Knobs } from './knobs.ts';
-import { isAvailable, isPodAtRevision, isSpecifiedDelete, lifecycleState, podRevision, revisionMatches } from './pods/pod-state.ts';
-import type { NodeLabels } from './scale/scale-in-order.ts';
+import { isPodAtRevision, lifecycleState, revisionMatches } from './pods/pod-state.ts';
 import type { CloneSetLike } from './types.ts';
-import { updateMode } from './update/update-mode.ts';
 
 /** What a pass observed, as the reconciler hands it to the planners. */
 export interface ContextInput {
@@ -35,6 +32,9 @@ export interface ContextInput {
 }
 
 export type NodeAllocatable = (node: string) => Readonly<Record<string, string>> | undefined;
+
+/** A node's labels by node name (the shell reads its cache; only scale-in's topology spreading asks). */
+export type NodeLabels = (nodeName: string) => Readonly<Record<string, string>> | undefined;
 
 /** The input plus what every planner derives from the spec the same way. */
 export interface PlanContext extends ContextInput {
@@ -84,40 +84,4 @@ export function isNewForScale(ctx: PlanContext, pod: V1Pod): boolean {
   return (
     isUpdatedPod(ctx, pod) || (ctx.gates.PreparingUpdateAsUpdate !== false && lifecycleState(pod) === LifecycleState.PreparingUpdate)
   );
-}
-
-/**
- * Whether moving this pod to its target revision recreates it (surge is only for pods that will be recreated), as the
- * Update step will decide it (update-mode.ts); never under OnDelete.
- */
-export function needsRecreate(ctx: PlanContext, pod: V1Pod): boolean {
-  if (ctx.updateType === 'OnDelete') return false;
-  const to = isUpdatedPod(ctx, pod) ? ctx.currentRevision : ctx.updateRevision;
-  return updateMode(ctx, pod, findRevision(ctx, podRevision(pod)), to).kind === 'recreate';
-}
-
-function diffsWith(ctx: PlanContext, isNew: (p: V1Pod) => boolean): Diffs {
-  return calculateDiffs({
-    replicas: ctx.knobs.replicas,
-    partition: ctx.knobs.partition,
-    maxSurge: ctx.knobs.maxSurge,
-    maxUnavailable: ctx.knobs.maxUnavailable,
-    scaleMaxUnavailable: ctx.knobs.scaleMaxUnavailable,
-    pods: ctx.pods,
-    isNew,
-    isSpecifiedDelete: (p) => isSpecifiedDelete(p, ctx.podsToDelete),
-    isAvailable: (p) => isAvailable(p, ctx.minReadySeconds, ctx.nowMs),
-    currentEqualsUpdate: revisionNameOf(ctx.currentRevision) === revisionNameOf(ctx.updateRevision),
-    partitionRollback: !!ctx.gates.CloneSetPartitionRollback,
-    excludePreparingDelete: ctx.excludePreparingDelete,
-    needsRecreate: (p) => needsRecreate(ctx, p),
-  });
-}
-
-export function scaleDiffs(ctx: PlanContext): Diffs {
-  return diffsWith(ctx, (p) => isNewForScale(ctx, p));
-}
-
-export function updateDiffs(ctx: PlanContext): Diffs {
-  return diffsWith(ctx, (p) => isUpdatedPod(ctx, p));
 }

@@ -3,10 +3,9 @@
 // FailedDelete, ...) are emitted by the shell from each action's result; the plan
 // carries events that are decisions (ScaleUpLimited, WaitingForPodDeletion) and, on a
 // pod patch, the outcome Events the planner chose the words of (SuccessfulUpdatePodReCreate).
-import type { V1OwnerReference, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
-import type { PreDownloadAction } from './predownload/image-predownload.ts';
-import type { ContainerResources } from './update/resize.ts';
-import type { RevisionAction } from './revisions/revisions.ts';
+import type { V1ControllerRevision, V1OwnerReference, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
+import type { LabelSelector } from '@cloneset-suite/api-types';
+import type { Wait } from './wait.ts';
 
 export interface CreatePodAction {
   kind: 'createPod';
@@ -126,6 +125,15 @@ export interface InPlaceUpdateAction {
   gracePeriodSeconds: number;
 }
 
+/** The resources pods/resize changes (update/resize.ts); any other resource change needs a new pod. */
+export type Resizable = 'cpu' | 'memory';
+
+/** A container's cpu and memory requests and limits, as written to pods/resize. */
+export interface ContainerResources {
+  requests?: Partial<Record<Resizable, string>>;
+  limits?: Partial<Record<Resizable, string>>;
+}
+
 /**
  * An in-place resize through the pods/resize subresource (InPlaceWorkloadVerticalScaling): each
  * container's cpu/memory requests and limits, merged into the pod's spec.
@@ -185,6 +193,66 @@ export interface OperationAction {
   deletesPod?: boolean;
 }
 
+// ControllerRevision writes (revisions/revisions.ts).
+export type RevisionAction =
+  /** `data` is the exact text to store (Go's bytes: its hash names the revision). */
+  | { kind: 'createRevision'; revision: V1ControllerRevision; data: string }
+  | { kind: 'updateRevision'; name: string; revision: number; annotations?: Record<string, string> }
+  | { kind: 'deleteRevision'; name: string };
+
+// Image pre-download (predownload/image-predownload.ts).
+/** The OpenKruise ImagePullJob (apps.kruise.io/v1alpha1), only the fields we write. */
+export interface ImagePullJobManifest {
+  apiVersion: 'apps.kruise.io/v1alpha1';
+  kind: 'ImagePullJob';
+  metadata: {
+    name: string;
+    namespace?: string;
+    labels: Record<string, string>;
+    ownerReferences: V1OwnerReference[];
+  };
+  spec: {
+    image: string;
+    pullSecrets?: string[];
+    /** The nodes of the pods this selects pull the image (mutually exclusive with `selector`). */
+    podSelector: LabelSelector;
+    parallelism: number;
+    pullPolicy: { timeoutSeconds: number; backoffLimit: number };
+    completionPolicy: { type: 'Always'; ttlSecondsAfterFinished: number };
+  };
+}
+
+export interface CreateImagePullJobAction {
+  kind: 'createImagePullJob';
+  name: string;
+  container: string;
+  image: string;
+  job: ImagePullJobManifest;
+}
+
+/**
+ * Delete the ImagePullJobs this CloneSet may own (the rollout is over), by name: a job is
+ * `<revision>-<container>`, so the names come from the revisions kept, never from a list call.
+ */
+export interface DeleteImagePullJobsAction {
+  kind: 'deleteImagePullJobs';
+  /** current == update revision at the time of the plan. */
+  revision: string;
+  names: string[];
+}
+
+export type PreDownloadIgnoreReason = 'ReCreate' | 'TooFewReplicas' | 'OneBatch' | 'NotInPlace';
+
+/** Mark a revision as handled: jobs created, or pre-download skipped (and why). */
+export interface LabelRevisionAction {
+  kind: 'labelRevision';
+  name: string;
+  labels: Record<string, string>;
+  reason: 'ImagePullJobsCreated' | PreDownloadIgnoreReason;
+}
+
+export type PreDownloadAction = CreateImagePullJobAction | DeleteImagePullJobsAction | LabelRevisionAction;
+
 export type PlanAction =
   | CreatePodAction
   | OperationAction
@@ -222,24 +290,6 @@ export function inStep(step: PlanStep, actions: readonly PlanAction[]): PlannedA
   return actions.map((a) => ({ ...a, step }));
 }
 
-/**
- * Who holds pods outside the controller's reach; the reason of the PodsHeld condition.
- * OperationTypeMismatch: someone changed `operation-type/cloneset` after `operate` was granted.
- */
-export type HoldKind = 'LifecycleHook' | 'PodTransitionRule' | 'OperationTypeMismatch';
-
-/**
- * Pods someone else holds (a lifecycle hook's owner, a PodTransitionRule, whoever changed a
- * pod's operation-type label): an ordinary wait,
- * said on the PodsHeld condition and by a Normal Event, never on FailedScale/FailedUpdate
- * (OpenKruise sets those only for errors).
- */
-export interface PodHold {
-  kind: HoldKind;
-  /** What holds the pods and which ones, in words (the condition message, the Event note). */
-  message: string;
-}
-
 export interface Plan {
   actions: PlanAction[];
   /** True when the step wrote something, so later steps of the pass are skipped. */
@@ -247,8 +297,8 @@ export interface Plan {
   /** Smallest positive delay to requeue after, in milliseconds. */
   requeueAfterMs?: number;
   errors: PlanError[];
-  /** What the step waits for, on the same conditions: reported (and by an Event), not retried as an error. */
-  waits: PlanError[];
+  /** What the step waits for (./wait.ts): reported, not retried as an error. */
+  waits: Wait[];
   /**
    * Pods the step chose for its PodOpsLifecycle operation type (scale-in or update), whether it
    * begins, waits or acts on them; absent when the step did not get as far as choosing.

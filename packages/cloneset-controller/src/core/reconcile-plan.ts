@@ -1,24 +1,26 @@
 // One reconcile pass as data (OpenKruise's CloneSet sync): claim, revisions, Scale-or-Update, clean-ups.
 // The shell executes `actions` in order, then calls computeStatus through statusInputFor.
 import type { V1ControllerRevision, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
-import { buildContext, revisionNameOf, type NodeAllocatable, type PlanContext } from './context.ts';
+import { buildContext, isUpdatedPod, revisionNameOf, type NodeAllocatable, type NodeLabels, type PlanContext } from './context.ts';
 import { PODS_HELD_CONDITION, holdEvents } from './status/held-condition.ts';
 import { hookWaits } from './lifecycle/hook-waits.ts';
 import { planImagePreDownload } from './predownload/image-predownload.ts';
 import type { FeatureGates } from './keys.ts';
 import type { Diffs } from './update/diff.ts';
-import { failureCondition, inStep, minRequeue, type PlannedAction, type PlanError, type PlanStep, type PodHold } from './plan.ts';
+import { failureCondition, inStep, minRequeue, type PlannedAction, type PlanError, type PlanStep } from './plan.ts';
 import { alteredOperationWaits, planAlteredOperations, planUndos, type CloneSetOperationType, type WantedPods } from './lifecycle/ops-lifecycle.ts';
 import { classifyPods, podName } from './pods/pod-state.ts';
 import { computeRevisions, planHistoryTruncation, type RevisionsResult } from './revisions/revisions.ts';
 import { transitionRuleWaits } from './lifecycle/rule-waits.ts';
 import { planPodsToDeleteCleanup, planPvcCleanup, planScaleStages } from './scale/scale-plan.ts';
 import { deletesAfterRecreateMarks } from './scale/recreate-deletes.ts';
-import type { NodeLabels } from './scale/scale-in-order.ts';
 import type { CloneSetLike } from './types.ts';
 import { planUpdateStages, type UpdateDiffs } from './update/update-plan.ts';
 import { runToEnd, type Stages } from './stages.ts';
 import type { StatusInput } from './status/status.ts';
+import { availabilityWaits } from './pods/availability-waits.ts';
+import { conditionOf, isHold, podsOf, type Wait } from './wait.ts';
+import { waitMessage } from './waits/wait-text.ts';
 
 export interface ReconcileInput {
   cs: CloneSetLike;
@@ -64,10 +66,12 @@ export interface ReconcilePlan {
   actions: PlannedAction[];
   sync: SyncStep;
   errors: PlanError[];
-  /** What the pass waits for (e.g. a terminating pod's name): on the condition, not an error. */
-  waits: PlanError[];
-  /** Pods a lifecycle hook or a PodTransitionRule holds: the PodsHeld condition, not a failure. */
-  holds: PodHold[];
+  /**
+   * What the pass waits for, each made where the step decided to wait (./wait.ts): said on
+   * the condition of its kind (pods someone else holds on PodsHeld, not as a failure), by Events,
+   * the debug line and kubectl-cloneset.
+   */
+  waits: Wait[];
   requeueAfterMs?: number;
   revisions: RevisionsResult;
   context: PlanContext;
@@ -126,11 +130,12 @@ export function* planReconcileStages(input: ReconcileInput): Stages<ReconcilePla
   });
 
   yield;
-  const result: Omit<ReconcilePlan, 'sync'> = { actions, errors: [], waits: [], holds: [], revisions, context: ctx };
+  const result: Omit<ReconcilePlan, 'sync'> = { actions, errors: [], waits: [], revisions, context: ctx };
   // Image pre-download, after Scale and Update. A revision created in this very pass is handled by the next one, once it exists.
   if (!revisions.actions.some((a) => a.kind === 'createRevision')) {
     actions.push(...inStep('preDownload', planImagePreDownload(ctx, { crdPresent: !!input.imagePullJobCrdPresent })));
   }
+  if (deleting) result.waits.push({ kind: 'deleting' });
   const sync: SyncStep = deleting ? { step: 'none', reason: 'deleting' } : yield* planSync(ctx, result);
   const history = planHistoryTruncation(
     allRevisions,
@@ -159,6 +164,11 @@ function* planSync(ctx: PlanContext, plan: Omit<ReconcilePlan, 'sync'>): Stages<
   plan.waits.push(...scale.waits);
   plan.requeueAfterMs = minRequeue(plan.requeueAfterMs, scale.requeueAfterMs);
   let sync: SyncStep = { step: 'scale', scaleDiffs: scale.diffs };
+  if (scale.modified) {
+    // The Update step waits for the next pass: the pods behind the update revision say so.
+    const behind = ctx.pods.filter((p) => !isUpdatedPod(ctx, p)).map(podName).sort();
+    if (behind.length > 0) plan.waits.push({ kind: 'scaleFirst', pods: behind });
+  }
   const wanted: Record<CloneSetOperationType, WantedPods> = { 'scale-in': scale.chosen, update: undefined };
   if (!scale.modified) {
     const update = yield* planUpdateStages(ctx);
@@ -172,8 +182,9 @@ function* planSync(ctx: PlanContext, plan: Omit<ReconcilePlan, 'sync'>): Stages<
     yield;
   }
   // Held pods are said whichever step ran: the controller has nothing to do until they are released.
-  plan.holds.push(...hookWaits(ctx), ...transitionRuleWaits(ctx), ...alteredOperationWaits(ctx.pods));
-  actions.push(...inStep('scale', holdEvents(plan.holds, ctx.cs.status?.conditions?.find((c) => c.type === PODS_HELD_CONDITION))));
+  const holds = [...hookWaits(ctx), ...transitionRuleWaits(ctx), ...alteredOperationWaits(ctx.pods)];
+  plan.waits.push(...holds, ...availabilityWaits(ctx));
+  actions.push(...inStep('scale', holdEvents(holds, ctx.cs.status?.conditions?.find((c) => c.type === PODS_HELD_CONDITION))));
   // An undo fails the condition of the step its operation type belongs to.
   const stepOf = (type: string): PlanStep => (type === 'update' ? 'update' : 'scale');
   for (const a of planAlteredOperations(ctx.pods)) actions.push({ ...a, step: a.kind === 'undoOperation' ? stepOf(a.type) : 'scale' });
@@ -200,7 +211,8 @@ export interface ActionFailure {
 export function statusInputFor(plan: ReconcilePlan, failures: readonly ActionFailure[], nowMs: number): StatusInput {
   const ctx = plan.context;
   const messages = (condition: PlanError['condition']): string[] => [
-    ...[...plan.errors, ...plan.waits].filter((e) => e.condition === condition).map((e) => e.message),
+    ...plan.errors.filter((e) => e.condition === condition).map((e) => e.message),
+    ...plan.waits.filter((w) => conditionOf(w) === condition).map(waitMessage),
     ...failures.filter((f) => failureCondition(f.step) === condition).map((f) => f.message),
   ];
   const merged: StatusInput['failures'] = {};
@@ -219,7 +231,7 @@ export function statusInputFor(plan: ReconcilePlan, failures: readonly ActionFai
     partition: ctx.knobs.partitionValid ? ctx.knobs.partition : undefined,
     failures: merged,
     // A deleting CloneSet plans no sync step, so its holds were not looked at.
-    ...(plan.sync.step === 'none' ? {} : { held: plan.holds }),
+    ...(plan.sync.step === 'none' ? {} : { held: plan.waits.filter(isHold) }),
     nowMs,
   };
 }
@@ -243,8 +255,7 @@ export function describePlan(plan: ReconcilePlan): Record<string, unknown> {
     ...syncFields(plan.sync),
     actions,
     ...(plan.errors.length ? { errors: plan.errors.map((e) => `${e.condition}: ${e.message}`) } : {}),
-    ...(plan.waits.length ? { waits: plan.waits.map((e) => e.message) } : {}),
-    ...(plan.holds.length ? { holds: plan.holds.map((h) => h.message) } : {}),
+    ...(plan.waits.length ? { waits: plan.waits.map((w) => `${w.kind}${podsOf(w).length ? ` (${podsOf(w).length} pod(s))` : ''}: ${waitMessage(w)}`) } : {}),
     ...(plan.requeueAfterMs !== undefined ? { requeueAfterMs: plan.requeueAfterMs } : {}),
   };
 }

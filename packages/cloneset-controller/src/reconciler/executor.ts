@@ -13,8 +13,8 @@ import { createInBatches, type PlannedCreate } from './actions/pod-creates.ts';
 import { runPodAction, type PodAction } from './actions/pods.ts';
 import { runPreDownloadAction } from './actions/predownload.ts';
 import { runRevisionAction } from './actions/revisions.ts';
-import type { PreDownloadAction } from '../core/predownload/image-predownload.ts';
-import type { RevisionAction } from '../core/revisions/revisions.ts';
+import type { PreDownloadAction } from '../core/plan.ts';
+import type { RevisionAction } from '../core/plan.ts';
 
 export type { ExecutionContext } from './actions/context.ts';
 export type { ExecutionResult } from './actions/outcome.ts';

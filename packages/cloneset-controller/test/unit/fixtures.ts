@@ -1,4 +1,6 @@
 // Pod/CloneSet builders shared by the unit tests.
+import { conditionOf, type Wait } from '../../src/core/wait.ts';
+import { waitMessage } from '../../src/core/waits/wait-text.ts';
 import type { V1Pod } from '@kubernetes/client-node';
 import { INPLACE_UPDATE_READY, INSTANCE_ID_LABEL, LIFECYCLE_STATE_LABEL, REVISION_LABEL, SPECIFIED_DELETE_LABEL } from '../../src/core/keys.ts';
 import type { CloneSetLike, CloneSetSpecLike } from '../../src/core/types.ts';
@@ -188,4 +190,12 @@ export function settledPods(n: number): { pods: V1Pod[]; revisions: V1Controller
   const rev = revisionNameOf(first.revisions.updateRevision);
   const pods = Array.from({ length: n }, (_, i) => pod({ id: `i${i}`, rev, labels: { 'pod-template-hash': rev.slice(rev.lastIndexOf('-') + 1) } }));
   return { pods, revisions: [first.revisions.updateRevision] };
+}
+
+/** The waits said on FailedScale or FailedUpdate, as the condition says them. */
+export function onConditions(waits: readonly Wait[]): { condition: string; message: string }[] {
+  return waits.flatMap((w) => {
+    const condition = conditionOf(w);
+    return condition && condition !== 'PodsHeld' ? [{ condition, message: waitMessage(w) }] : [];
+  });
 }

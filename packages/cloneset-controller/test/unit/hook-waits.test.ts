@@ -4,7 +4,9 @@ import { hookWaits } from '../../src/core/lifecycle/hook-waits.ts';
 import { planReconcile, statusInputFor } from '../../src/core/reconcile-plan.ts';
 import { computeStatus } from '../../src/core/status/status.ts';
 import type { CloneSetLifecycle } from '../../src/core/types.ts';
-import { NOW, cloneSet, ctxFor, pod, seededRandom } from './fixtures.ts';
+import { NOW, cloneSet, ctxFor, onConditions, pod, seededRandom } from './fixtures.ts';
+import { isHold } from '../../src/core/wait.ts';
+import { waitMessage } from '../../src/core/waits/wait-text.ts';
 
 const withFinalizers = (p: V1Pod, finalizers: string[]): V1Pod => ({ ...p, metadata: { ...p.metadata, finalizers } });
 const preDelete: CloneSetLifecycle = { preDelete: { finalizersHandler: ['example.com/drain'], labelsHandler: { 'example.com/hold': 'true' } } };
@@ -34,22 +36,22 @@ describe('hookWaits: a pod a lifecycle hook holds is reported as a hold (PodsHel
     ]],
   ])('%s', (_name, lifecycle, pods, expected) => {
     const waits = hookWaits(ctxFor(cloneSet({ replicas: pods.length, ...(lifecycle ? { lifecycle } : {}) }), pods));
-    expect(waits.map((w) => w.kind)).toEqual(expected.map(() => 'LifecycleHook'));
+    expect(waits.map((w) => w.kind)).toEqual(expected.map(() => 'lifecycleHook'));
     waits.forEach((w, i) => {
-      for (const part of expected[i]!.parts) expect(w.message).toContain(part);
+      for (const part of expected[i]!.parts) expect(waitMessage(w)).toContain(part);
     });
   });
 
   it('counts the held pods', () => {
     const pods = ['cs-x', 'cs-y'].map((name) => withFinalizers(pod({ state: 'PreparingDelete', name }), ['example.com/drain']));
-    expect(hookWaits(ctxFor(cloneSet({ replicas: 2, lifecycle: preDelete }), pods))[0]!.message).toContain('2 pod(s): cs-x, cs-y');
+    expect(hookWaits(ctxFor(cloneSet({ replicas: 2, lifecycle: preDelete }), pods)).map(waitMessage)[0]).toContain('2 pod(s): cs-x, cs-y');
   });
 
   it('reaches the pass as a hold, not a failure: PodsHeld True, FailedScale untouched, one Normal Event', () => {
     const held = withFinalizers(pod({ state: 'PreparingDelete', name: 'cs-held' }), ['example.com/drain']);
     const plan = planReconcile({ cs: cloneSet({ replicas: 1, lifecycle: preDelete }), pods: [held], pvcs: [], revisions: [], gates: {}, nowMs: NOW, random: seededRandom(1) });
-    expect(plan.waits).toEqual([]);
-    expect(plan.holds).toEqual([{ kind: 'LifecycleHook', message: expect.stringContaining('cs-held') }]);
+    expect(onConditions(plan.waits)).toEqual([]);
+    expect(plan.waits.filter(isHold).map((w) => [w.kind, waitMessage(w)])).toEqual([['lifecycleHook', expect.stringContaining('cs-held')]]);
     expect(plan.actions.filter((a) => a.kind === 'event').map((a) => a.kind === 'event' && `${a.type} ${a.reason}`)).toEqual(['Normal WaitingForLifecycleHook']);
     const { status } = computeStatus(statusInputFor(plan, [], NOW));
     expect(status.conditions?.map((c) => `${c.type} ${c.status} ${c.reason ?? ''}`)).toEqual(['PodsHeld True LifecycleHook']);

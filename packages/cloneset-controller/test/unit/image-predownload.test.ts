@@ -7,9 +7,8 @@ import {
   IMAGE_PREDOWNLOAD_IGNORED_LABEL,
   minUpdatedReadyPods,
   planImagePreDownload,
-  type CreateImagePullJobAction,
-  type PreDownloadAction,
 } from '../../src/core/predownload/image-predownload.ts';
+import type { CreateImagePullJobAction, PreDownloadAction } from '../../src/core/plan.ts';
 import { planReconcile } from '../../src/core/reconcile-plan.ts';
 import type { FeatureGates } from '../../src/core/keys.ts';
 import type { CloneSetLike, CloneSetSpecLike, CloneSetStatusLike } from '../../src/core/types.ts';

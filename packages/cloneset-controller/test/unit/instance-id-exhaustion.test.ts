@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
 import { ID_SPACE, allocateInstanceIds } from '../../src/core/scale/instance-ids.ts';
 import { planScale } from '../../src/core/scale/scale-plan.ts';
-import { cloneSet, ctxFor, pod, seededRandom } from './fixtures.ts';
+import { cloneSet, ctxFor, onConditions, pod, seededRandom } from './fixtures.ts';
 
 /** A random source that gives up (throws) long after a bounded allocation would have. */
 function guardedRandom(seed: number, maxCalls = 200_000): { random: () => number; calls: () => number } {
@@ -49,6 +49,6 @@ describe('instance id allocation when no id is free', () => {
     const plan = planScale(ctx);
     expect(plan.actions.filter((a) => a.kind === 'createPod')).toEqual([]);
     expect(plan.actions).toContainEqual(expect.objectContaining({ kind: 'event', type: 'Warning', reason: 'InstanceIdsExhausted' }));
-    expect(plan.waits).toEqual([{ condition: 'FailedScale', message: expect.stringMatching(/no free instance id for 2 of 2 new pods/) }]);
+    expect(onConditions(plan.waits)).toEqual([{ condition: 'FailedScale', message: expect.stringMatching(/no free instance id for 2 of 2 new pods/) }]);
   });
 });

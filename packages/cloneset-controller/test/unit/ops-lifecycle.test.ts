@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
 import { KUSION_CONTROL_LABEL, POL_LABELS } from '@cloneset-suite/api-types';
 import { CLONESET_OPERATION_ANNOTATION, cloneSetLifecycle, type CloneSetOperation } from '../../src/core/lifecycle/begun-operation.ts';
-import { scaleDiffs, updateDiffs } from '../../src/core/context.ts';
+import { scaleDiffs, updateDiffs } from '../../src/core/update/step-diffs.ts';
 import { ownOperation } from '../../src/core/lifecycle/ops-lifecycle.ts';
 import type { PlanAction, PlannedAction } from '../../src/core/plan.ts';
 import { podName } from '../../src/core/pods/pod-state.ts';
@@ -15,6 +15,8 @@ import type { CloneSetSpecLike } from '../../src/core/types.ts';
 import { planUpdate } from '../../src/core/update/update-plan.ts';
 import { planOperationWrite } from '../../src/reconciler/actions/operation-writes.ts';
 import { NOW, cloneSet, ctxFor, pod, reconcileWith, templateWithImage, type PodOpts } from './fixtures.ts';
+import { HOLD_REASONS, isHold } from '../../src/core/wait.ts';
+import { waitMessage } from '../../src/core/waits/wait-text.ts';
 
 const TS = '1767225600000000000';
 const CONTROL = { [KUSION_CONTROL_LABEL]: 'true', [POL_LABELS.serviceAvailable]: TS };
@@ -274,10 +276,10 @@ describe('hand edits of operation-type/cloneset: the CloneSet acts only on the o
   it('a granted pod left waiting holds the CloneSet: PodsHeld names the label and the pod, with a Normal Event; an undone one does not', () => {
     const waiting = edited(podOf('granted', IN_PLACE, { name: 'x', rev: 'cs-old', state: 'Normal' }), 'scale-in');
     const plan = reconcile(inPlaceCs(), [waiting]);
-    expect(plan.holds).toEqual([{ kind: 'OperationTypeMismatch', message: `waiting for label ${TYPE} to say again what the CloneSet began on 1 pod(s): x (changed after operate was granted)` }]);
+    expect(plan.waits.filter(isHold).map((h) => ({ kind: HOLD_REASONS[h.kind], message: waitMessage(h) }))).toEqual([{ kind: 'OperationTypeMismatch', message: `waiting for label ${TYPE} to say again what the CloneSet began on 1 pod(s): x (changed after operate was granted)` }]);
     expect(plan.actions.filter((a) => a.kind === 'event').map((a) => 'reason' in a && a.reason)).toEqual(['WaitingForOperationTypeLabel']);
     const undone = edited(podOf('waiting', IN_PLACE, { name: 'x', rev: 'cs-old', state: 'Normal' }), 'scale-in');
-    expect(reconcile(inPlaceCs(), [undone]).holds).toEqual([]);
+    expect(reconcile(inPlaceCs(), [undone]).waits.filter(isHold)).toEqual([]);
   });
 
   it('a pod the CloneSet began a scale-in on keeps its place in the scale-in choice, relabelled or not', () => {

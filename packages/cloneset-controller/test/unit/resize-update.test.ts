@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { V1Container, V1Pod, V1PodTemplateSpec } from '@kubernetes/client-node';
 import { KUSION_CONTROL_LABEL, POL_LABELS } from '@cloneset-suite/api-types';
-import { needsRecreate } from '../../src/core/context.ts';
+import { needsRecreate } from '../../src/core/update/step-diffs.ts';
 import { inPlaceDiff } from '../../src/core/update/inplace.ts';
 import { isInPlaceUpdateComplete } from '../../src/core/update/inplace-state.ts';
 import type { OperationAction, PatchPodAction, PlanAction } from '../../src/core/plan.ts';
@@ -14,7 +14,8 @@ import { DEFAULT_RESIZE_DEFERRED_TIMEOUT_MS } from '../../src/core/update/resize
 import { containerResize, qosClass } from '../../src/core/update/resize.ts';
 import type { CloneSetLike, CloneSetSpecLike } from '../../src/core/types.ts';
 import { planUpdate } from '../../src/core/update/update-plan.ts';
-import { NOW, cloneSet, ctxFor, pod, type PodOpts } from './fixtures.ts';
+import { NOW, cloneSet, ctxFor, onConditions, pod, type PodOpts } from './fixtures.ts';
+import { waitMessage } from '../../src/core/waits/wait-text.ts';
 
 const GATE = { InPlaceWorkloadVerticalScaling: true };
 type Res = V1Container['resources'];
@@ -201,30 +202,30 @@ describe('a resize the node does not apply', () => {
     const update = plan('InPlaceIfPossible', template(LARGE), { pods: [p] });
     expect(marked(update.actions)).toEqual([p.metadata!.name]);
     expect(update.actions.find((a) => a.kind === 'event')).toMatchObject({ type: 'Warning', reason: 'FailedUpdatePodInPlace', message: expect.stringContaining('the node answered its resize Infeasible') });
-    expect(update.waits).toEqual([{ condition: 'FailedUpdate', message: expect.stringMatching(/answered its resize Infeasible \(Node didn't have enough resource: cpu\); re-creating it at revision cs-new$/) }]);
+    expect(onConditions(update.waits)).toEqual([{ condition: 'FailedUpdate', message: expect.stringMatching(/answered its resize Infeasible \(Node didn't have enough resource: cpu\); re-creating it at revision cs-new$/) }]);
   });
 
   it('Infeasible under InPlaceOnly: held and reported; the Warning only when the condition does not say it yet', () => {
     const p = infeasible();
     const update = plan('InPlaceOnly', template(LARGE), { pods: [p] });
     expect(marked(update.actions)).toEqual([]);
-    expect(update.waits[0]?.message).toMatch(/held: InPlaceOnly never re-creates a pod/);
+    expect(onConditions(update.waits)[0]?.message).toMatch(/held: InPlaceOnly never re-creates a pod/);
     expect(update.actions.filter((a) => a.kind === 'event')).toHaveLength(1);
-    const again = plan('InPlaceOnly', template(LARGE), { pods: [p], status: { conditions: [{ type: 'FailedUpdate', status: 'True', message: update.waits[0]!.message }] } });
+    const again = plan('InPlaceOnly', template(LARGE), { pods: [p], status: { conditions: [{ type: 'FailedUpdate', status: 'True', message: onConditions(update.waits)[0]!.message }] } });
     expect(again.actions.filter((a) => a.kind === 'event')).toEqual([]);
-    expect(again.waits).toEqual(update.waits);
+    expect(onConditions(again.waits)).toEqual(onConditions(update.waits));
   });
 
   it('held while paused, and under OnDelete', () => {
     expect(marked(plan('InPlaceIfPossible', template(LARGE), { pods: [infeasible()], strategy: { paused: true } }).actions)).toEqual([]);
-    expect(plan('InPlaceIfPossible', template(LARGE), { pods: [infeasible()], strategy: { paused: true } }).waits[0]?.message).toMatch(/held: the rollout is paused/);
+    expect(plan('InPlaceIfPossible', template(LARGE), { pods: [infeasible()], strategy: { paused: true } }).waits.map(waitMessage)[0]).toMatch(/held: the rollout is paused/);
     expect(marked(plan('OnDelete', template(LARGE), { pods: [infeasible()] }).actions)).toEqual([]);
   });
 
   it('Deferred: waits for the deadline (requeued then), and is re-created after it', () => {
     const fresh = plan('InPlaceIfPossible', template(LARGE), { pods: [resizing(SMALL, [pending('Deferred', NOW - 60_000)])] });
     expect(marked(fresh.actions)).toEqual([]);
-    expect(fresh.waits).toEqual([]);
+    expect(onConditions(fresh.waits)).toEqual([]);
     expect(fresh.requeueAfterMs).toBe(DEFAULT_RESIZE_DEFERRED_TIMEOUT_MS - 60_000);
     const due = plan('InPlaceIfPossible', template(LARGE), { pods: [resizing(SMALL, [pending('Deferred', NOW - DEFAULT_RESIZE_DEFERRED_TIMEOUT_MS)])] });
     expect(marked(due.actions)).toHaveLength(1);

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { V1Pod, V1PodTemplateSpec } from '@kubernetes/client-node';
 import { KUBECTL_RESTARTED_AT_ANNOTATION, KUSION_CONTROL_LABEL, POL_LABELS } from '@cloneset-suite/api-types';
-import { needsRecreate, scaleDiffs } from '../../src/core/context.ts';
+import { needsRecreate, scaleDiffs } from '../../src/core/update/step-diffs.ts';
 import { inPlaceDiff } from '../../src/core/update/inplace.ts';
 import type { OperationAction, PatchPodAction, PlanAction } from '../../src/core/plan.ts';
 import { planScale } from '../../src/core/scale/scale-plan.ts';

@@ -3,7 +3,9 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { planReconcile, statusInputFor } from '../../src/core/reconcile-plan.ts';
-import { preCheckRejections, transitionRuleWaits } from '../../src/core/lifecycle/rule-waits.ts';
+import { transitionRuleWaits } from '../../src/core/lifecycle/rule-waits.ts';
+import { preCheckRejections } from '../../src/core/lifecycle/rule-rejections.ts';
+import { waitMessage } from '../../src/core/waits/wait-text.ts';
 import { computeStatus } from '../../src/core/status/status.ts';
 import { NOW, cloneSet, pod, seededRandom } from './fixtures.ts';
 
@@ -53,9 +55,9 @@ describe('transitionRuleWaits', () => {
     ['an unreadable detail: nothing', [held('cs-a', { approval: '{not json' })], []],
   ])('%s', (_name, pods, expected) => {
     const holds = transitionRuleWaits({ pods });
-    expect(holds.map((h) => h.kind)).toEqual(expected.map(() => 'PodTransitionRule'));
+    expect(holds.map((h) => h.kind)).toEqual(expected.map(() => 'podTransitionRule'));
     holds.forEach((h, i) => {
-      for (const part of expected[i]!) expect(h.message).toContain(part);
+      for (const part of expected[i]!) expect(waitMessage(h)).toContain(part);
     });
   });
 

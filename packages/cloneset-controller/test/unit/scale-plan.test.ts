@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
-import { scaleDiffs } from '../../src/core/context.ts';
+import { scaleDiffs } from '../../src/core/update/step-diffs.ts';
 import { ID_ALPHABET, allocateInstanceIds, slowStartBatches } from '../../src/core/scale/instance-ids.ts';
 import { planPodsToDeleteCleanup, planPvcCleanup, planScale } from '../../src/core/scale/scale-plan.ts';
 import type { CreatePodAction, DeletePodAction, PatchPodAction, PlanAction } from '../../src/core/plan.ts';
 import { isPreparingDelete, isReady, isSpecifiedDelete, instanceIdOf } from '../../src/core/pods/pod-state.ts';
-import { CS_UID, NOW, cloneSet, ctxFor, pod, pvc, seededRandom, type PodOpts } from './fixtures.ts';
+import { CS_UID, NOW, cloneSet, ctxFor, onConditions, pod, pvc, seededRandom, type PodOpts } from './fixtures.ts';
 
 const creates = (a: PlanAction[]) => a.filter((x): x is CreatePodAction => x.kind === 'createPod');
 const deletes = (a: PlanAction[]) => a.filter((x): x is DeletePodAction => x.kind === 'deletePod');
@@ -142,7 +142,7 @@ describe('scale-out', () => {
     expect(plan.modified).toBe(false);
     // The wait is said: an Event and the FailedScale condition name the pod waited for.
     expect(plan.actions).toEqual([{ kind: 'event', type: 'Warning', reason: 'WaitingForPodDeletion', message: expect.stringContaining('cs-kkkkk') }]);
-    expect(plan.waits).toEqual([{ condition: 'FailedScale', message: expect.stringContaining('cs-kkkkk') }]);
+    expect(onConditions(plan.waits)).toEqual([{ condition: 'FailedScale', message: expect.stringContaining('cs-kkkkk') }]);
   });
 
   it.each<[string, V1Pod]>([
@@ -155,7 +155,7 @@ describe('scale-out', () => {
     expect(c).toHaveLength(1);
     expect(c[0]!.instanceId).not.toBe('kkkkk');
     expect(c[0]!.pvcs.map((x) => x.metadata?.name)).toEqual([`data-cs-${c[0]!.instanceId}`]);
-    expect(plan.waits).toEqual([]);
+    expect(onConditions(plan.waits)).toEqual([]);
     expect(plan.requeueAfterMs).toBeUndefined();
   });
 

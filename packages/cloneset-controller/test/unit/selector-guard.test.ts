@@ -5,7 +5,7 @@ import type { PlanAction } from '../../src/core/plan.ts';
 import { planReconcile } from '../../src/core/reconcile-plan.ts';
 import { planScale } from '../../src/core/scale/scale-plan.ts';
 import type { Selector } from '../../src/core/types.ts';
-import { NOW, cloneSet, ctxFor, seededRandom } from './fixtures.ts';
+import { NOW, cloneSet, ctxFor, onConditions, seededRandom } from './fixtures.ts';
 
 const withSelector = (matchExpressions: NonNullable<Selector['matchExpressions']>) => cloneSet({ replicas: 3, selector: { matchLabels: { app: 'demo' }, matchExpressions } });
 const kinds = (actions: readonly PlanAction[]) => actions.map((a) => (a.kind === 'event' ? `event:${a.reason}` : a.kind));
@@ -20,7 +20,7 @@ describe('scale-out refuses pods its own selector would release', () => {
     const plan = planScale(ctxFor(withSelector(matchExpressions), []));
     expect(kinds(plan.actions)).toEqual(['event:SelectorExcludesCreatedPods']);
     expect(plan.modified).toBe(false);
-    expect(plan.waits).toEqual([{ condition: 'FailedScale', message: expect.stringContaining('spec.selector (app=demo,') }]);
+    expect(onConditions(plan.waits)).toEqual([{ condition: 'FailedScale', message: expect.stringContaining('spec.selector (app=demo,') }]);
   });
 
   it.each<[string, NonNullable<Selector['matchExpressions']>]>([
@@ -30,7 +30,7 @@ describe('scale-out refuses pods its own selector would release', () => {
   ])('%s: creates as usual', (_name, matchExpressions) => {
     const plan = planScale(ctxFor(withSelector(matchExpressions), []));
     expect(kinds(plan.actions)).toEqual(['createPod', 'createPod', 'createPod']);
-    expect(plan.waits).toEqual([]);
+    expect(onConditions(plan.waits)).toEqual([]);
   });
 
   it('a whole pass sets the condition and does not fail (nothing to retry until the spec changes)', () => {
@@ -38,6 +38,6 @@ describe('scale-out refuses pods its own selector would release', () => {
     const plan = planReconcile({ cs, pods: [], pvcs: [], revisions: [], gates: {}, nowMs: NOW, random: seededRandom(3) });
     expect(plan.actions.filter((a) => a.kind === 'createPod')).toEqual([]);
     expect(plan.errors).toEqual([]);
-    expect(plan.waits.map((w) => w.condition)).toEqual(['FailedScale']);
+    expect(onConditions(plan.waits).map((w) => w.condition)).toEqual(['FailedScale']);
   });
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
-import { updateDiffs } from '../../src/core/context.ts';
+import { updateDiffs } from '../../src/core/update/step-diffs.ts';
 import { planUpdate } from '../../src/core/update/update-plan.ts';
 import { isAvailable, isPodAtRevision, isPreparingDelete } from '../../src/core/pods/pod-state.ts';
 import { cloneSet, ctxFor, pod, NOW } from './fixtures.ts';

@@ -6,30 +6,23 @@
 import { LifecycleState } from '../keys.ts';
 import { isHooked } from './lifecycle.ts';
 import type { PlanContext } from '../context.ts';
-import { describeHeldPods } from './held-pods.ts';
-import type { PodHold } from '../plan.ts';
 import { lifecycleState, podName } from '../pods/pod-state.ts';
-import type { Hook } from '../types.ts';
+import type { Hold } from '../wait.ts';
 
 const HOOKS = [
   { name: 'preDelete', state: LifecycleState.PreparingDelete },
   { name: 'inPlaceUpdate', state: LifecycleState.PreparingUpdate },
 ] as const;
 
-/** "finalizer a, label k=v": what the hook's owner has to remove. */
-function describeHook(hook: Hook): string {
-  const parts = [...(hook.finalizersHandler ?? []).map((f) => `finalizer ${f}`), ...Object.entries(hook.labelsHandler ?? {}).map(([k, v]) => `label ${k}=${v}`)];
-  return parts.join(', ');
-}
-
-export function hookWaits(ctx: PlanContext): PodHold[] {
-  const holds: PodHold[] = [];
+/** One hold per hook holding pods, with what its owner has to remove to release them. */
+export function hookWaits(ctx: PlanContext): Hold[] {
+  const holds: Hold[] = [];
   for (const h of HOOKS) {
     const hook = ctx.cs.spec.lifecycle?.[h.name];
     if (!hook) continue;
     const held = ctx.pods.filter((p) => lifecycleState(p) === h.state && isHooked(p, hook)).map(podName);
     if (held.length === 0) continue;
-    holds.push({ kind: 'LifecycleHook', message: `waiting for lifecycle hook ${h.name} (${describeHook(hook)}) to release ${describeHeldPods(held)} held in ${h.state}` });
+    holds.push({ kind: 'lifecycleHook', hook: h.name, state: h.state, pods: [...held].sort(), finalizers: [...(hook.finalizersHandler ?? [])], labels: { ...(hook.labelsHandler ?? {}) } });
   }
   return holds;
 }

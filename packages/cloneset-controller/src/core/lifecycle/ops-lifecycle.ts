@@ -3,11 +3,13 @@
 // whether the CloneSet begins an operation, waits for `operate`, acts, finishes or undoes; it acts
 // only on the operation it began (begun-operation.ts).
 import type { V1Pod } from '@kubernetes/client-node';
-import { POL_OPERATION_TYPES, POL_PROTECTION_FINALIZER_PREFIX } from '@cloneset-suite/api-types';
+import { POL_CLONESET_ID, POL_OPERATION_TYPES, POL_PROTECTION_FINALIZER_PREFIX } from '@cloneset-suite/api-types';
+import { lacksOperationType, phaseOf, readLifecycle } from '@cloneset-suite/podopslifecycle/protocol';
 import { OPERATING_LABEL, OPERATION_TYPE_LABEL, cloneSetLifecycle, type CloneSetOperation, type CloneSetOperationType } from './begun-operation.ts';
-import { describeHeldPods } from './held-pods.ts';
-import type { OperationAction, PlanAction, PodEventAction, PodHold } from '../plan.ts';
+import type { OperationAction, PlanAction, PodEventAction } from '../plan.ts';
 import { isControlled, podLabels, podName } from '../pods/pod-state.ts';
+import { preCheckRejections } from './rule-rejections.ts';
+import type { Hold, Wait } from '../wait.ts';
 
 export type { CloneSetOperationType } from './begun-operation.ts';
 
@@ -85,28 +87,51 @@ export function mayOperate(pod: V1Pod, act: CloneSetAct): boolean {
   return own !== undefined && own.granted && !isProtected(pod) && covers(own.operation, act);
 }
 
+/** What the CloneSet does toward an act on a pod: the actions, and what it waits for instead of acting. */
+export interface Gated {
+  actions: PlanAction[];
+  waits: Wait[];
+}
+
 /**
  * `actions` when the CloneSet may do `act` to the pod; otherwise what brings it closer: a begin,
  * an undo of another operation of ours that may still be undone (before operate), an undo of an
  * update begun in place that must now re-create the pod (begun again, announcing the delete), or
- * nothing while it waits. A pod whose labels no longer say what the CloneSet began is left to
- * planAlteredOperations.
+ * nothing while it waits, and then the wait. A pod whose labels no longer say what the CloneSet
+ * began is left to planAlteredOperations.
  */
-export function throughLifecycle(pod: V1Pod, act: CloneSetAct, actions: PlanAction[]): PlanAction[] {
-  if (mayOperate(pod, act)) return actions;
+export function throughLifecycle(pod: V1Pod, act: CloneSetAct, actions: PlanAction[]): Gated {
+  if (mayOperate(pod, act)) return { actions, waits: [] };
   const name = podName(pod);
   const lc = cloneSetLifecycle(pod);
   const wanted = OPERATION_FOR[act];
+  const only = (a: PlanAction[]): Gated => ({ actions: a, waits: [] });
   switch (lc.state) {
     case 'idle':
-      return [{ kind: 'beginOperation', name, type: wanted.type, deletesPod: wanted.deletesPod }];
+      return only([{ kind: 'beginOperation', name, type: wanted.type, deletesPod: wanted.deletesPod }]);
     case 'altered':
-      return [];
+      return only([]);
     case 'ours':
-      if (covers(lc.operation, act)) return [];
-      if (lc.operation.type === wanted.type) return [{ kind: 'undoOperation', name, type: lc.operation.type }];
-      return lc.granted ? [] : [{ kind: 'undoOperation', name, type: lc.operation.type }];
+      if (covers(lc.operation, act)) return { actions: [], waits: lifecycleWaits(pod, lc.operation.type, lc.granted) };
+      if (lc.operation.type === wanted.type) return only([{ kind: 'undoOperation', name, type: lc.operation.type }]);
+      return only(lc.granted ? [] : [{ kind: 'undoOperation', name, type: lc.operation.type }]);
   }
+}
+
+/**
+ * Why the CloneSet waits on a pod its own operation covers: the lifecycle has not granted operate
+ * yet (in which phase), or a cooperation controller's protection finalizer still keeps it. A pod a
+ * PodTransitionRule rejects in PreCheck is said by that rule's hold (rule-waits.ts) instead.
+ */
+function lifecycleWaits(pod: V1Pod, operationType: string, granted: boolean): Wait[] {
+  const pods = [podName(pod)];
+  const finalizers = (pod.metadata?.finalizers ?? []).filter((f) => f.startsWith(POL_PROTECTION_FINALIZER_PREFIX));
+  if (granted) return finalizers.length > 0 ? [{ kind: 'protectionFinalizer', pods, operationType, phase: 'Operating', finalizers }] : [];
+  const own = readLifecycle(podLabels(pod)).labelsById.get(POL_CLONESET_ID) ?? {};
+  const phase = lacksOperationType(own) ? 'NoOperationType' : (phaseOf(own) ?? 'PreCheck');
+  if (phase === 'PreCheck' && preCheckRejections(pod).length > 0) return [];
+  if (phase === 'Preparing' && finalizers.length > 0) return [{ kind: 'protectionFinalizer', pods, operationType, phase, finalizers }];
+  return [{ kind: 'podOpsLifecycle', pods, operationType, phase }];
 }
 
 /** Pods the CloneSet chose for an operation type in this pass; undefined when the step did not decide. */
@@ -158,13 +183,13 @@ export function planAlteredOperations(pods: readonly V1Pod[]): (OperationAction 
  * The granted pods planAlteredOperations leaves waiting, as one hold on the PodsHeld condition:
  * the CloneSet has nothing to do for them until their label says again what it began.
  */
-export function alteredOperationWaits(pods: readonly V1Pod[]): PodHold[] {
+export function alteredOperationWaits(pods: readonly V1Pod[]): Hold[] {
   const held = pods.filter((p) => {
     const lc = cloneSetLifecycle(p);
     return isControlled(p) && lc.state === 'altered' && lc.granted && !p.metadata?.deletionTimestamp;
   });
   if (held.length === 0) return [];
-  return [{ kind: 'OperationTypeMismatch', message: `waiting for label ${OPERATION_TYPE_LABEL} to say again what the CloneSet began on ${describeHeldPods(held.map(podName))} (changed after operate was granted)` }];
+  return [{ kind: 'operationTypeLabel', label: OPERATION_TYPE_LABEL, pods: held.map(podName).sort() }];
 }
 
 /** Puts pods the CloneSet began a `type` operation on first, keeping the order otherwise. */

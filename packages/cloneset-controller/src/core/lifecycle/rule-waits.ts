@@ -4,33 +4,15 @@
 // the pod (annotation `detail.podtransitionrule.kusionstack.io/<rule>`: stage, passed, rejectInfo),
 // so the CloneSet can say which rule holds how many of its pods, and why.
 import type { V1Pod } from '@kubernetes/client-node';
-import { POL_CLONESET_ID, POL_PREFIXES, polKey, ptrDetailsOf } from '@cloneset-suite/api-types';
+import { POL_CLONESET_ID, POL_PREFIXES, polKey } from '@cloneset-suite/api-types';
 import type { PlanContext } from '../context.ts';
-import { describeHeldPods } from './held-pods.ts';
 import { cloneSetOperation } from './ops-lifecycle.ts';
-import type { PodHold } from '../plan.ts';
+import { preCheckRejections, type RuleRejection } from './rule-rejections.ts';
 import { isControlled, podLabels, podName } from '../pods/pod-state.ts';
+import type { Hold } from '../wait.ts';
 
 const PRE_CHECK = polKey(POL_PREFIXES.preCheck, POL_CLONESET_ID);
 const PRE_CHECKED = polKey(POL_PREFIXES.preChecked, POL_CLONESET_ID);
-
-/** One rejection a rule's detail annotation records: `<PodTransitionRule>/<rule>` and its reason. */
-export interface RuleRejection {
-  transitionRule: string;
-  rule: string;
-  reason: string;
-}
-
-/** The PreCheck rejections recorded on the pod; an unreadable annotation records none. */
-export function preCheckRejections(pod: V1Pod): RuleRejection[] {
-  const out: RuleRejection[] = [];
-  for (const d of ptrDetailsOf(pod.metadata?.annotations)) {
-    if (!d.readable || d.stage !== 'PreCheck' || d.passed !== false) continue;
-    if (d.rejections.length === 0) out.push({ transitionRule: d.transitionRule, rule: '', reason: '' });
-    for (const r of d.rejections) out.push({ transitionRule: d.transitionRule, rule: r.ruleName ?? '', reason: r.reason ?? '' });
-  }
-  return out;
-}
 
 /** A controlled pod in the CloneSet's operation that has entered PreCheck and not passed it. */
 function inCloneSetPreCheck(pod: V1Pod): boolean {
@@ -39,7 +21,7 @@ function inCloneSetPreCheck(pod: V1Pod): boolean {
 }
 
 /** One hold per rule rejecting pods of the CloneSet in PreCheck, with the reason given to the first pod by name. */
-export function transitionRuleWaits(ctx: Pick<PlanContext, 'pods'>): PodHold[] {
+export function transitionRuleWaits(ctx: Pick<PlanContext, 'pods'>): Hold[] {
   const byRule = new Map<string, { rejection: RuleRejection; pods: string[]; types: Set<string> }>();
   const held = ctx.pods.filter(inCloneSetPreCheck).sort((a, b) => (podName(a) < podName(b) ? -1 : podName(a) > podName(b) ? 1 : 0));
   for (const pod of held) {
@@ -53,11 +35,14 @@ export function transitionRuleWaits(ctx: Pick<PlanContext, 'pods'>): PodHold[] {
   }
   return [...byRule.keys()].sort().map((key) => {
     const { rejection, pods, types } = byRule.get(key)!;
-    const rule = rejection.rule ? ` rule ${rejection.rule}` : '';
-    const why = rejection.reason ? `: ${rejection.reason}` : '';
     return {
-      kind: 'PodTransitionRule' as const,
-      message: `waiting for PodTransitionRule ${rejection.transitionRule}${rule} to pass ${describeHeldPods(pods)} held in PreCheck for ${[...types].sort().join(', ')}${why}`,
+      kind: 'podTransitionRule' as const,
+      transitionRule: rejection.transitionRule,
+      rule: rejection.rule,
+      reason: rejection.reason,
+      stage: 'PreCheck' as const,
+      operationTypes: [...types].sort(),
+      pods: [...pods].sort(),
     };
   });
 }

@@ -2,7 +2,7 @@
 // lifecycle state, revision match, instance id, specified-delete.
 import type { V1Pod, V1PodCondition } from '@kubernetes/client-node';
 import { KUSION_CONTROL_LABEL, POL_LABELS } from '@cloneset-suite/api-types';
-import { readLifecycle } from '@cloneset-suite/podopslifecycle';
+import { readLifecycle } from '@cloneset-suite/podopslifecycle/protocol';
 import {
   INPLACE_UPDATE_READY,
   INSTANCE_ID_LABEL,
@@ -105,10 +105,16 @@ export const isServingUnderOpsLifecycle = memoByPod((pod: V1Pod): boolean => {
 
 /**
  * available: update-ready for more than minReadySeconds and serving; for a controlled
- * pod also serving under PodOpsLifecycle (maxUnavailable, availableReplicas).
+ * pod also serving under PodOpsLifecycle (maxUnavailable, availableReplicas). Why a pod is not:
+ * unavailability (./availability.ts), which asks the same questions in the same order.
  */
 export function isAvailable(pod: V1Pod, minReadySeconds: number, nowMs: number): boolean {
   return isUpdateReady(pod, minReadySeconds, nowMs) && isLifecycleServing(pod) && isServingUnderOpsLifecycle(pod);
+}
+
+/** The readiness facts the predicates above read, for explaining them (./availability.ts). */
+export function readinessOf(pod: V1Pod): { running: boolean; ready: boolean; readySinceMs: number | undefined; inPlaceUpdateReady: boolean } {
+  return readiness(pod);
 }
 
 export function isPreparingDelete(pod: V1Pod): boolean {

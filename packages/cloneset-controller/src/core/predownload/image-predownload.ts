@@ -5,6 +5,7 @@
 import { IMAGE_PREDOWNLOAD_DEFAULTS, KRUISE_ANNOTATIONS, KRUISE_LABELS, tryParseIntOrPercent, scalePercent } from '@cloneset-suite/api-types';
 import type { LabelSelector } from '@cloneset-suite/api-types';
 import { revisionNameOf, type PlanContext } from '../context.ts';
+import type { ImagePullJobManifest, PreDownloadAction, PreDownloadIgnoreReason } from '../plan.ts';
 import { revisionDiff } from '../update/update-mode.ts';
 import { REVISION_HASH_LABEL, REVISION_LABEL } from '../keys.ts';
 import { ownerRefTo } from '../owner-ref.ts';
@@ -22,58 +23,6 @@ export const PREDOWNLOAD_MIN_REPLICAS_EXCLUSIVE = 3;
 /** What kruise puts in every job it creates for a workload (pullPolicy.backoffLimit, TTL). */
 const JOB_BACKOFF_LIMIT = 1;
 const JOB_TTL_SECONDS_AFTER_FINISHED = 600;
-
-/** The OpenKruise ImagePullJob (apps.kruise.io/v1alpha1), only the fields we write. */
-export interface ImagePullJobManifest {
-  apiVersion: 'apps.kruise.io/v1alpha1';
-  kind: 'ImagePullJob';
-  metadata: {
-    name: string;
-    namespace?: string;
-    labels: Record<string, string>;
-    ownerReferences: ReturnType<typeof ownerRefTo>[];
-  };
-  spec: {
-    image: string;
-    pullSecrets?: string[];
-    /** The nodes of the pods this selects pull the image (mutually exclusive with `selector`). */
-    podSelector: LabelSelector;
-    parallelism: number;
-    pullPolicy: { timeoutSeconds: number; backoffLimit: number };
-    completionPolicy: { type: 'Always'; ttlSecondsAfterFinished: number };
-  };
-}
-
-export interface CreateImagePullJobAction {
-  kind: 'createImagePullJob';
-  name: string;
-  container: string;
-  image: string;
-  job: ImagePullJobManifest;
-}
-
-/**
- * Delete the ImagePullJobs this CloneSet may own (the rollout is over), by name: a job is
- * `<revision>-<container>`, so the names come from the revisions kept, never from a list call.
- */
-export interface DeleteImagePullJobsAction {
-  kind: 'deleteImagePullJobs';
-  /** current == update revision at the time of the plan. */
-  revision: string;
-  names: string[];
-}
-
-export type PreDownloadIgnoreReason = 'ReCreate' | 'TooFewReplicas' | 'OneBatch' | 'NotInPlace';
-
-/** Mark a revision as handled: jobs created, or pre-download skipped (and why). */
-export interface LabelRevisionAction {
-  kind: 'labelRevision';
-  name: string;
-  labels: Record<string, string>;
-  reason: 'ImagePullJobsCreated' | PreDownloadIgnoreReason;
-}
-
-export type PreDownloadAction = CreateImagePullJobAction | DeleteImagePullJobsAction | LabelRevisionAction;
 
 export interface PreDownloadOptions {
   /** Whether the apiserver serves imagepulljobs.apps.kruise.io (discovered by the shell). */

@@ -18,6 +18,7 @@ import { podRevision, revisionMatches, shortHashOf } from '../pods/pod-state.ts'
 import { revisionDataText, revisionHash } from './revision-bytes.ts';
 import { toMillis } from '../time.ts';
 import type { CloneSetLike } from '../types.ts';
+import type { RevisionAction } from '../plan.ts';
 
 /** `<cs-name truncated to 223>-<hash>` (OpenKruise's ControllerRevisions). */
 export function revisionName(csName: string, hash: string): string {
@@ -78,12 +79,6 @@ function compareRevisions(a: V1ControllerRevision, b: V1ControllerRevision): num
 export function sortRevisions(revs: readonly V1ControllerRevision[]): V1ControllerRevision[] {
   return [...revs].sort(compareRevisions);
 }
-
-export type RevisionAction =
-  /** `data` is the exact text to store (Go's bytes: its hash names the revision). */
-  | { kind: 'createRevision'; revision: V1ControllerRevision; data: string }
-  | { kind: 'updateRevision'; name: string; revision: number; annotations?: Record<string, string> }
-  | { kind: 'deleteRevision'; name: string };
 
 export interface RevisionsInput {
   cs: CloneSetLike;

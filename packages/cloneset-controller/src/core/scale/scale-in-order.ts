@@ -3,9 +3,7 @@ import type { V1Pod, V1PodTemplateSpec } from '@kubernetes/client-node';
 import { POD_DELETION_COST_ANNOTATION } from '../keys.ts';
 import { isAvailable, isPodReadyCondition, maxRestartCount, podName, readySinceMs } from '../pods/pod-state.ts';
 import { toMillis } from '../time.ts';
-
-/** A node's labels by node name (the shell reads its cache; only topology spreading asks). */
-export type NodeLabels = (nodeName: string) => Readonly<Record<string, string>> | undefined;
+import type { NodeLabels } from '../context.ts';
 
 export interface ScaleInOrderOptions {
   minReadySeconds: number;

@@ -2,7 +2,8 @@
 // specified deletes, scale-in; the first path that writes ends the step.
 import type { V1Pod } from '@kubernetes/client-node';
 import { POL_OPERATION_TYPES } from '@cloneset-suite/api-types';
-import { isNewForScale, revisionNameOf, scaleDiffs, type PlanContext } from '../context.ts';
+import { isNewForScale, revisionNameOf, type PlanContext } from '../context.ts';
+import { scaleDiffs } from '../update/step-diffs.ts';
 import type { Diffs } from '../update/diff.ts';
 import { ID_LENGTH, ID_SPACE, allocateInstanceIds, pvcNameFor, slowStartBatches } from './instance-ids.ts';
 import { LifecycleState, PRE_DELETE_HOOK_KEY } from '../keys.ts';
@@ -12,12 +13,14 @@ import { POD_TYPE, ownerRefTo } from '../owner-ref.ts';
 import { initialGateConditions, setPodConditions } from '../pods/pod-conditions.ts';
 import { MAX_POD_WRITES_PER_PASS, PASS_LIMIT_REQUEUE_MS, passBudget, type PassBudget } from '../pass-limits.ts';
 import { emptyPlan, minRequeue, type CreatePodAction, type DeleteReason, type Plan, type PlanAction } from '../plan.ts';
-import { inOperationFirst, isGranted, throughLifecycle } from '../lifecycle/ops-lifecycle.ts';
+import { inOperationFirst, isGranted, throughLifecycle, type Gated } from '../lifecycle/ops-lifecycle.ts';
 import { instanceIdOf, isControlled, isPreparingDelete, isReady, isSpecifiedDelete, podName } from '../pods/pod-state.ts';
 import { templateOfRevision } from '../revisions/revisions.ts';
-import { SELECTOR_EXCLUDES_REASON, selfReleaseRefusal } from './selector-guard.ts';
+import { selfReleaseRefusal } from './selector-guard.ts';
 import { sortForScaleIn } from './scale-in-order.ts';
 import { runToEnd, type Stages } from '../stages.ts';
+import type { Wait } from '../wait.ts';
+import { waitEvent } from '../waits/wait-events.ts';
 
 /** Requeue delay while a reusable id waits for its terminating pod (an id is reused only once no pod object holds its name). */
 export const ID_WAIT_REQUEUE_MS = 1_000;
@@ -28,7 +31,7 @@ export const ID_WAIT_REQUEUE_MS = 1_000;
  * with markPodNotReady, gets the preDeleteHook not-ready key first); otherwise it is deleted
  * with every owned PVC of its instance id.
  */
-export function deleteOrHold(ctx: PlanContext, pod: V1Pod, reason: DeleteReason): PlanAction[] {
+export function deleteOrHold(ctx: PlanContext, pod: V1Pod, reason: DeleteReason): Gated {
   return throughLifecycle(pod, 'delete', kruiseDeleteOrHold(ctx, pod, reason));
 }
 
@@ -80,14 +83,16 @@ function cancelPreparingDelete(ctx: PlanContext, budget: PassBudget): PlanAction
   return out;
 }
 
+/** A wait of the step, announced by its Event. */
+function say(plan: Plan, wait: Wait): void {
+  plan.waits.push(wait);
+  const event = waitEvent(wait);
+  if (event) plan.actions.push(event);
+}
+
 function scaleOut(ctx: PlanContext, d: Diffs, plan: Plan): void {
   if (d.scaleUpNum > d.scaleUpLimit) {
-    plan.actions.push({
-      kind: 'event',
-      type: 'Warning',
-      reason: 'ScaleUpLimited',
-      message: `scaleUp is limited because of scaleStrategy.maxUnavailable, limit: ${d.scaleUpLimit}`,
-    });
+    say(plan, { kind: 'scaleUpLimited', wanted: d.scaleUpNum, limit: d.scaleUpLimit, scaleMaxUnavailable: ctx.knobs.scaleMaxUnavailable, unavailable: d.tallies.totalUnavailable });
   }
   if (d.scaleUpLimit <= 0) return;
   const csName = ctx.cs.metadata.name ?? '';
@@ -106,17 +111,11 @@ function scaleOut(ctx: PlanContext, d: Diffs, plan: Plan): void {
   if (alloc.waitingFor.length > 0) {
     plan.requeueAfterMs = ID_WAIT_REQUEUE_MS;
     // Users see why the CloneSet is short of pods: an Event and the FailedScale condition.
-    const message = `waiting for terminating pod(s) ${alloc.waitingFor.join(', ')} to be deleted before creating their replacements with the same instance ids and PVCs`;
-    plan.actions.push({ kind: 'event', type: 'Warning', reason: 'WaitingForPodDeletion', message });
-    plan.waits.push({ condition: 'FailedScale', message });
+    say(plan, { kind: 'terminatingPods', pods: [...alloc.waitingFor] });
   }
   if (alloc.exhausted) {
     const short = count - alloc.ids.length - alloc.waitingFor.length;
-    const message =
-      `no free instance id for ${short} of ${count} new pods: the ${ID_SPACE} ids of ${ID_LENGTH} characters are taken by pods, ` +
-      `PVCs or pod names of the namespace (${csName}-<id>); creating the ${alloc.ids.length} found`;
-    plan.actions.push({ kind: 'event', type: 'Warning', reason: 'InstanceIdsExhausted', message });
-    plan.waits.push({ condition: 'FailedScale', message });
+    say(plan, { kind: 'instanceIdsExhausted', cloneSet: csName, short, asked: count, found: alloc.ids.length, idSpace: ID_SPACE, idLength: ID_LENGTH });
   }
   const existingPvcs = new Set(ctx.pvcs.map((c) => c.metadata?.name ?? ''));
   const batches = slowStartBatches(alloc.ids.length);
@@ -149,8 +148,7 @@ function scaleOut(ctx: PlanContext, d: Diffs, plan: Plan): void {
     creates.map((c) => c.pod),
   );
   if (refusal) {
-    plan.actions.push({ kind: 'event', type: 'Warning', reason: SELECTOR_EXCLUDES_REASON, message: refusal.message });
-    plan.waits.push({ condition: 'FailedScale', message: refusal.message });
+    say(plan, { kind: 'selectorExcludesPods', pods: [refusal.pod], cause: refusal.message });
     return;
   }
   plan.actions.push(...creates);
@@ -207,7 +205,10 @@ export function* planScaleStages(ctx: PlanContext): Stages<Plan & { diffs: Diffs
   };
   /** Plans the pod's delete (or hold) when the pass has room for it; it stays chosen either way. */
   const act = (pod: V1Pod, reason: DeleteReason): void => {
-    if (budget.take()) plan.actions.push(...deleteOrHold(ctx, pod, reason));
+    if (!budget.take()) return;
+    const gated = deleteOrHold(ctx, pod, reason);
+    plan.actions.push(...gated.actions);
+    plan.waits.push(...gated.waits);
   };
 
   // 1. Cancel PreparingDelete when the count allows it.
@@ -258,12 +259,15 @@ export function* planScaleStages(ctx: PlanContext): Stages<Plan & { diffs: Diffs
   }
 
   // 5. Scale-in, never while a specified or pre-deleting pod exists.
-  if (d.scaleDownNum > 0 && specified.length === 0 && !ctx.pods.some(isPreparingDelete)) {
+  const beingDeleted = [...specified, ...ctx.pods.filter(isPreparingDelete)];
+  if (d.scaleDownNum > 0 && beingDeleted.length === 0) {
     for (const pod of chooseScaleIn(ctx, d)) {
       chosen.add(podName(pod));
       act(pod, 'ScaleIn');
     }
     plan.modified = plan.actions.length > 0;
+  } else if (d.scaleDownNum > 0) {
+    plan.waits.push({ kind: 'scaleInBlocked', count: d.scaleDownNum, pods: [...new Set(beingDeleted.map(podName))].sort() });
   }
   return done();
 }

@@ -3,16 +3,13 @@
 // API call fails and says nothing while a hook holds a pod, so an alert on Failed* must not fire
 // because a hook takes its time; a wait that goes on too long is what progressDeadlineSeconds (the
 // Progressing condition) reports. This condition says who holds which pods meanwhile.
-import type { EventAction, HoldKind, PodHold } from '../plan.ts';
+import type { EventAction } from '../plan.ts';
 import type { StatusCondition } from '../types.ts';
+import { HOLD_REASONS, type Hold } from '../wait.ts';
+import { waitEvent } from '../waits/wait-events.ts';
+import { waitMessage } from '../waits/wait-text.ts';
 
 export const PODS_HELD_CONDITION = 'PodsHeld';
-
-const EVENT_REASONS: Record<HoldKind, string> = {
-  LifecycleHook: 'WaitingForLifecycleHook',
-  PodTransitionRule: 'WaitingForPodTransitionRule',
-  OperationTypeMismatch: 'WaitingForOperationTypeLabel',
-};
 
 export interface HeldConditionState {
   status: 'True' | 'False';
@@ -25,9 +22,9 @@ export interface HeldConditionState {
  * nothing is held if it was True, and no change when the pass did not look (`holds` undefined) or
  * nothing was ever held.
  */
-export function heldCondition(holds: readonly PodHold[] | undefined, existing: StatusCondition | undefined): HeldConditionState | undefined {
+export function heldCondition(holds: readonly Hold[] | undefined, existing: StatusCondition | undefined): HeldConditionState | undefined {
   if (holds === undefined) return undefined;
-  if (holds.length > 0) return { status: 'True', reason: holds[0]!.kind, message: holds.map((h) => h.message).join('; ') };
+  if (holds.length > 0) return { status: 'True', reason: HOLD_REASONS[holds[0]!.kind], message: holds.map(waitMessage).join('; ') };
   if (existing?.status === 'True') return { status: 'False', reason: 'Released', message: 'no pod is held by a lifecycle hook, a PodTransitionRule or a changed operation-type label' };
   return undefined;
 }
@@ -36,9 +33,9 @@ export function heldCondition(holds: readonly PodHold[] | undefined, existing: S
  * A Normal Event for each hold the condition does not say yet (a new hold, or other pods held):
  * once when the wait begins or changes, not on every pass while it lasts.
  */
-export function holdEvents(holds: readonly PodHold[], existing: StatusCondition | undefined): EventAction[] {
+export function holdEvents(holds: readonly Hold[], existing: StatusCondition | undefined): EventAction[] {
   // A hold's message ends with what holds the pods and their names, so it appears in the joined
   // condition message only if that very hold was said (a rule's reason may itself contain "; ").
   const said = existing?.status === 'True' ? (existing.message ?? '') : '';
-  return holds.filter((h) => !said.includes(h.message)).map((h) => ({ kind: 'event', type: 'Normal', reason: EVENT_REASONS[h.kind], message: h.message }));
+  return holds.filter((h) => !said.includes(waitMessage(h))).flatMap((h) => waitEvent(h) ?? []);
 }

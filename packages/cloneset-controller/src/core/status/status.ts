@@ -2,8 +2,9 @@
 // the next successful pass) and the v1.9 Progressing condition.
 import type { V1Pod } from '@kubernetes/client-node';
 import { PODS_HELD_CONDITION, heldCondition } from './held-condition.ts';
+import { expectedUpdatedCount } from './expected-updated.ts';
 import { MAX_INT32 } from '../keys.ts';
-import type { PodHold } from '../plan.ts';
+import type { Hold } from '../wait.ts';
 import { isAvailable, isPodAtRevision, isUpdateReady, readySinceMs } from '../pods/pod-state.ts';
 import { selectorToString } from '../selector.ts';
 import { rfc3339, toMillis } from '../time.ts';
@@ -25,7 +26,7 @@ export interface StatusInput {
    */
   failures: { FailedScale?: string | null; FailedUpdate?: string | null };
   /** Pods held by a hook or a rule in this pass (the PodsHeld condition); undefined: not looked at. */
-  held?: readonly PodHold[];
+  held?: readonly Hold[];
   nowMs: number;
 }
 
@@ -69,7 +70,7 @@ export function computeStatus(input: StatusInput): StatusResult {
   const ready = (p: V1Pod) => isUpdateReady(p, 0, nowMs);
   const available = (p: V1Pod) => isAvailable(p, minReady, nowMs);
   const isOnDelete = cs.spec.updateStrategy?.type === 'OnDelete';
-  const expectedUpdatedReplicas = isOnDelete ? R : input.partition === undefined ? 0 : Math.max(R - input.partition, 0);
+  const expectedUpdatedReplicas = expectedUpdatedCount(R, isOnDelete, input.partition);
   const replicas = pods.length;
   const updatedReplicas = updated.length;
   // currentRevision advances once every active pod is updated and the count matches (OpenKruise's CloneSet status).

@@ -5,7 +5,8 @@ import type { V1ControllerRevision, V1PodTemplateSpec } from '@kubernetes/client
 import { semanticallyEqual } from '../revisions/canonical.ts';
 import { goPodTemplate } from '../revisions/go-template-encoder.ts';
 import { VCT_HASH_ANNOTATION } from '../keys.ts';
-import { containerResize, qosClass, type ContainerResources } from './resize.ts';
+import { containerResize, qosClass } from './resize.ts';
+import type { ContainerResources } from '../plan.ts';
 import { restartsPods } from './restart.ts';
 import { templateOfRevision } from '../revisions/revisions.ts';
 

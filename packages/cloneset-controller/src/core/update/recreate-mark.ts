@@ -4,16 +4,17 @@
 // Controlled pods get it only once PodOpsLifecycle granted an update announced as deleting them.
 import type { V1Pod } from '@kubernetes/client-node';
 import { SPECIFIED_DELETE_LABEL } from '../keys.ts';
-import { throughLifecycle } from '../lifecycle/ops-lifecycle.ts';
-import type { OutcomeEvent, PlanAction } from '../plan.ts';
+import { throughLifecycle, type Gated } from '../lifecycle/ops-lifecycle.ts';
+import type { OutcomeEvent } from '../plan.ts';
 import { podLabels, podName } from '../pods/pod-state.ts';
 
 /**
- * The actions that re-create `pod` at `revision`, or none when it is marked already. `why`: a
- * Warning said with the mark, when the pod is re-created instead of updated in place.
+ * The actions that re-create `pod` at `revision`, or none when it is marked already; what the
+ * lifecycle makes it wait for. `why`: a Warning said with the mark, when the pod is re-created
+ * instead of updated in place.
  */
-export function recreateMark(pod: V1Pod, revision: string, why?: OutcomeEvent): PlanAction[] {
-  if (Object.hasOwn(podLabels(pod), SPECIFIED_DELETE_LABEL)) return [];
+export function recreateMark(pod: V1Pod, revision: string, why?: OutcomeEvent): Gated {
+  if (Object.hasOwn(podLabels(pod), SPECIFIED_DELETE_LABEL)) return { actions: [], waits: [] };
   const what = `pod ${podName(pod)} specified-delete for update(revision ${revision})`;
   return throughLifecycle(pod, 'recreate', [
     ...(why ? [{ kind: 'event' as const, ...why }] : []),

@@ -10,11 +10,14 @@ import type { PlanContext } from '../context.ts';
 import { readUpdateState } from './inplace-state.ts';
 import { LifecycleState } from '../keys.ts';
 import { PASS_LIMIT_REQUEUE_MS, type PassBudget } from '../pass-limits.ts';
-import type { PlanAction, PlanError } from '../plan.ts';
+import type { PlanAction } from '../plan.ts';
 import { getCondition, lifecycleState, podName, podRevision } from '../pods/pod-state.ts';
 import { recreateMark } from './recreate-mark.ts';
 import { resizeApplied } from './resize.ts';
 import { toMillis } from '../time.ts';
+import type { Wait } from '../wait.ts';
+import { waitEvent } from '../waits/wait-events.ts';
+import { waitMessage } from '../waits/wait-text.ts';
 
 /** How long a Deferred resize may wait before the pod is re-created (`--inplace-resize-deferred-timeout`). */
 export const DEFAULT_RESIZE_DEFERRED_TIMEOUT_MS = 5 * 60_000;
@@ -47,7 +50,7 @@ export function resizeStall(pod: V1Pod, nowMs: number, deferredTimeoutMs: number
 
 export interface ResizeFallbacks {
   actions: PlanAction[];
-  waits: PlanError[];
+  waits: Wait[];
   /** Pods the Update step re-creates for it (their PodOpsLifecycle operation is kept). */
   chosen: string[];
   requeueAfterMs?: number;
@@ -74,23 +77,27 @@ export function planResizeFallbacks(ctx: PlanContext, budget: PassBudget): Resiz
       continue;
     }
     const name = podName(pod);
-    const answered = `pod ${name}: the node answered its resize ${found.stall.reason}${found.stall.message ? ` (${found.stall.message})` : ''}`;
+    const stalled = { kind: 'resizeStalled' as const, pods: [name], answer: found.stall.reason, nodeMessage: found.stall.message };
     if (held !== undefined) {
-      const message = `${answered}; held: ${held}`;
-      out.waits.push({ condition: 'FailedUpdate', message });
+      const wait: Wait = { ...stalled, then: { held } };
+      out.waits.push(wait);
       // Said once when the hold begins; the condition says it while it lasts.
-      if (!failedUpdate.includes(message)) out.actions.push({ kind: 'event', type: 'Warning', reason: 'FailedUpdatePodInPlace', message: `failed to update ${message}` });
+      const event = waitEvent(wait);
+      if (event && !failedUpdate.includes(waitMessage(wait))) out.actions.push(event);
       continue;
     }
     const revision = podRevision(pod);
-    out.waits.push({ condition: 'FailedUpdate', message: `${answered}; re-creating it at revision ${revision}` });
+    const wait: Wait = { ...stalled, then: { recreateAt: revision } };
+    out.waits.push(wait);
     out.chosen.push(name);
     if (!budget.take()) {
       out.requeueAfterMs = Math.min(out.requeueAfterMs ?? Infinity, PASS_LIMIT_REQUEUE_MS);
       continue;
     }
-    const why = { type: 'Warning' as const, reason: 'FailedUpdatePodInPlace', message: `failed to update ${answered}; re-creating it at revision ${revision}` };
-    out.actions.push(...recreateMark(pod, revision, why));
+    const why = waitEvent(wait);
+    const gated = recreateMark(pod, revision, why && { type: why.type, reason: why.reason, message: why.message });
+    out.actions.push(...gated.actions);
+    out.waits.push(...gated.waits);
   }
   return out;
 }

@@ -4,16 +4,11 @@
 import type { V1Container, V1PodSpec, V1Pod } from '@kubernetes/client-node';
 import { canonicalQuantity, semanticallyEqual } from '../revisions/canonical.ts';
 import { findIn } from '../frozen-lists.ts';
+import type { ContainerResources, Resizable } from '../plan.ts';
 
 /** The resources pods/resize changes; any other resource change needs a new pod. */
-export const RESIZABLE = ['cpu', 'memory'] as const;
-type Resizable = (typeof RESIZABLE)[number];
+export const RESIZABLE = ['cpu', 'memory'] as const satisfies readonly Resizable[];
 
-/** A container's cpu and memory requests and limits, as written to pods/resize. */
-export interface ContainerResources {
-  requests?: Partial<Record<Resizable, string>>;
-  limits?: Partial<Record<Resizable, string>>;
-}
 
 type ResourceMap = Record<string, string | number> | undefined;
 

@@ -3,7 +3,8 @@
 // or a recreate mark.
 import type { V1Pod } from '@kubernetes/client-node';
 import { POL_OPERATION_TYPES } from '@cloneset-suite/api-types';
-import { findRevision, isUpdatedPod, revisionNameOf, updateDiffs, type PlanContext } from '../context.ts';
+import { findRevision, isUpdatedPod, revisionNameOf, type PlanContext } from '../context.ts';
+import { updateDiffs } from './step-diffs.ts';
 import type { Diffs } from './diff.ts';
 import type { InPlaceDiff } from './inplace.ts';
 import { graceAnnotationKey, newUpdateState, stateJson } from './inplace-state.ts';
@@ -30,18 +31,21 @@ import { updateMode } from './update-mode.ts';
 import { recreateMark } from './recreate-mark.ts';
 import { planResizeFallbacks } from './resize-fallback.ts';
 import { runToEnd, type Stages } from '../stages.ts';
+import { unavailability } from '../pods/availability.ts';
+import type { Wait } from '../wait.ts';
 
 /**
  * The maxUnavailable limit: walk the ordered candidates (already truncated to |updateNum|), stopping when
  * the target-revision unavailable count or the total unavailable count would exceed
- * updateMaxUnavailable. Updating an already-unavailable pod costs no total budget.
+ * updateMaxUnavailable. Updating an already-unavailable pod costs no total budget. The candidates
+ * left over wait for the budget, said with the pods that use it up.
  */
 export function limitByMaxUnavailable(
   ctx: PlanContext,
   ordered: readonly V1Pod[],
   targetRevision: string,
   updateMaxUnavailable: number,
-): V1Pod[] {
+): { chosen: V1Pod[]; wait?: Wait } {
   const avail = (p: V1Pod) => isAvailable(p, ctx.minReadySeconds, ctx.nowMs);
   let unavail = ctx.pods.filter((p) => !avail(p)).length;
   const targetUnavail = ctx.pods.filter((p) => !avail(p) && isPodAtRevision(p, targetRevision)).length;
@@ -56,7 +60,22 @@ export function limitByMaxUnavailable(
     k++;
     chosen.push(pod);
   }
-  return chosen;
+  if (chosen.length === ordered.length) return { chosen };
+  const unavailable = ctx.pods.flatMap((p) => {
+    const why = unavailability(p, ctx.minReadySeconds, ctx.nowMs);
+    return why ? [{ pod: podName(p), why }] : [];
+  });
+  const byName = (a: { pod: string }, b: { pod: string }): number => (a.pod < b.pod ? -1 : a.pod > b.pod ? 1 : 0);
+  return {
+    chosen,
+    wait: {
+      kind: 'maxUnavailable',
+      pods: ordered.slice(chosen.length).map(podName).sort(),
+      maxUnavailable: updateMaxUnavailable,
+      unavailable: unavailable.sort(byName),
+      taking: chosen.map(podName).sort(),
+    },
+  };
 }
 
 /**
@@ -168,6 +187,25 @@ export function planFinishes(ctx: PlanContext, busy: ReadonlySet<string>): PlanA
     .map((p) => ({ kind: 'finishOperation', name: podName(p), type: POL_OPERATION_TYPES.update }));
 }
 
+/**
+ * The pods behind the update revision that the partition keeps where they are: those not taken
+ * in the update order (`ordered`), by revision. None without a partition.
+ */
+function partitionWaits(ctx: PlanContext, behind: readonly string[], ordered: ReadonlySet<string>): Wait[] {
+  const { partition } = ctx.knobs;
+  const kept = behind.filter((n) => !ordered.has(n));
+  if (partition <= 0 || !ctx.knobs.partitionValid || kept.length === 0) return [];
+  const byRevision: Record<string, string[]> = {};
+  const keptSet = new Set(kept);
+  for (const p of ctx.pods) {
+    if (!keptSet.has(podName(p))) continue;
+    const revision = podRevision(p) || '(none)';
+    (byRevision[revision] ??= []).push(podName(p));
+  }
+  const sorted = Object.fromEntries(Object.entries(byRevision).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([rev, names]) => [rev, names.sort()]));
+  return [{ kind: 'partition', partition, pods: kept, byRevision: sorted }];
+}
+
 /** Why Update stopped before its diff numbers: a refresh label write ends the pass (OpenKruise's pod refresh); OnDelete and paused roll nothing. */
 export type UpdateStop = 'refresh' | 'onDelete' | 'paused';
 
@@ -189,20 +227,30 @@ export function* planUpdateStages(ctx: PlanContext): Stages<UpdatePlan> {
   const plan: Plan = { ...emptyPlan(), actions: [...refresh.actions, ...planFinishes(ctx, refreshed)] };
   if (refresh.requeueAfterMs !== undefined) plan.requeueAfterMs = refresh.requeueAfterMs;
   const done = (decided: UpdateDiffs): UpdatePlan => ({ ...plan, ...decided, modified: plan.actions.length > 0 });
+  // Pods not at the update revision, but for those a stalled resize re-creates (their wait says so).
+  const behind = (): string[] => ctx.pods.filter((p) => !isUpdatedPod(ctx, p) && !fallbacks.chosen.includes(podName(p))).map(podName).sort();
+  const stop = (stoppedBy: UpdateStop): UpdatePlan => {
+    const pods = behind();
+    if (pods.length > 0) plan.waits.push(stoppedBy === 'onDelete' ? { kind: 'onDelete', pods, revision: revisionNameOf(ctx.updateRevision) } : { kind: stoppedBy, pods });
+    return done({ stoppedBy });
+  };
   // Stalled resizes are said on every pass (the condition holds while they last), acted on when
   // refresh leaves the pass to the update.
   const fallbacks = planResizeFallbacks(ctx, budget);
   plan.waits.push(...fallbacks.waits);
   plan.requeueAfterMs = minRequeue(plan.requeueAfterMs, fallbacks.requeueAfterMs);
-  if (refresh.stop) return done({ stoppedBy: 'refresh' });
+  if (refresh.stop) return stop('refresh');
   plan.actions.push(...fallbacks.actions);
   plan.chosen = new Set(fallbacks.chosen);
-  if (ctx.updateType === 'OnDelete') return done({ stoppedBy: 'onDelete' });
-  if (ctx.cs.spec.updateStrategy?.paused) return done({ stoppedBy: 'paused' });
+  if (ctx.updateType === 'OnDelete') return stop('onDelete');
+  if (ctx.cs.spec.updateStrategy?.paused) return stop('paused');
   yield;
 
   const d = updateDiffs(ctx);
-  if (d.updateNum === 0) return done({ diffs: d });
+  if (d.updateNum === 0) {
+    plan.waits.push(...partitionWaits(ctx, behind(), new Set()));
+    return done({ diffs: d });
+  }
   yield;
   const target = d.updateNum > 0 ? ctx.updateRevision : ctx.currentRevision;
   const targetName = revisionNameOf(target);
@@ -212,8 +260,11 @@ export function* planUpdateStages(ctx: PlanContext): Stages<UpdatePlan> {
     POL_OPERATION_TYPES.update,
   ).slice(0, Math.abs(d.updateNum));
   yield;
-  const chosen = limitByMaxUnavailable(ctx, ordered, targetName, d.updateMaxUnavailable);
+  const limited = limitByMaxUnavailable(ctx, ordered, targetName, d.updateMaxUnavailable);
+  const chosen = limited.chosen;
   plan.chosen = new Set([...fallbacks.chosen, ...chosen.map(podName)]);
+  if (limited.wait) plan.waits.push(limited.wait);
+  if (d.updateNum > 0) plan.waits.push(...partitionWaits(ctx, behind(), new Set(ordered.map(podName))));
 
   for (const pod of chosen) {
     // Chosen either way (its operation is kept); written when the pass has room.
@@ -224,7 +275,9 @@ export function* planUpdateStages(ctx: PlanContext): Stages<UpdatePlan> {
     const mode = updateMode(ctx, pod, findRevision(ctx, podRevision(pod)), target);
     switch (mode.kind) {
       case 'inPlace': {
-        plan.actions.push(...throughLifecycle(pod, 'updateInPlace', inPlaceUpdate(ctx, pod, targetName, mode.diff)));
+        const gated = throughLifecycle(pod, 'updateInPlace', inPlaceUpdate(ctx, pod, targetName, mode.diff));
+        plan.actions.push(...gated.actions);
+        plan.waits.push(...gated.waits);
         const grace = ctx.cs.spec.updateStrategy?.inPlaceUpdateStrategy?.gracePeriodSeconds ?? 0;
         if (grace > 0) plan.requeueAfterMs = minRequeue(plan.requeueAfterMs, grace * 1000);
         break;
@@ -237,7 +290,9 @@ export function* planUpdateStages(ctx: PlanContext): Stages<UpdatePlan> {
       case 'recreate': {
         // A restart under any strategy included (restart.ts).
         const why = mode.why === undefined ? undefined : { type: 'Warning' as const, reason: 'FailedUpdatePodInPlace', message: `failed to update pod ${podName(pod)} in-place: ${mode.why}; re-creating it` };
-        plan.actions.push(...recreateMark(pod, targetName, why));
+        const gated = recreateMark(pod, targetName, why);
+        plan.actions.push(...gated.actions);
+        plan.waits.push(...gated.waits);
         break;
       }
     }

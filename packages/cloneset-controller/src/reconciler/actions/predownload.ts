@@ -3,7 +3,7 @@
 // fails the pass: a failed create is a Normal FailedCreateImagePullJob event, an existing job is
 // left alone, and a failed revision label or clean-up is logged and tried again by a later pass.
 import { isAlreadyExists, mergePatch, type KubeObject } from '@cloneset-suite/kube-runtime';
-import type { PreDownloadAction } from '../../core/predownload/image-predownload.ts';
+import type { PreDownloadAction } from '../../core/plan.ts';
 import { deleteImagePullJobs, imagePullJobResource } from '../image-pull-jobs.ts';
 import { revisionResource } from '../resources.ts';
 import { errorMessage, inNamespace, type ExecutionContext } from './context.ts';

@@ -1,7 +1,7 @@
 // The revisions family (OpenKruise's ControllerRevisions): ControllerRevisions created with the exact bytes OpenKruise hashes,
 // bumped on a rollback, and truncated to the history limit.
 import { RawJson, isAlreadyExists, isNotFound, mergePatch, type KubeObject } from '@cloneset-suite/kube-runtime';
-import type { RevisionAction } from '../../core/revisions/revisions.ts';
+import type { RevisionAction } from '../../core/plan.ts';
 import { revisionResource } from '../resources.ts';
 import { asCreated, inNamespace, type ExecutionContext } from './context.ts';
 

@@ -1,15 +1,16 @@
-// The planner's input for one CloneSet, built from what `plan` read from the apiserver the way
-// the controller's reconcile builds it from its caches: pods owned by the CloneSet (active and
+// The planner's input for one CloneSet, built from objects listed from the apiserver (what
+// kubectl-cloneset plan reads) the way the reconciler builds it from its caches: pods owned by the CloneSet (active and
 // not), any pod of the namespace by name (instance id reuse), owned claims not being deleted,
 // owned revisions matching the selector, every revision name of the namespace (collisions),
 // node labels, and whether ImagePullJobs are served. managedFields are dropped, as the caches
 // drop them.
 import { labelSelectorMatches, type CloneSet } from '@cloneset-suite/api-types';
-import type { FeatureGates, ReconcileInput } from '@cloneset-suite/cloneset-controller';
+import type { FeatureGates } from './core/keys.ts';
+import type { ReconcileInput } from './core/reconcile-plan.ts';
 import { stripManagedFields, type KubeObject } from '@cloneset-suite/kube-runtime';
 import type { V1ControllerRevision, V1Node, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 
-/** What `plan` reads; the lists are the namespace's (the CloneSet's share is picked here). */
+/** The objects listed; the lists are the namespace's (the CloneSet's share is picked here). */
 export interface ClusterReads {
   cs: CloneSet;
   pods: readonly V1Pod[];
