@@ -75,6 +75,9 @@ describe('kubectl cloneset plugin', () => {
     const partition = await plugin('partition', 'clone/web', '2');
     expect(partition).toMatchObject({ code: 0, stdout: 'cloneset.apps.kruise.io/web partition set to 2\n' });
     expect((await cloneSet()).spec.updateStrategy.partition).toBe(2);
+    // 8 s per pod, one at a time: the rollout is still under way when rollout status first looks,
+    // however long the plugin takes to start on a loaded machine.
+    await kubectl(['patch', 'clone', 'web', '-n', ns.name, '--type=merge', '-p', '{"spec":{"minReadySeconds":8}}']);
     const set = await setImage('web:2');
     expect(set).toMatchObject({ code: 0, stdout: 'cloneset.apps.kruise.io/web image updated\n' });
     const status = await plugin('rollout', 'status', 'clone/web', '--timeout=120s');
@@ -82,6 +85,7 @@ describe('kubectl cloneset plugin', () => {
     expect(status.stdout).toMatch(/Waiting for partitioned roll out to finish: \d out of 2 new pods have been updated\.\.\.\n|Waiting for clone "web" rollout to finish/);
     expect(status.stdout.trim().split('\n').at(-1)).toBe('partitioned roll out complete: 2 new pods have been updated...');
     expect(await imagesOfPods()).toEqual(['web:1', 'web:1', 'web:2', 'web:2']);
+    await kubectl(['patch', 'clone', 'web', '-n', ns.name, '--type=merge', '-p', '{"spec":{"minReadySeconds":3}}']);
   });
 
   it('pods: one row per pod with instance id, revision, lifecycle state and node', async () => {
