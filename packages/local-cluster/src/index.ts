@@ -5,6 +5,7 @@ export { ensureBinaries, controlPlaneBinaries } from './binaries.ts';
 export { kubeconfigPath, testKubeconfigPath, usingExternalCluster, repoRoot, clusterName } from './paths.ts';
 export { zones, nodeName } from './nodes.ts';
 export { defaultStorageClassName, sampleStorageClassName } from './storage.ts';
-export { getJson, eventually, createTestNamespace, freePort } from './testing.ts';
+export { getJson, eventually, createTestNamespace } from './testing.ts';
+export { freePort } from './free-port.ts';
 export { firstByteDifference, kruiseRevisionsPath, loadKruiseRevisions, revisionDataBytes, toExactJson } from './kruise-testdata.ts';
 export type { KruiseCloneSet, KruiseRevisionEntry } from './kruise-testdata.ts';

@@ -24,7 +24,8 @@ import {
   jsonPointerEscape,
 } from '@cloneset-suite/kube-runtime';
 import { labelPatchOps } from '../core/label-patch.ts';
-import { planLifecycle, serviceReadyEvent, serviceReadyPatchOps, type LifecycleWrite, type PlannedEvent } from '../core/lifecycle-plan.ts';
+import { planLifecycle, serviceReadyEvent, serviceReadyPatchOps, type LifecycleWrite } from '../core/lifecycle-plan.ts';
+import type { PlannedEvent } from '../core/planned-event.ts';
 import { observePod, phaseChangeEvents, type PodObservation } from '../core/phase-events.ts';
 import type { ServiceSelectorLookup } from '../core/dirty-finalizers.ts';
 import type { Pod } from '../core/pod-state.ts';
