@@ -93,6 +93,7 @@ export function cloneSetReconciler(deps: CloneSetReconcilerDeps): ReconcilerPart
 
     const execution = await executePlan(plan.actions, {
       client,
+      clock,
       recorder,
       expectations,
       logger: ctx.logger,

@@ -1,11 +1,13 @@
 // What every action family of the executor is given, and what it reports back: the CloneSet the
 // pass is about, its client, recorder and expectations, the pods the plan saw.
-import type { DeepReadonly, EventRecorder, KubeClient, KubeObject, Logger, ScaleExpectations } from '@cloneset-suite/kube-runtime';
+import type { Clock, DeepReadonly, EventRecorder, KubeClient, KubeObject, Logger, ScaleExpectations } from '@cloneset-suite/kube-runtime';
 import type { CloneSetLike } from '../../core/types.ts';
 import type { ImagePullJobSupport } from '../image-pull-jobs.ts';
 
 export interface ExecutionContext {
   client: KubeClient;
+  /** The manager's clock: the time written into labels and annotations. */
+  clock: Clock;
   recorder: EventRecorder;
   expectations: ScaleExpectations;
   logger: Logger;
