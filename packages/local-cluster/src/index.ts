@@ -7,5 +7,6 @@ export { zones, nodeName } from './nodes.ts';
 export { defaultStorageClassName, sampleStorageClassName } from './storage.ts';
 export { getJson, eventually, createTestNamespace } from './testing.ts';
 export { freePort } from './free-port.ts';
+export { seededRandom } from './seeded-random.ts';
 export { firstByteDifference, kruiseRevisionsPath, loadKruiseRevisions, revisionDataBytes, toExactJson } from './kruise-testdata.ts';
 export type { KruiseCloneSet, KruiseRevisionEntry } from './kruise-testdata.ts';
