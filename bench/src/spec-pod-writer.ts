@@ -19,10 +19,11 @@ export function createSpecPodWriter(manager: Manager, namespace: string): Contro
         // By pod: its uid and the kinds written, which the cache may not show yet (a second write would be one the CloneSet never makes).
         const written = new Map<string, { uid: string; kinds: Set<SpecPodWriteKind> }>();
         return {
-          reconcile: async (key, ctx) => {
-            const pod: Pod | undefined = pods.getByKey(key);
-            const uid = pod?.metadata?.uid;
-            if (!pod || !uid) return done();
+          reconcile: async (cached, ctx) => {
+            const key = ctx.key;
+            const pod: Pod = cached;
+            const uid = pod.metadata?.uid;
+            if (!uid) return done();
             const seen = written.get(key);
             const kinds = seen?.uid === uid ? seen.kinds : new Set<SpecPodWriteKind>();
             written.set(key, { uid, kinds });

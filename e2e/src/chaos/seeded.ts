@@ -1,17 +1,9 @@
 // Seeded randomness for chaos runs: the same seed replays the same kill points and edits, so a
-// failing run printed with its seed can be run again (CHAOS_SEED=<n>).
+// failing run printed with its seed can be run again (CHAOS_SEED=<n>). The generator is the suite's
+// one seeded source (local-cluster's seededRandom).
+import { seededRandom } from '@cloneset-suite/local-cluster';
 
-/** mulberry32: a small, well-spread 32-bit generator; returns floats in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom };
 
 /** The seed from CHAOS_SEED, or a fresh one; callers print it. */
 export function chaosSeed(env: NodeJS.ProcessEnv = process.env): number {

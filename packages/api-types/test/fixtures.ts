@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse, parseAllDocuments } from 'yaml';
-import type { CloneSet, CloneSetSpec, PodTransitionRule } from '../src/index.ts';
+import type { CloneSet, PodTransitionRule } from '../src/index.ts';
+import type { CloneSetSpec } from '../src/cloneset/schema.ts';
 
 export const fixturePath = (name: string): string => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 

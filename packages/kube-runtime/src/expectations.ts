@@ -164,6 +164,11 @@ export class ResourceVersionExpectations {
   delete(key: string): void {
     this.expected.delete(key);
   }
+
+  /** The keys with a write the cache has not been seen to reach (a snapshot: satisfied() may clear them meanwhile). */
+  pendingKeys(): string[] {
+    return [...this.expected.keys()];
+  }
 }
 
 /**

@@ -16,7 +16,7 @@ export type { JsonPatchOperation, KubeObject, ObjectMeta } from './client/types.
 
 // Controllers: declared with manager.controller(name) (the builder); what a reconcile returns and throws.
 export { Controller, DEFAULT_MAX_CONCURRENT_RECONCILES, type ReconcileContext } from './controller/controller.ts';
-export type { ReconcilerParts } from './controller/builder.ts';
+export type { ObjectReconciler, ReconcilerParts } from './controller/builder.ts';
 export { done, requeueAfter, type ReconcileAction } from './controller/action.ts';
 export { ControllerStoppedError, LostRaceError, ReconcileError, abortedByStop } from './controller/errors.ts';
 export { controllerOwnerKey, keyOf } from './controller/handlers.ts';

@@ -5,10 +5,8 @@
 //  - stop (signal, stop(), lost lease, a failed runnable): unready, drain the leader runnables
 //    bounded by the graceful-shutdown timeout, flush Events, clear expectations, release the
 //    lease, stop the every-replica runnables, stop the informers; the result says why it stopped.
-import type { KubeConfig } from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
-import { KubeClient } from './client/client.ts';
-import type { Transport } from './client/transport.ts';
+import { KubeClient, type KubeClientOptions } from './client/client.ts';
 import { ControllerBuilder, type ControllerBuilderOptions, type ControllerHost } from './controller/builder.ts';
 import type { ControllerOptions } from './controller/controller.ts';
 import { EventRecorder } from './events.ts';
@@ -33,18 +31,15 @@ export type LeaderElectionConfig = Pick<
   burst?: number;
 };
 
-export interface ManagerOptions {
-  kubeConfig?: KubeConfig;
-  transport?: Transport;
-  qps?: number;
-  burst?: number;
-  /** Per-request answer timeout (default 60 s). */
-  requestTimeoutMs?: number;
-  userAgent?: string;
+/**
+ * The shared client's options (KubeClientOptions: kubeConfig or transport, the qps/burst rate
+ * limit, the answer timeout, the user agent), and what the manager adds. Its clock is also the
+ * clock of every controller, informer and recorder it makes.
+ */
+export interface ManagerOptions extends Pick<KubeClientOptions, 'kubeConfig' | 'transport' | 'qps' | 'burst' | 'requestTimeoutMs' | 'userAgent' | 'clock'> {
   /** The registry /metrics serves; a fresh one per manager by default. */
   registry?: Registry;
   logger?: Logger;
-  clock?: Clock;
   defaultResyncMs?: number;
   /** A cache silent this long is stale: readiness fails and controllers do not act (default 2 min). */
   cacheStaleAfterMs?: number;
@@ -327,7 +322,7 @@ export class Manager implements ControllerHost {
     this.logger.info({ reason: this.stopReason }, 'manager stopped');
   }
 
-  private newClient(o: { qps?: number; burst?: number; requestTimeoutMs?: number; userAgentSuffix?: string }): KubeClient {
+  private newClient(o: Pick<KubeClientOptions, 'qps' | 'burst' | 'requestTimeoutMs'> & { userAgentSuffix?: string }): KubeClient {
     const { kubeConfig, transport, userAgent } = this.options;
     const agent = userAgent && o.userAgentSuffix ? `${userAgent}/${o.userAgentSuffix}` : userAgent;
     return new KubeClient({ kubeConfig, transport, qps: o.qps, burst: o.burst, requestTimeoutMs: o.requestTimeoutMs, userAgent: agent || undefined, clock: this.clock, metrics: this.metrics });

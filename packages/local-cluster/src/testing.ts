@@ -1,6 +1,5 @@
 // Small helpers the cluster suites share: JSON from kubectl, polling, throwaway namespaces.
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { describeComponents, kubectl } from './cluster.ts';
 import { sleep } from './run.ts';
 
@@ -48,17 +47,4 @@ export async function createTestNamespace(prefix: string): Promise<{ name: strin
     throw new Error(`${(err as Error).message}; control plane: ${await describeComponents()}`, { cause: err });
   });
   return { name, remove: async () => void (await kubectl(['delete', 'namespace', name, '--wait=false'])) };
-}
-
-/** A loopback port nobody listens on right now (for servers a test or bench starts). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultCloneSet, formatFieldError, validateCloneSet, type CloneSet } from '../../src/index.ts';
+import { defaultCloneSet, validateCloneSet, type CloneSet } from '../../src/index.ts';
+import { formatFieldError } from '../../src/field-errors.ts';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 // The cluster suites' global setup resolves the kubeconfig (E2E_KUBECONFIG, or the local cluster's, which

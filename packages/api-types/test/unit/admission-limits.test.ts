@@ -1,14 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  INSTANCE_ID_SPACE,
-  MAX_CLONESET_REPLICAS,
-  MAX_PODS_TO_DELETE,
-  defaultCloneSet,
-  validateCloneSet,
-  validateScaleReplicas,
-  type CloneSet,
-} from '../../src/index.ts';
+import { MAX_CLONESET_REPLICAS, MAX_PODS_TO_DELETE, defaultCloneSet, validateCloneSet, validateScaleReplicas, type CloneSet } from '../../src/index.ts';
+import { INSTANCE_ID_SPACE } from '../../src/cloneset/admission-limits.ts';
 import { loadCloneSet } from '../fixtures.ts';
 
 const valid = (): CloneSet => defaultCloneSet(loadCloneSet());

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  defaultCloneSet,
-  formatFieldError,
-  validateCloneSet,
-  validateCloneSetDeletion,
-  type CloneSet,
-  type CloneSetValidationOptions,
-  type FieldError,
-} from '../../src/index.ts';
+import { defaultCloneSet, validateCloneSet, validateCloneSetDeletion, type CloneSet, type FieldError } from '../../src/index.ts';
+import { formatFieldError } from '../../src/field-errors.ts';
+import { type CloneSetValidationOptions } from '../../src/cloneset/validation.ts';
 import { CLONESET_FIXTURES, loadCloneSet, loadSpecFragments, withFragment } from '../fixtures.ts';
 
 const valid = (): CloneSet => defaultCloneSet(loadCloneSet());

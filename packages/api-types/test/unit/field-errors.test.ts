@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FieldPath, fieldError, formatFieldError, formatFieldErrors, type FieldError } from '../../src/index.ts';
+import { fieldError, formatFieldErrors, type FieldError } from '../../src/index.ts';
+import { FieldPath, formatFieldError } from '../../src/field-errors.ts';
 
 describe('formatFieldError (the Kubernetes text form)', () => {
   it.each<[FieldError, string]>([

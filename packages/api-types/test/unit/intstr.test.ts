@@ -1,14 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  IntOrStringError,
-  UNLIMITED,
-  parseIntOrPercent,
-  resolveCloneSetKnobs,
-  resolvePartition,
-  scaledValue,
-  tryParseIntOrPercent,
-} from '../../src/index.ts';
+import { parseIntOrPercent, resolveCloneSetKnobs, resolvePartition, tryParseIntOrPercent } from '../../src/index.ts';
+import { IntOrStringError, UNLIMITED, scaledValue } from '../../src/intstr.ts';
 
 describe('parseIntOrPercent', () => {
   it.each([

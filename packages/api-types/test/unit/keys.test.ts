@@ -1,31 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  CLONESET_GVK,
-  KRUISE_ANNOTATIONS,
-  KRUISE_LABELS,
-  KRUISE_READINESS_GATES,
-  KUSION_CONTROL_LABEL,
-  LIFECYCLE_STATES,
-  PODTRANSITIONRULE_GVK,
-  POL_ID_SOURCE_PREFIXES,
-  POL_LABELS,
-  POL_PER_ID_PREFIXES,
-  POL_PREFIXES,
-  PTR_DETAIL_ANNOTATION_PREFIX,
-  PTR_PROTECTION_FINALIZER,
-  isKusionControlled,
-  lifecycleIds,
-  nanoTimestamp,
-  nanoTimestampToDate,
-  parseNanoTimestamp,
-  parsePolKey,
-  parsePtrDetailAnnotation,
-  ptrDetailsOf,
-  polKey,
-  ptrDetailAnnotation,
-  qualifiedNameErrors,
-} from '../../src/index.ts';
+import { CLONESET_GVK, KRUISE_ANNOTATIONS, KRUISE_LABELS, KRUISE_READINESS_GATES, KUSION_CONTROL_LABEL, LIFECYCLE_STATES, PODTRANSITIONRULE_GVK, POL_LABELS, POL_PER_ID_PREFIXES, POL_PREFIXES, PTR_PROTECTION_FINALIZER, isKusionControlled, lifecycleIds, nanoTimestamp, nanoTimestampToDate, parseNanoTimestamp, parsePolKey, ptrDetailsOf, polKey, ptrDetailAnnotation } from '../../src/index.ts';
+import { POL_ID_SOURCE_PREFIXES } from '../../src/keys/podopslifecycle.ts';
+import { PTR_DETAIL_ANNOTATION_PREFIX, parsePtrDetailAnnotation } from '../../src/keys/transition-rule.ts';
+import { qualifiedNameErrors } from '../../src/names.ts';
 
 describe('well-known keys are byte-compatible with the anchors', () => {
   it.each([

@@ -3,14 +3,9 @@
 // parser does and the value is not negative.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  DECIMAL_PERCENT_PATTERN,
-  INT_PERCENT_PATTERN,
-  NON_ZERO_PERCENT_PATTERN,
-  PERCENT_PATTERN,
-  tryParseIntOrPercent,
-  type IntOrString,
-} from '../../src/index.ts';
+import { tryParseIntOrPercent, type IntOrString } from '../../src/index.ts';
+import { DECIMAL_PERCENT_PATTERN, INT_PERCENT_PATTERN } from '../../src/cloneset/schema.ts';
+import { NON_ZERO_PERCENT_PATTERN, PERCENT_PATTERN } from '../../src/transition-rule/schema.ts';
 
 function schemaAccepts(value: IntOrString, pattern: string, minimum: number): boolean {
   return typeof value === 'number' ? Number.isInteger(value) && value >= minimum : new RegExp(pattern).test(value);

@@ -1,14 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  InvalidLabelSelectorError,
-  compileLabelSelector,
-  isEmptyLabelSelector,
-  labelSelectorMatches,
-  labelSelectorToString,
-  validateLabelSelector,
-  type LabelSelector,
-} from '../../src/index.ts';
+import { InvalidLabelSelectorError, compileLabelSelector, labelSelectorMatches, labelSelectorToString, type LabelSelector } from '../../src/index.ts';
+import { isEmptyLabelSelector, validateLabelSelector } from '../../src/selector.ts';
 
 describe('labelSelectorMatches', () => {
   const labels = { app: 'sample', tier: 'a', env: 'prod' };

@@ -1,17 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  caBundleProblem,
-  PTR_MAX_CA_BUNDLE_BYTES,
-  PTR_MAX_PARAMETER_VALUE_BYTES,
-  PTR_MAX_WEBHOOK_PARAMETERS,
-  defaultPodTransitionRule,
-  formatFieldError,
-  validatePodTransitionRule,
-  type FieldError,
-  type PodTransitionRule,
-  type TransitionRule,
-} from '../../src/index.ts';
+import { caBundleProblem, PTR_MAX_PARAMETER_VALUE_BYTES, PTR_MAX_WEBHOOK_PARAMETERS, defaultPodTransitionRule, validatePodTransitionRule, type FieldError, type PodTransitionRule, type TransitionRule } from '../../src/index.ts';
+import { PTR_MAX_CA_BUNDLE_BYTES } from '../../src/transition-rule/schema.ts';
+import { formatFieldError } from '../../src/field-errors.ts';
 import { fixturePath, loadPodTransitionRule } from '../fixtures.ts';
 
 const texts = (errs: FieldError[]): string => errs.map(formatFieldError).join('\n');

@@ -1,5 +1,6 @@
-// One CloneSet pass, the controller's imperative shell (README, Architecture): gather inputs from the
-// shared caches, plan the pass (planReconcileStages, the event loop getting a turn between two
+// One CloneSet pass, the controller's imperative shell (README, Architecture): from the cached
+// CloneSet the builder hands it (once the cache shows our own status and pod writes), gather inputs
+// from the shared caches, plan the pass (planReconcileStages, the event loop getting a turn between two
 // stages once 10 ms have passed), execute its actions, write /status only when it changed, and
 // say what comes next: done, requeue after a delay, or the pass's failures thrown for the error
 // policy (a lost race included).
@@ -9,10 +10,10 @@ import {
   done,
   namespacedKey,
   requeueAfter,
-  keyOf,
   runInTurns,
   yieldToEventLoop,
   type Clock,
+  type DeepReadonly,
   type EventRecorder,
   type KubeClient,
   type ReconcileAction,
@@ -41,7 +42,7 @@ export interface CloneSetReconcilerDeps {
   clock: Clock;
   recorder: EventRecorder;
   expectations: ScaleExpectations;
-  /** Versions of our own pod writes and status writes, kept current from the caches. */
+  /** Versions of our own pod writes and status writes: the builder holds a pass until the caches show them. */
   podWrites: ResourceVersionExpectations;
   statusWrites: ResourceVersionExpectations;
   gates: FeatureGates;
@@ -57,7 +58,7 @@ export interface CloneSetReconcilerDeps {
 // client-node's shapes and accept either form, hence the casts at the boundary.
 const asPods = (objs: readonly unknown[]): V1Pod[] => objs as V1Pod[];
 
-/** Safety requeue while the cache has not caught up with our own pod writes. */
+/** Requeue while a drain's write met a newer version or the handover waits for the caches. */
 const STALE_CACHE_REQUEUE_MS = 1_000;
 
 function cacheView(caches: CloneSetCaches) {
@@ -68,7 +69,7 @@ function cacheView(caches: CloneSetCaches) {
   };
 }
 
-export function cloneSetReconciler(deps: CloneSetReconcilerDeps): ReconcilerParts {
+export function cloneSetReconciler(deps: CloneSetReconcilerDeps): ReconcilerParts<CloneSetObject> {
   const { caches, client, clock, recorder, expectations, podWrites, statusWrites, gates, random, resizeDeferredTimeoutMs, imagePullJobs, ring } = deps;
   // What is kept in memory for a CloneSet: dropped when it leaves this manager's view or is drained.
   const forget = (key: string): void => {
@@ -83,16 +84,12 @@ export function cloneSetReconciler(deps: CloneSetReconcilerDeps): ReconcilerPart
   // Read only for an in-place resize, which must fit the node's allocatable cpu and memory.
   const nodeAllocatable = (name: string): Readonly<Record<string, string>> | undefined => cachedAllocatable(caches.nodes.getByKey(name));
 
-  const reconcile = async (key: string, ctx: ReconcileContext): Promise<ReconcileAction> => {
-    const cs = caches.cloneSets.getByKey(key) as CloneSetObject | undefined;
-    if (!cs) return done();
+  const reconcile = async (cached: DeepReadonly<CloneSetObject>, ctx: ReconcileContext): Promise<ReconcileAction> => {
+    const cs = cached as CloneSetObject;
+    const key = ctx.key;
     if (ring && isDraining(cs, ring.name)) {
       const outcome = await acknowledgeDrain(cs, ring.name, { client, forget: () => forget(key), logger: ctx.logger, signal: ctx.signal });
       return outcome === 'changed-since-read' ? requeueAfter(STALE_CACHE_REQUEUE_MS) : done();
-    }
-    if (!statusWrites.satisfied(key, cs.metadata.resourceVersion)) {
-      ctx.logger.debug({ resourceVersion: cs.metadata.resourceVersion }, 'waiting for the cache to observe our status write');
-      return requeueAfter(STALE_CACHE_REQUEUE_MS);
     }
     const ns = cs.metadata.namespace;
     observeCachedCreates(expectations, key, (name) => caches.pods.getByKey(namespacedKey(ns, name)) !== undefined);
@@ -109,11 +106,6 @@ export function cloneSetReconciler(deps: CloneSetReconcilerDeps): ReconcilerPart
     }
     const uid = cs.metadata.uid ?? '';
     const cachedPods = caches.pods.byIndex(OwnerUIDIndex, uid);
-    const stale = cachedPods.filter((p) => !podWrites.satisfied(keyOf(p), p.metadata?.resourceVersion));
-    if (stale.length > 0) {
-      ctx.logger.debug({ cloneSet: key, pods: stale.map((p) => p.metadata?.name) }, 'waiting for the cache to observe our pod writes');
-      return requeueAfter(STALE_CACHE_REQUEUE_MS);
-    }
     const nowMs = clock.now();
     // The stages plan from the pods listed above; the lookups below read the cache when called.
     const plan = await runInTurns(planReconcileStages({
@@ -136,6 +128,7 @@ export function cloneSetReconciler(deps: CloneSetReconcilerDeps): ReconcilerPart
 
     const execution = await executePlan(plan.actions, {
       client,
+      clock,
       recorder,
       expectations,
       logger: ctx.logger,

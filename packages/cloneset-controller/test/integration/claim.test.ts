@@ -1,28 +1,20 @@
 // Claiming (orphans are never adopted, as in OpenKruise): a controlled pod whose labels stop matching is released (our
 // ownerReference removed, the pod keeps running) and replaced; a matching orphan is never adopted;
 // a matching pod with only a non-controller reference to the CloneSet is adopted.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { eventually, kubectl } from '@cloneset-suite/local-cluster';
-import { installCrds, startController, withNamespace, type RunningController } from './harness.ts';
+import { controllerInNamespace } from './harness.ts';
 import { apply, cloneSet, getCloneSet, isReady, listPods, readyPods, sleep, type Pod } from './support.ts';
 
 describe('CloneSet claiming', () => {
   let ns: string;
-  let removeNs: () => Promise<void>;
-  let controller: RunningController;
   let csUid: string;
 
+  controllerInNamespace('cs-claim', (s) => ({ ns } = s));
   beforeAll(async () => {
-    await installCrds();
-    ({ name: ns, remove: removeNs } = await withNamespace('cs-claim'));
-    controller = startController(ns);
     await apply(ns, cloneSet('claim', 2));
     await readyPods(ns, 'app=claim', 2);
     csUid = (await getCloneSet(ns, 'claim'))!.metadata.uid;
-  });
-  afterAll(async () => {
-    await controller?.stop();
-    await removeNs?.();
   });
 
   const owned = (p: Pod): boolean => (p.metadata.ownerReferences ?? []).some((r) => r.uid === csUid);

@@ -1,27 +1,17 @@
 // Events (OpenKruise's CloneSet Events) as `kubectl get events` shows them, folded as client-go folds them past 9
 // similar ones, and CloneSet deletion cascading to pods, PVCs and revisions through the garbage
 // collector (OpenKruise's controller mechanics).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventually, kubectl } from '@cloneset-suite/local-cluster';
-import { installCrds, startController, withNamespace, type RunningController } from './harness.ts';
+import { controllerInNamespace } from './harness.ts';
 import { apply, cloneSet, getCloneSet, listEvents, listPods, listPvcs, listRevisions, readyPods, scale } from './support.ts';
 
 const vct = [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }];
 
 describe('events and cascading deletion', () => {
   let ns: string;
-  let removeNs: () => Promise<void>;
-  let controller: RunningController;
 
-  beforeAll(async () => {
-    await installCrds();
-    ({ name: ns, remove: removeNs } = await withNamespace('cs-events'));
-    controller = startController(ns);
-  });
-  afterAll(async () => {
-    await controller?.stop();
-    await removeNs?.();
-  });
+  controllerInNamespace('cs-events', (s) => ({ ns } = s));
 
   it('records SuccessfulCreate and SuccessfulDelete on the CloneSet, visible with kubectl get events', async () => {
     await apply(ns, cloneSet('ev', 3, { volumeClaimTemplates: vct }));

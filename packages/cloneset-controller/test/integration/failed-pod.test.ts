@@ -1,24 +1,14 @@
 // A pod of the CloneSet that turns Failed (kruise #2481): the CloneSet says so in an Event, a new
 // pod takes its place at once, and the Failed pod is left for inspection, as OpenKruise leaves it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventually, kubectl } from '@cloneset-suite/local-cluster';
-import { installCrds, startController, withNamespace, type RunningController } from './harness.ts';
+import { controllerInNamespace } from './harness.ts';
 import { apply, cloneSet, getCloneSet, listEvents, listPods, readyPods } from './support.ts';
 
 describe('a pod that fails', () => {
   let ns: string;
-  let removeNs: () => Promise<void>;
-  let controller: RunningController;
 
-  beforeAll(async () => {
-    await installCrds();
-    ({ name: ns, remove: removeNs } = await withNamespace('cs-failed'));
-    controller = startController(ns);
-  });
-  afterAll(async () => {
-    await controller?.stop();
-    await removeNs?.();
-  });
+  controllerInNamespace('cs-failed', (s) => ({ ns } = s));
 
   it('is replaced, kept, and reported in a Warning Event naming it', async () => {
     await apply(ns, cloneSet('fp', 2));

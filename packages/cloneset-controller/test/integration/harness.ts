@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createTestNamespace, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
 import { KubeConfigTransport, Manager, createLogger, loadKubeConfig, type HttpRequest, type HttpResponse, type Transport } from '@cloneset-suite/kube-runtime';
 import { Registry } from 'prom-client';
+import { afterAll, beforeAll } from 'vitest';
 import { createCloneSetController, type CloneSetControllerOptions } from '../../src/reconciler/controller.ts';
 
 export async function installCrds(): Promise<void> {
@@ -59,6 +60,9 @@ class RecordingTransport implements Transport {
   }
 }
 
+/** The controllers started per namespace and not stopped yet: a suite's teardown stops them all, restarts included. */
+const runningIn = new Map<string, Set<RunningController>>();
+
 export function startController(namespace: string, options: Omit<CloneSetControllerOptions, 'namespace'> = {}, beforeSend?: BeforeSend): RunningController {
   const registry = new Registry();
   const kubeConfig = loadKubeConfig(testKubeconfigPath());
@@ -74,7 +78,7 @@ export function startController(namespace: string, options: Omit<CloneSetControl
   createCloneSetController(manager, { namespace, maxConcurrentReconciles: 2, ...options });
   const abort = new AbortController();
   const done = manager.start(abort.signal);
-  return {
+  const running: RunningController = {
     namespace,
     registry,
     writes: async () => {
@@ -87,10 +91,48 @@ export function startController(namespace: string, options: Omit<CloneSetControl
     stop: async () => {
       abort.abort();
       await done;
+      runningIn.get(namespace)?.delete(running);
     },
   };
+  if (!runningIn.has(namespace)) runningIn.set(namespace, new Set());
+  runningIn.get(namespace)!.add(running);
+  return running;
 }
 
 export async function withNamespace(prefix: string): Promise<{ name: string; remove: () => Promise<void> }> {
   return createTestNamespace(prefix);
+}
+
+/** What a suite's fixture hands it once set up. */
+export interface SuiteController {
+  ns: string;
+  controller: RunningController;
+}
+
+export interface SuiteSetup {
+  controller?: Omit<CloneSetControllerOptions, 'namespace'>;
+  /** Runs in the new namespace before the controller starts (a quota it must meet, say). */
+  prepare?: (ns: string) => Promise<void>;
+  beforeSend?: BeforeSend;
+}
+
+/**
+ * The setup most suites share, registered in the calling describe (or file): before its tests,
+ * the CRDs, a fresh namespace named after `prefix` and the controller scoped to it; after them,
+ * every controller started in that namespace stopped (a test's restarts included), then the
+ * namespace removed. `receive` gets both once they exist.
+ */
+export function controllerInNamespace(prefix: string, receive: (suite: SuiteController) => void, setup: SuiteSetup = {}): void {
+  let namespace: { name: string; remove: () => Promise<void> } | undefined;
+  beforeAll(async () => {
+    await installCrds();
+    namespace = await withNamespace(prefix);
+    await setup.prepare?.(namespace.name);
+    receive({ ns: namespace.name, controller: startController(namespace.name, setup.controller, setup.beforeSend) });
+  });
+  afterAll(async () => {
+    if (!namespace) return;
+    for (const c of [...(runningIn.get(namespace.name) ?? [])]) await c.stop();
+    await namespace.remove();
+  });
 }

@@ -2,9 +2,9 @@
 // deleted from outside, deleted with a pod the controller removes.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventually, getJson, kubectl, repoRoot } from '@cloneset-suite/local-cluster';
-import { installCrds, startController, withNamespace, type RunningController } from './harness.ts';
+import { controllerInNamespace } from './harness.ts';
 
 interface Pod {
   metadata: { name: string; uid: string; labels: Record<string, string>; deletionTimestamp?: string };
@@ -17,20 +17,10 @@ const ready = (p: Pod): boolean => p.status.conditions?.some((c) => c.type === '
 
 describe('CloneSet PVC templates', () => {
   let ns: string;
-  let removeNs: () => Promise<void>;
-  let controller: RunningController;
   const pods = async (): Promise<Pod[]> => ((await getJson<{ items: Pod[] }>(['pods', '-n', ns]))?.items ?? []).filter((p) => !p.metadata.deletionTimestamp);
   const pvcs = async (): Promise<Pvc[]> => (await getJson<{ items: Pvc[] }>(['pvc', '-n', ns]))?.items ?? [];
 
-  beforeAll(async () => {
-    await installCrds();
-    ({ name: ns, remove: removeNs } = await withNamespace('cs-pvc'));
-    controller = startController(ns);
-  });
-  afterAll(async () => {
-    await controller?.stop();
-    await removeNs?.();
-  });
+  controllerInNamespace('cs-pvc', (s) => ({ ns } = s));
 
   it('applies the seed PVC sample unchanged: one bound claim per pod, named <claim>-<cs>-<id>', async () => {
     const sample = readFileSync(path.join(repoRoot, 'packages/api-types/test/fixtures/seed-002-cloneset-sample-data.yaml'), 'utf8');

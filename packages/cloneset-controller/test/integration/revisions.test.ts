@@ -1,9 +1,9 @@
 // ControllerRevisions (OpenKruise's ControllerRevisions): created and owned, pods labelled with them, an identical template
 // reuses its revision, a rollback reuses the old one (same name, bumped .revision), history is
 // truncated to revisionHistoryLimit without touching live revisions; CloneSetShortHash labels.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventually, kubectl } from '@cloneset-suite/local-cluster';
-import { installCrds, startController, withNamespace, type RunningController } from './harness.ts';
+import { controllerInNamespace, startController, type RunningController } from './harness.ts';
 import {
   REVISION_LABEL,
   TEMPLATE_HASH_LABEL,
@@ -38,19 +38,10 @@ async function updateRevisionAfter(ns: string, name: string, check: (rev: string
 
 describe('CloneSet revisions', () => {
   let ns: string;
-  let removeNs: () => Promise<void>;
   let controller: RunningController;
   let first: string;
 
-  beforeAll(async () => {
-    await installCrds();
-    ({ name: ns, remove: removeNs } = await withNamespace('cs-rev'));
-    controller = startController(ns);
-  });
-  afterAll(async () => {
-    await controller?.stop();
-    await removeNs?.();
-  });
+  controllerInNamespace('cs-rev', (s) => ({ ns, controller } = s));
 
   it('creates an owned ControllerRevision and labels pods with it', async () => {
     // Paused: template changes below make revisions without rolling pods, which keeps this fast.
@@ -143,18 +134,8 @@ describe('CloneSet revisions', () => {
 
 describe('CloneSet revisions with CloneSetShortHash', () => {
   let ns: string;
-  let removeNs: () => Promise<void>;
-  let controller: RunningController;
 
-  beforeAll(async () => {
-    await installCrds();
-    ({ name: ns, remove: removeNs } = await withNamespace('cs-revshort'));
-    controller = startController(ns, { featureGates: { CloneSetShortHash: true } });
-  });
-  afterAll(async () => {
-    await controller?.stop();
-    await removeNs?.();
-  });
+  controllerInNamespace('cs-revshort', (s) => ({ ns } = s), { controller: { featureGates: { CloneSetShortHash: true } } });
 
   it('labels pods with the hash only, and still counts them as updated', async () => {
     await apply(ns, cloneSet('short', 2));

@@ -1,9 +1,9 @@
 // Scale-in deletion order (OpenKruise's scale-in order). The template carries a scheduling gate, so the test decides
 // where and when each pod is scheduled (and so when it becomes Ready): unscheduled pods go first,
 // then not-ready ones, then lower pod-deletion-cost, then pods sharing a node with another.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { eventually, kubectl } from '@cloneset-suite/local-cluster';
-import { installCrds, startController, withNamespace, type RunningController } from './harness.ts';
+import { controllerInNamespace } from './harness.ts';
 import { apply, cloneSet, isReady, listPods, scale, sleep, type Pod } from './support.ts';
 
 const GATE = 'cloneset-suite.io/hold';
@@ -11,8 +11,6 @@ const COST = 'controller.kubernetes.io/pod-deletion-cost';
 
 describe('scale-in order', () => {
   let ns: string;
-  let removeNs: () => Promise<void>;
-  let controller: RunningController;
   let a: string, b: string, c: string, d: string, e: string;
 
   const pods = (app = 'order'): Promise<Pod[]> => listPods(ns, `app=${app}`);
@@ -37,10 +35,8 @@ describe('scale-in order', () => {
     });
   }
 
+  controllerInNamespace('cs-order', (s) => ({ ns } = s));
   beforeAll(async () => {
-    await installCrds();
-    ({ name: ns, remove: removeNs } = await withNamespace('cs-order'));
-    controller = startController(ns);
     await apply(ns, cloneSet('order', 5, {}, { spec: { schedulingGates: [{ name: GATE }] } }));
     [a, b, c, d, e] = (await eventually('5 gated pods', async () => {
       const l = await names();
@@ -54,10 +50,6 @@ describe('scale-in order', () => {
     await sleep(1_100);
     await place(c, 'kwok-node-1');
     await place(d, 'kwok-node-2');
-  });
-  afterAll(async () => {
-    await controller?.stop();
-    await removeNs?.();
   });
 
   it('deletes the unscheduled pod first, even with the highest deletion cost', async () => {

@@ -3,9 +3,9 @@
 // in slow-start batches 1, 2, 4... and stop at the first failed batch (a ResourceQuota makes them
 // fail), with FailedCreate events and a FailedScale condition that is cleared once the quota is
 // lifted (failure conditions are cleared on the next successful pass).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventually, kubectl } from '@cloneset-suite/local-cluster';
-import { installCrds, isPodWrite, startController, withNamespace, type RecordedRequest, type RunningController } from './harness.ts';
+import { controllerInNamespace, isPodWrite, type RecordedRequest, type RunningController } from './harness.ts';
 import { apply, cloneSet, countEvents, getCloneSet, listEvents, readyPods, sleep } from './support.ts';
 
 const podCreates = (c: RunningController): RecordedRequest[] =>
@@ -30,18 +30,9 @@ function concurrentBatches(reqs: readonly RecordedRequest[]): RecordedRequest[][
 
 describe('scale-out with scaleStrategy.maxUnavailable and minReadySeconds', () => {
   let ns: string;
-  let removeNs: () => Promise<void>;
   let controller: RunningController;
 
-  beforeAll(async () => {
-    await installCrds();
-    ({ name: ns, remove: removeNs } = await withNamespace('cs-scaleout'));
-    controller = startController(ns);
-  });
-  afterAll(async () => {
-    await controller?.stop();
-    await removeNs?.();
-  });
+  controllerInNamespace('cs-scaleout', (s) => ({ ns, controller } = s));
 
   it('creates one pod at a time, each once the previous one is available, with ScaleUpLimited', async () => {
     const minReadySeconds = 2;
@@ -70,24 +61,17 @@ describe('scale-out with scaleStrategy.maxUnavailable and minReadySeconds', () =
 
 describe('scale-out slow start under a ResourceQuota', () => {
   let ns: string;
-  let removeNs: () => Promise<void>;
   let controller: RunningController;
 
-  beforeAll(async () => {
-    await installCrds();
-    ({ name: ns, remove: removeNs } = await withNamespace('cs-quota'));
-    await apply(ns, { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'pods' }, spec: { hard: { pods: '3' } } });
-    // The quota admission plugin needs the quota's status before it enforces it.
+  // The quota admission plugin needs the quota's status before it enforces it.
+  const quotaOfThreePods = async (namespace: string): Promise<void> => {
+    await apply(namespace, { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'pods' }, spec: { hard: { pods: '3' } } });
     await eventually('quota status', async () => {
-      const q = JSON.parse(await kubectl(['get', 'resourcequota', 'pods', '-n', ns, '-o', 'json'])) as { status?: { hard?: Record<string, string> } };
+      const q = JSON.parse(await kubectl(['get', 'resourcequota', 'pods', '-n', namespace, '-o', 'json'])) as { status?: { hard?: Record<string, string> } };
       return q.status?.hard?.pods === '3';
     });
-    controller = startController(ns);
-  });
-  afterAll(async () => {
-    await controller?.stop();
-    await removeNs?.();
-  });
+  };
+  controllerInNamespace('cs-quota', (s) => ({ ns, controller } = s), { prepare: quotaOfThreePods });
 
   it('creates in batches 1, 2, 4 and stops at the first failed batch; FailedCreate and FailedScale', async () => {
     await apply(ns, cloneSet('quota', 8));

@@ -1,9 +1,9 @@
 // CloneSet scaling as a user drives it: kubectl apply, scale, delete pod, podsToDelete.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventually, getJson, kubectl, repoRoot } from '@cloneset-suite/local-cluster';
-import { installCrds, startController, withNamespace, type RunningController } from './harness.ts';
+import { controllerInNamespace, type RunningController } from './harness.ts';
 
 interface Pod {
   metadata: { name: string; uid: string; labels: Record<string, string>; ownerReferences?: { kind: string; name: string; controller?: boolean }[]; deletionTimestamp?: string };
@@ -25,18 +25,9 @@ async function activePods(ns: string): Promise<Pod[]> {
 
 describe('CloneSet scaling', () => {
   let ns: string;
-  let removeNs: () => Promise<void>;
   let controller: RunningController;
 
-  beforeAll(async () => {
-    await installCrds();
-    ({ name: ns, remove: removeNs } = await withNamespace('cs-scale'));
-    controller = startController(ns);
-  });
-  afterAll(async () => {
-    await controller?.stop();
-    await removeNs?.();
-  });
+  controllerInNamespace('cs-scale', (s) => ({ ns, controller } = s));
 
   it('creates the seed sample\'s 5 pods, Ready, with ids, labels, owner and both readiness gates', async () => {
     await kubectl(['apply', '-n', ns, '-f', '-'], fixture('seed-002-cloneset-sample.yaml'));

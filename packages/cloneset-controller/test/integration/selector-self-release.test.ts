@@ -3,25 +3,16 @@
 // Deployment's pods alone) reaches the controller when admission is not in the way (this suite
 // installs only the CRDs). It creates no pod, sets FailedScale naming the selector and records a
 // Warning, instead of creating and releasing pods without end.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventually } from '@cloneset-suite/local-cluster';
-import { installCrds, isPodWrite, startController, withNamespace, type RunningController } from './harness.ts';
+import { controllerInNamespace, isPodWrite, type RunningController } from './harness.ts';
 import { apply, cloneSet, countEvents, getCloneSet, listPods, sleep } from './support.ts';
 
 describe('a selector that would release every pod the CloneSet creates', () => {
   let ns: string;
-  let removeNs: () => Promise<void>;
   let controller: RunningController;
 
-  beforeAll(async () => {
-    await installCrds();
-    ({ name: ns, remove: removeNs } = await withNamespace('cs-selfrelease'));
-    controller = startController(ns);
-  });
-  afterAll(async () => {
-    await controller?.stop();
-    await removeNs?.();
-  });
+  controllerInNamespace('cs-selfrelease', (s) => ({ ns, controller } = s));
 
   it('creates nothing, and says why on FailedScale and with a Warning', async () => {
     const manifest = cloneSet('web', 3) as { spec: { selector: Record<string, unknown> } };

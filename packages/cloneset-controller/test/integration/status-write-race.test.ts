@@ -3,10 +3,10 @@
 // status write (the test holds the controller's request until it has written): the controller's
 // stale status must not replace it. The conflict is replanned, so the CloneSet still settles, with
 // no Warning Event and no Failed* condition, and the other writer's condition survives.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventually, kubectl } from '@cloneset-suite/local-cluster';
 import type { HttpRequest } from '@cloneset-suite/kube-runtime';
-import { installCrds, startController, withNamespace, type RunningController } from './harness.ts';
+import { controllerInNamespace } from './harness.ts';
 import { apply, cloneSet, getCloneSet, listEvents, readyPods, scale } from './support.ts';
 
 const NAME = 'racy';
@@ -14,8 +14,6 @@ const MARKER = { type: 'ExternalWriterMarker', status: 'True', reason: 'Test', m
 
 describe('CloneSet status write races another writer', () => {
   let ns: string;
-  let removeNs: () => Promise<void>;
-  let controller: RunningController;
   let armed = false;
   let raced = 0;
 
@@ -27,15 +25,7 @@ describe('CloneSet status write races another writer', () => {
     raced++;
   };
 
-  beforeAll(async () => {
-    await installCrds();
-    ({ name: ns, remove: removeNs } = await withNamespace('cs-status-race'));
-    controller = startController(ns, {}, raceStatusWrite);
-  });
-  afterAll(async () => {
-    await controller?.stop();
-    await removeNs?.();
-  });
+  controllerInNamespace('cs-status-race', (s) => ({ ns } = s), { beforeSend: raceStatusWrite });
 
   it('a status computed before another writer\'s status does not overwrite it; the pass is replanned and settles', async () => {
     await apply(ns, cloneSet(NAME, 1));

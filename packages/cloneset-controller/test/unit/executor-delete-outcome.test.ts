@@ -128,7 +128,7 @@ describe('the next pass after a claim delete with an unknown outcome', () => {
       resizeDeferredTimeoutMs: undefined,
       imagePullJobs: undefined,
     });
-    await reconcile(KEY, { key: KEY, namespace: 'ns', name: 'cs', reconcileID: 'r1', logger: silentLogger(), signal: new AbortController().signal, retries: 0 });
+    await reconcile(caches.cloneSets.getByKey(KEY)!, { key: KEY, namespace: 'ns', name: 'cs', reconcileID: 'r1', logger: silentLogger(), signal: new AbortController().signal, retries: 0 });
     return api.calls;
   }
 

@@ -1,7 +1,7 @@
 // A failed action fails the condition of the step that planned it (OpenKruise's conditions), whatever its kind.
 import { describe, expect, it } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
-import { ControllerStoppedError, type EventRecorder, type KubeClient, type Logger, type ScaleExpectations } from '@cloneset-suite/kube-runtime';
+import { ControllerStoppedError, FakeClock, type EventRecorder, type KubeClient, type Logger, type ScaleExpectations } from '@cloneset-suite/kube-runtime';
 import { statePatch } from '../../src/core/lifecycle/lifecycle.ts';
 import { failureCondition, type PlannedAction } from '../../src/core/plan.ts';
 import { setPodConditions } from '../../src/core/pods/pod-conditions.ts';
@@ -15,6 +15,7 @@ function refusingContext(): ExecutionContext {
   const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} } as unknown as Logger;
   return {
     client,
+    clock: new FakeClock(NOW),
     recorder: { event: () => {} } as unknown as EventRecorder,
     expectations: { expect: () => {}, observe: () => {} } as unknown as ScaleExpectations,
     logger: silent,

@@ -1,8 +1,8 @@
 // A small in-memory stand-in for the apiserver's pod and PVC endpoints, for executor tests:
 // each verb can be answered normally or replaced by a test's own behaviour.
-import { silentLogger, type EventRecorder, type KubeClient, type KubeObject, type ScaleExpectations } from '@cloneset-suite/kube-runtime';
+import { FakeClock, silentLogger, type EventRecorder, type KubeClient, type KubeObject, type ScaleExpectations } from '@cloneset-suite/kube-runtime';
 import type { ExecutionContext } from '../../src/reconciler/executor.ts';
-import { cloneSet } from './fixtures.ts';
+import { NOW, cloneSet } from './fixtures.ts';
 
 export interface RecordedEvent {
   type: string;
@@ -78,6 +78,7 @@ export function fakeApi(override: Override = () => undefined, maxConcurrentReque
 export function executionContext(api: FakeApi, expectations: ScaleExpectations, extra: Partial<ExecutionContext> = {}): ExecutionContext {
   return {
     client: api.client,
+    clock: new FakeClock(NOW),
     recorder: api.recorder,
     expectations,
     logger: silentLogger(),

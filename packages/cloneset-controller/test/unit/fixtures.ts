@@ -4,6 +4,7 @@ import { waitMessage } from '../../src/core/waits/wait-text.ts';
 import type { V1Pod } from '@kubernetes/client-node';
 import { INPLACE_UPDATE_READY, INSTANCE_ID_LABEL, LIFECYCLE_STATE_LABEL, REVISION_LABEL, SPECIFIED_DELETE_LABEL } from '../../src/core/keys.ts';
 import type { CloneSetLike, CloneSetSpecLike } from '../../src/core/types.ts';
+import { seededRandom } from '@cloneset-suite/local-cluster';
 
 export const NOW = Date.parse('2026-01-01T00:10:00Z');
 export const CS_UID = 'uid-cs';
@@ -96,17 +97,8 @@ export function cloneSet(spec: Partial<CloneSetSpecLike> = {}, extra: Partial<Cl
   };
 }
 
-/** Deterministic PRNG (mulberry32) for id generation in tests. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic ids in tests: the suite's one seeded generator. */
+export { seededRandom };
 
 // ---- plan contexts ----
 import type { V1ControllerRevision, V1PersistentVolumeClaim } from '@kubernetes/client-node';

@@ -1,9 +1,11 @@
 // The label changes the shell writes for the plan's PodOpsLifecycle actions (the SDK's planners
 // with the CloneSet's adapters), and the record of what a begin began.
 import { describe, expect, it } from 'vitest';
+import { FakeClock, Resources, type KubeObject } from '@cloneset-suite/kube-runtime';
 import { CLONESET_OPERATION_ANNOTATION, cloneSetLifecycle } from '../../src/core/lifecycle/begun-operation.ts';
 import type { OperationAction } from '../../src/core/plan.ts';
-import { operationPatchOps, planOperationWrite, type OperationWrite } from '../../src/reconciler/actions/operation-writes.ts';
+import { operationPatchOps, planOperationWrite, writeOperation, type OperationWrite } from '../../src/reconciler/actions/operation-writes.ts';
+import { fakeApi } from './fake-api.ts';
 import { pod } from './fixtures.ts';
 
 const NOW = '1767225600000000000';
@@ -106,5 +108,18 @@ describe('a begin, written and read back', () => {
     expect(applied({}, { other: 'x' }, begin).ops.filter((o) => o.path.startsWith('/metadata/annotations'))).toEqual([
       { op: 'add', path: '/metadata/annotations/podopslifecycle.cloneset-suite.io~1cloneset-operation', value: record('update', false) },
     ]);
+  });
+});
+
+describe('writeOperation', () => {
+  it("stamps the labels with the manager's clock, not the wall clock", async () => {
+    const api = fakeApi();
+    const begin: OperationAction = { kind: 'beginOperation', name: 'p', type: 'update', deletesPod: false };
+    const at = Date.parse('2020-06-01T00:00:00Z');
+    const pods = api.client.resource<KubeObject>(Resources.pods);
+    await writeOperation(begin, pod({}) as unknown as KubeObject, pods, 'ns', { signal: new AbortController().signal, clock: new FakeClock(at) });
+    const stamp = `${at}000000`;
+    const patch = api.calls[0]?.body as { body: { path: string; value?: unknown }[] };
+    expect(patch.body.find((o) => o.path.endsWith('operating.podopslifecycle.kusionstack.io~1cloneset'))?.value).toBe(stamp);
   });
 });

@@ -71,7 +71,7 @@ async function turnsDuringOnePass(caches: CloneSetCaches): Promise<number> {
     setImmediate(count);
   };
   setImmediate(count);
-  await reconcile('ns/cs', ctx);
+  await reconcile(caches.cloneSets.getByKey('ns/cs')!, ctx);
   passing = false;
   return turns;
 }

@@ -5,13 +5,19 @@
 //   manager
 //     .controller('cloneset', { maxConcurrentReconciles, expectationTimeoutMs })
 //     .for(cloneSets, { groupKind: CLONESET_GK })      the primary resource: its own key
+//     .for(rules, { changed: specChanged })             ... an update only when it changes what is read
 //     .owns(pods, { expectations: (pod) => name })      keyed by their controller reference
 //     .watches(services, (svc) => keysOf(svc))          any other mapping to keys
 //     .waitsFor(nodes)                                  a cache read in reconciles, events unused
 //     .triggeredBy((enqueue) => gate.onChange(...))     keys from outside the caches
 //     .tracksOwnWrites(pods)                            resourceVersions of our own writes
 //     .recordsEvents('cloneset-controller', instance)
-//     .complete((c) => ({ reconcile, forget, stop }))
+//     .complete((c) => ({ reconcile: (cs, ctx) => .., forget, stop }))
+//
+// The reconciler receives the cached primary object (kube-rs's reconcile(obj, ctx)), read through
+// ./cache-read.ts: a key whose object left the cache (or that `when` turns away) forgets its kept
+// state instead, and one whose cache has not shown our own writes yet (tracksOwnWrites, on the
+// primary or an owned source) waits for it; no reconciler looks its object up or checks the gate.
 //
 // `complete` builds the reconciler from the handles the declaration asked for (expectations, own
 // writes, recorder, enqueue), so nothing refers forward to the controller; it wires every handler
@@ -21,6 +27,7 @@
 import type { KubeObject } from '../client/types.ts';
 import type { EventRecorder } from '../events.ts';
 import { ResourceVersionExpectations, ScaleExpectations } from '../expectations.ts';
+import type { Store } from '../informer/store.ts';
 import type { EventSource, ResourceEventHandler } from '../informer/types.ts';
 import type { Logger } from '../logger.ts';
 import type { RuntimeMetrics } from '../metrics.ts';
@@ -30,7 +37,9 @@ import type { Clock } from '../util/clock.ts';
 import { ownedLeftView } from '../ring/left-view.ts';
 import type { RingMembership } from '../ring/ring-labels.ts';
 import type { DeepReadonly } from '../util/deep-readonly.ts';
-import { Controller, type ControllerOptions, type MapObjectToKeys, type Reconciler } from './controller.ts';
+import { done, requeueAfter, type ReconcileAction } from './action.ts';
+import { OWN_WRITE_RECHECK_MS, readPrimary, type OwnedWrites, type PrimaryCache } from './cache-read.ts';
+import { Controller, type ControllerOptions, type MapObjectToKeys, type ReconcileContext, type Reconciler, type UpdatePredicate } from './controller.ts';
 import { controllerOwnerKey, controllerRef, keyOf, type GroupKind } from './handlers.ts';
 
 /** What the manager lends a builder. */
@@ -67,20 +76,42 @@ export interface ControllerHandles {
   /** The recorder declared with recordsEvents(). */
   readonly recorder: EventRecorder;
   /** The versions of our own writes on a source declared with tracksOwnWrites(), by object key. */
-  ownWrites(source: EventSource<KubeObject>): ResourceVersionExpectations;
+  ownWrites<T extends KubeObject>(source: KeyedSource<T>): ResourceVersionExpectations;
   readonly enqueue: (key: string) => void;
 }
 
+/** A source the builder reads objects from by key (an informer's cache). */
+export type KeyedSource<T> = EventSource<T> & Pick<Store<NoInfer<T>>, 'getByKey'>;
+
+/** One reconcile of the cached primary object; its key and namespace are in ctx. */
+export type ObjectReconciler<T> = (obj: DeepReadonly<T>, ctx: ReconcileContext) => Promise<ReconcileAction>;
+
 /** The reconciler and what goes with its state. */
-export interface ReconcilerParts {
-  reconcile: Reconciler;
-  /** The primary object left the cache: drop what is kept for its key. */
+export interface ReconcilerParts<T = KubeObject> {
+  reconcile: ObjectReconciler<T>;
+  /** The primary object left the cache (or `when` turns it away): drop what is kept for its key. */
   forget?(key: string): void;
   /** The controller stopped (shutdown, lost lease): release timers and connections. A failure is logged. */
   stop?(): void | Promise<void>;
 }
 
 type Predicate = (obj: DeepReadonly<KubeObject>) => boolean;
+
+export interface ForOptions<T> {
+  /** Objects the controller reconciles; an event of another maps to no key, and a reconcile of one forgets its key. */
+  when?: (obj: DeepReadonly<T>) => boolean;
+  /** An update enqueues only when this says it changes what the reconciler reads (adds, deletes and resyncs always do). */
+  changed?: UpdatePredicate<T>;
+  /** The primary's group and kind: whose controller reference owns() follows. */
+  groupKind?: GroupKind;
+}
+
+interface Primary {
+  source: KeyedSource<KubeObject>;
+  when: Predicate | undefined;
+  changed: UpdatePredicate<KubeObject> | undefined;
+  groupKind: GroupKind | undefined;
+}
 
 interface Owned {
   source: EventSource<KubeObject>;
@@ -98,16 +129,17 @@ export interface OwnsOptions<T> {
   orphans?: MapObjectToKeys<T>;
 }
 
-export class ControllerBuilder {
+/** `P`: the primary resource's type, set by for(). */
+export class ControllerBuilder<P extends KubeObject = KubeObject> {
   private readonly host: ControllerHost;
   private readonly name: string;
   private readonly options: ControllerBuilderOptions;
-  private primary: { source: EventSource<KubeObject>; when: Predicate | undefined; groupKind: GroupKind | undefined } | undefined;
+  private primary: Primary | undefined;
   private readonly owned: Owned[] = [];
-  private readonly mapped: { source: EventSource<KubeObject>; map: MapObjectToKeys<KubeObject> }[] = [];
+  private readonly mapped: { source: EventSource<KubeObject>; map: MapObjectToKeys<KubeObject>; changed: UpdatePredicate<KubeObject> | undefined }[] = [];
   private readonly waited: EventSource<unknown>[] = [];
   private readonly triggers: ((enqueue: (key: string) => void) => (() => void) | void)[] = [];
-  private readonly tracked: EventSource<KubeObject>[] = [];
+  private readonly tracked: KeyedSource<KubeObject>[] = [];
   private readonly reactions: { source: EventSource<KubeObject>; build: (c: ControllerHandles) => ResourceEventHandler<KubeObject> }[] = [];
   private events: { reportingController: string; reportingInstance: string } | undefined;
 
@@ -117,10 +149,15 @@ export class ControllerBuilder {
     this.options = options;
   }
 
-  /** The primary resource: each object's own key, when `when` (if given) accepts it. `groupKind`: what owns() follows. */
-  for<T extends KubeObject>(source: EventSource<T>, options: { when?: (obj: DeepReadonly<T>) => boolean; groupKind?: GroupKind } = {}): this {
-    this.primary = { source: source as unknown as EventSource<KubeObject>, when: options.when as Predicate | undefined, groupKind: options.groupKind };
-    return this;
+  /** The primary resource: each object's own key, and the cached object its reconcile receives. */
+  for<T extends KubeObject>(source: KeyedSource<T>, options: ForOptions<T> = {}): ControllerBuilder<T> {
+    this.primary = {
+      source: source as unknown as KeyedSource<KubeObject>,
+      when: options.when as Predicate | undefined,
+      changed: options.changed as UpdatePredicate<KubeObject> | undefined,
+      groupKind: options.groupKind,
+    };
+    return this as unknown as ControllerBuilder<T>;
   }
 
   /** Objects whose controller reference is of the primary's kind: their owner's key. */
@@ -129,9 +166,9 @@ export class ControllerBuilder {
     return this;
   }
 
-  /** Any other source, with its own mapping to keys. */
-  watches<T extends KubeObject>(source: EventSource<T>, map: MapObjectToKeys<T>): this {
-    this.mapped.push({ source: source, map: map as MapObjectToKeys<KubeObject> });
+  /** Any other source, with its own mapping to keys; an update only when `changed` (if given) accepts it. */
+  watches<T extends KubeObject>(source: EventSource<T>, map: MapObjectToKeys<T>, options: { changed?: UpdatePredicate<T> } = {}): this {
+    this.mapped.push({ source: source, map: map as MapObjectToKeys<KubeObject>, changed: options.changed as UpdatePredicate<KubeObject> | undefined });
     return this;
   }
 
@@ -147,8 +184,12 @@ export class ControllerBuilder {
     return this;
   }
 
-  /** Keep the versions our own writes on `source` returned, current from its events (ControllerHandles.ownWrites). */
-  tracksOwnWrites<T extends KubeObject>(source: EventSource<T>): this {
+  /**
+   * Keep the versions our own writes on `source` (the primary or an owned one) returned, current
+   * from its events (ControllerHandles.ownWrites); a key is reconciled only once the cache shows
+   * them for its object and the owned objects it controls.
+   */
+  tracksOwnWrites<T extends KubeObject>(source: KeyedSource<T>): this {
     this.tracked.push(source);
     return this;
   }
@@ -166,11 +207,14 @@ export class ControllerBuilder {
   }
 
   /** Builds the reconciler, wires every declared handler and registers the controller with the manager. */
-  complete(build: (c: ControllerHandles) => Reconciler | ReconcilerParts): Controller {
+  complete(build: (c: ControllerHandles) => ObjectReconciler<P> | ReconcilerParts<P>): Controller {
     const primary = this.primary;
     if (!primary) throw new Error(`controller ${this.name}: for() declares its primary resource`);
     const groupKind = primary.groupKind;
     if (this.owned.length > 0 && !groupKind) throw new Error(`controller ${this.name}: owns() needs for(.., { groupKind })`);
+    for (const t of this.tracked) {
+      if (t !== primary.source && !this.owned.some((o) => o.source === t)) throw new Error(`controller ${this.name}: tracksOwnWrites() takes the primary or an owned source`);
+    }
     const recorder = this.events ? this.host.eventRecorder(this.events.reportingController, this.events.reportingInstance) : undefined;
     const defaults = this.host.controllerDefaults();
     const queue = new WorkQueue<string>({ name: this.name, clock: this.host.clock, metrics: this.host.metrics });
@@ -197,15 +241,30 @@ export class ControllerBuilder {
       enqueue,
     };
     const built = build(handles);
-    const parts: ReconcilerParts = typeof built === 'function' ? { reconcile: built } : built;
-    const controller = new Controller({ ...defaults, name: this.name, maxConcurrentReconciles: this.options.maxConcurrentReconciles, recorder, queue, reconcile: parts.reconcile });
+    const parts = (typeof built === 'function' ? { reconcile: built } : built) as unknown as ReconcilerParts<KubeObject>;
+    const forget = parts.forget?.bind(parts);
+    const cache: PrimaryCache<KubeObject> = { store: primary.source, when: primary.when, writes: versions.get(primary.source) };
+    const ownedWrites: OwnedWrites[] = [...versions].filter(([s]) => s !== primary.source).map(([s, writes]) => ({ store: s, writes, owner: groupKind! }));
+    const reconcile: Reconciler = (key, ctx) => {
+      const read = readPrimary(key, cache, ownedWrites);
+      switch (read.kind) {
+        case 'gone':
+          forget?.(key);
+          return Promise.resolve(done());
+        case 'behindOwnWrites':
+          ctx.logger.debug({ behind: read.keys }, 'waiting for the cache to observe our own writes');
+          return Promise.resolve(requeueAfter(OWN_WRITE_RECHECK_MS));
+        case 'current':
+          return parts.reconcile(read.obj, ctx);
+      }
+    };
+    const controller = new Controller({ ...defaults, name: this.name, maxConcurrentReconciles: this.options.maxConcurrentReconciles, recorder, queue, reconcile });
 
     // Bookkeeping first: an event meets the versions and expectations before the enqueue it causes.
     for (const [source, v] of versions) source.addEventHandler(trackVersions(v));
     const sharded = this.host.ring !== undefined;
     for (const o of this.owned) if (o.expectations && expectations && groupKind) o.source.addEventHandler(observeExpectations(expectations, groupKind, o.expectations, sharded));
     for (const r of this.reactions) r.source.addEventHandler(whileRunning(controller, r.build(handles)));
-    const forget = parts.forget?.bind(parts);
     primary.source.addEventHandler({
       onDelete: (obj) => {
         expectations?.delete(keyOf(obj));
@@ -213,9 +272,9 @@ export class ControllerBuilder {
       },
     });
     const when = primary.when;
-    controller.watches(primary.source, (obj) => (when && !when(obj) ? undefined : keyOf(obj)));
+    controller.watches(primary.source, (obj) => (when && !when(obj) ? undefined : keyOf(obj)), primary.changed);
     for (const o of this.owned) controller.watches(o.source, ownerKeys(groupKind!, o.orphans));
-    for (const m of this.mapped) controller.watches(m.source, m.map);
+    for (const m of this.mapped) controller.watches(m.source, m.map, m.changed);
     for (const s of this.waited) controller.waitsFor(s);
     const unsubscribes = this.triggers.map((subscribe) => subscribe(enqueue));
     this.host.add({
@@ -239,7 +298,7 @@ export class ControllerBuilder {
     return e;
   }
 
-  private async stopParts(parts: ReconcilerParts): Promise<void> {
+  private async stopParts(parts: ReconcilerParts<KubeObject>): Promise<void> {
     try {
       await parts.stop?.();
     } catch (err) {

@@ -37,6 +37,9 @@ export type Reconciler = (key: string, ctx: ReconcileContext) => Promise<Reconci
 /** Maps an object (and its event) to the keys to reconcile; undefined or [] means none. */
 export type MapObjectToKeys<T> = (obj: DeepReadonly<T>) => Iterable<string> | string | undefined;
 
+/** Whether an update (old, new) changes what the controller reads (controller-runtime's update predicates). */
+export type UpdatePredicate<T> = (oldObj: DeepReadonly<T>, newObj: DeepReadonly<T>) => boolean;
+
 /** Workers per controller unless told otherwise (kruise runs 3): one slow key cannot stall the rest. */
 export const DEFAULT_MAX_CONCURRENT_RECONCILES = 3;
 
@@ -107,9 +110,10 @@ export class Controller {
 
   /**
    * Enqueues the keys mapObjectToKeys returns for every add, update (old and new object, so a
-   * change of owner or labels reaches both sides) and delete the source delivers.
+   * change of owner or labels reaches both sides) and delete the source delivers; an update only
+   * when `changed` (if given) says it changes what the controller reads (a resync always passes).
    */
-  watches<T>(source: EventSource<T>, mapObjectToKeys: MapObjectToKeys<T>): this {
+  watches<T>(source: EventSource<T>, mapObjectToKeys: MapObjectToKeys<T>, changed?: UpdatePredicate<T>): this {
     const enqueue = (obj: DeepReadonly<T>): void => {
       try {
         const keys = mapObjectToKeys(obj);
@@ -123,6 +127,7 @@ export class Controller {
     const handler: ResourceEventHandler<T> = {
       onAdd: (obj) => enqueue(obj),
       onUpdate: (oldObj, newObj) => {
+        if (oldObj !== newObj && changed && !changed(oldObj, newObj)) return;
         if (oldObj !== newObj) enqueue(oldObj);
         enqueue(newObj);
       },

@@ -1,15 +1,16 @@
 // The controller builder: each declaration (for, owns, watches, waitsFor, triggeredBy,
-// tracksOwnWrites, reactsTo, recordsEvents) does what it says, in the order that matters, and the
-// reconciler's own state is forgotten and released with its objects and its controller.
+// tracksOwnWrites, reactsTo, recordsEvents) does what it says, in the order that matters; the
+// reconciler receives the cached object once the cache shows our own writes, and its own state is
+// forgotten and released with its objects and its controller.
 import { describe, expect, it } from 'vitest';
 import type { KubeObject, OwnerReference } from '../../src/client/types.ts';
 import { done, type ReconcileAction } from '../../src/controller/action.ts';
-import { ControllerBuilder, type ControllerHandles, type ControllerHost, type ReconcilerParts } from '../../src/controller/builder.ts';
-import type { Reconciler } from '../../src/controller/controller.ts';
+import { ControllerBuilder, type ControllerHandles, type ControllerHost, type ObjectReconciler, type ReconcilerParts } from '../../src/controller/builder.ts';
 import { ReconcileError } from '../../src/controller/errors.ts';
 import type { EventRecorder } from '../../src/events.ts';
 import type { ScaleExpectations } from '../../src/expectations.ts';
 import { silentLogger } from '../../src/logger.ts';
+import type { DeepReadonly } from '../../src/util/deep-readonly.ts';
 import { createMetrics } from '../../src/metrics.ts';
 import type { Runnable } from '../../src/runnable.ts';
 import { FakeClock, flushMicrotasks } from '../../src/util/clock.ts';
@@ -56,8 +57,8 @@ function run(runnables: Runnable[]): () => Promise<void> {
   };
 }
 
-const recording = (seen: string[], action: ReconcileAction = done()): Reconciler => (key) => {
-  seen.push(key);
+const recording = (seen: string[], action: ReconcileAction = done()): ObjectReconciler<KubeObject> => (_obj, ctx) => {
+  seen.push(ctx.key);
   return Promise.resolve(action);
 };
 
@@ -71,6 +72,7 @@ describe('ControllerBuilder', () => {
       .owns(pods, { orphans: () => 'ns/adopter' })
       .watches(services, () => ['ns/a', 'ns/b'])
       .complete(() => recording(seen));
+    cloneSets.seed(obj('a'), obj('b'), obj('adopter'));
     const stop = run(f.runnables);
     cloneSets.add(obj('web'));
     cloneSets.add(obj('ignored'));
@@ -93,12 +95,13 @@ describe('ControllerBuilder', () => {
       .owns(pods, { expectations: (p) => p.metadata?.name })
       .complete((c) => {
         expectations = c.expectations;
-        return (key) => {
-          satisfied.push(c.expectations.satisfied(key));
+        return (_cs, ctx) => {
+          satisfied.push(c.expectations.satisfied(ctx.key));
           return Promise.resolve(done());
         };
       });
     expect(f.cleared).toEqual([expectations]);
+    cloneSets.seed(obj('web'));
     const stop = run(f.runnables);
     expectations!.expect('ns/web', 'create', 'web-1');
     expectations!.expect('ns/web', 'delete', 'web-0');
@@ -129,6 +132,102 @@ describe('ControllerBuilder', () => {
     expect(() => handles!.ownWrites(new FakeSource<KubeObject>())).toThrow(/tracksOwnWrites/);
   });
 
+  it('hands the reconciler the cached object; a key behind our own writes waits and is looked at again a second later', async () => {
+    const f = fakeHost();
+    const [cloneSets, pods] = [new FakeSource<KubeObject>(), new FakeSource<KubeObject>()];
+    const seen: string[] = [];
+    let handles: ControllerHandles | undefined;
+    new ControllerBuilder(f.host, 'demo')
+      .for(cloneSets, { groupKind: OWNER })
+      .owns(pods)
+      .tracksOwnWrites(cloneSets)
+      .tracksOwnWrites(pods)
+      .complete((c) => {
+        handles = c;
+        return (cs) => {
+          seen.push(`${cs.metadata?.name}@${cs.metadata?.resourceVersion}`);
+          return Promise.resolve(done());
+        };
+      });
+    const stop = run(f.runnables);
+    cloneSets.add(obj('web', { resourceVersion: '1' }));
+    await settle(f.clock);
+    expect(seen).toEqual(['web@1']);
+    // Our status write returned 2; the cache still shows 1.
+    handles!.ownWrites(cloneSets).expect('ns/web', '2');
+    handles!.enqueue('ns/web');
+    await settle(f.clock);
+    expect(seen).toEqual(['web@1']);
+    cloneSets.seed(obj('web', { resourceVersion: '2' }));
+    await settle(f.clock, 1_000);
+    expect(seen).toEqual(['web@1', 'web@2']);
+    // Our write on an owned pod returned 8; until its event shows 8 the owner waits; the event brings it back.
+    pods.seed(obj('web-1', { resourceVersion: '7', ownerReferences: [ownerRef('web')] }));
+    handles!.ownWrites(pods).expect('ns/web-1', '8');
+    handles!.enqueue('ns/web');
+    await settle(f.clock);
+    expect(seen).toEqual(['web@1', 'web@2']);
+    pods.update(obj('web-1', { resourceVersion: '7', ownerReferences: [ownerRef('web')] }), obj('web-1', { resourceVersion: '8', ownerReferences: [ownerRef('web')] }));
+    await settle(f.clock);
+    expect(seen).toEqual(['web@1', 'web@2', 'web@2']);
+    await stop();
+  });
+
+  it('forgets the kept state of a key whose object is gone or turned away by `when`, without reconciling it', async () => {
+    const f = fakeHost();
+    const pods = new FakeSource<KubeObject>();
+    const seen: string[] = [];
+    const forgotten: string[] = [];
+    let handles: ControllerHandles | undefined;
+    new ControllerBuilder(f.host, 'demo')
+      .for(pods, { when: (p) => p.metadata?.labels?.['controlled'] === 'true' })
+      .complete((c): ReconcilerParts => {
+        handles = c;
+        return { reconcile: recording(seen), forget: (key) => void forgotten.push(key) };
+      });
+    const stop = run(f.runnables);
+    const controlled = obj('p', { labels: { controlled: 'true' } });
+    pods.add(controlled);
+    await settle(f.clock);
+    pods.update(controlled, obj('p', { labels: {} }));
+    await settle(f.clock);
+    handles!.enqueue('ns/never-listed');
+    await settle(f.clock);
+    expect(seen).toEqual(['ns/p']);
+    expect(forgotten).toEqual(['ns/p', 'ns/never-listed']);
+    await stop();
+  });
+
+  it('enqueues an update only when `changed` accepts it, on the primary and on a watched source; adds, deletes and resyncs always', async () => {
+    const f = fakeHost();
+    const [rules, cloneSets] = [new FakeSource<KubeObject>(), new FakeSource<KubeObject>()];
+    const seen: string[] = [];
+    const generationChanged = (a: DeepReadonly<KubeObject>, b: DeepReadonly<KubeObject>): boolean => a.metadata?.generation !== b.metadata?.generation;
+    new ControllerBuilder(f.host, 'demo')
+      .for(rules, { changed: generationChanged })
+      .watches(cloneSets, () => 'ns/rule', { changed: generationChanged })
+      .complete(() => recording(seen));
+    const stop = run(f.runnables);
+    const rule = obj('rule', { generation: 1 });
+    rules.add(rule);
+    await settle(f.clock);
+    rules.update(rule, obj('rule', { generation: 1, resourceVersion: '9' }));
+    cloneSets.update(obj('cs', { generation: 1 }), obj('cs', { generation: 1, resourceVersion: '9' }));
+    await settle(f.clock);
+    expect(seen).toEqual(['ns/rule']);
+    rules.update(rule, rule);
+    await settle(f.clock);
+    cloneSets.update(obj('cs', { generation: 1 }), obj('cs', { generation: 2 }));
+    await settle(f.clock);
+    expect(seen).toEqual(['ns/rule', 'ns/rule', 'ns/rule']);
+    await stop();
+  });
+
+  it('refuses to track own writes on a source that is neither the primary nor owned', () => {
+    const f = fakeHost();
+    expect(() => new ControllerBuilder(f.host, 'demo').for(new FakeSource<KubeObject>()).tracksOwnWrites(new FakeSource<KubeObject>()).complete(() => recording([]))).toThrow(/tracksOwnWrites/);
+  });
+
   it('waits for a waitsFor() cache to sync before any reconcile, and takes none of its events', async () => {
     const f = fakeHost();
     const [primary, nodes] = [new FakeSource<KubeObject>(), new FakeSource<KubeObject>()];
@@ -152,8 +251,10 @@ describe('ControllerBuilder', () => {
     const seen: string[] = [];
     let push: ((key: string) => void) | undefined;
     let unsubscribed = false;
+    const primary = new FakeSource<KubeObject>();
+    primary.seed(obj('decided'));
     new ControllerBuilder(f.host, 'demo')
-      .for(new FakeSource<KubeObject>())
+      .for(primary)
       .triggeredBy((enqueue) => {
         push = enqueue;
         return () => void (unsubscribed = true);

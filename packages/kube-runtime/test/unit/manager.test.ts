@@ -33,8 +33,8 @@ describe('Manager', () => {
     mgr
       .controller('cm', { maxConcurrentReconciles: 2 })
       .for(mgr.informers.informerFor<KubeObject>(Resources.configMaps))
-      .complete(() => (key) => {
-        seen.push(key);
+      .complete(() => (_obj, ctx) => {
+        seen.push(ctx.key);
         return Promise.resolve(settled());
       });
     const done = mgr.start();
@@ -57,7 +57,7 @@ describe('Manager', () => {
     mgr
       .controller('slow')
       .for(mgr.informers.informerFor<KubeObject>(Resources.configMaps))
-      .complete(() => (_key, ctx) =>
+      .complete(() => (_obj, ctx) =>
         new Promise((_, reject) => {
           ctx.signal.addEventListener('abort', () => {
             aborted.push(clock.now());

@@ -6,7 +6,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { cacheRoot, packageRoot } from '../paths.ts';
 import { run, sleep } from '../run.ts';
-import { freePort } from '../testing.ts';
+import { freePort } from '../free-port.ts';
 import {
   PAUSE_IMAGE,
   REAL_NODE_LABEL,

@@ -5,6 +5,7 @@ import { KUSION_CONTROL_LABEL, POL_LABELS, POL_PHASE_LABEL, POL_PREFIXES, POL_SE
 import { availableConditionsWithout, dirtyExpectedFinalizerKeys, type ServiceSelectorLookup } from './dirty-finalizers.ts';
 import { effectiveChanges, isEmpty, type LabelChanges } from './label-patch.ts';
 import { mutatePod } from './mutate.ts';
+import type { PlannedEvent } from './planned-event.ts';
 import { condition, expectedFinalizersSatisfied, hasServiceReadyGate, isPodReady, type Pod } from './pod-state.ts';
 import { keyOf, readLifecycle, type LifecycleView } from './protocol.ts';
 import type { LifecycleStage, StageDecision } from './stage-gate.ts';
@@ -22,13 +23,6 @@ export type LifecycleWrite =
    * every id completes, the barrier after an undo) happen only on a later write, which may never come.
    */
   | { kind: 'touch' };
-
-export interface PlannedEvent {
-  type: 'Normal' | 'Warning';
-  reason: string;
-  action: string;
-  note: string;
-}
 
 export interface LifecyclePlan {
   write?: LifecycleWrite;

@@ -1,7 +1,7 @@
 // Traceability: an Event at each phase change of a lifecycle id, naming the id, its
 // type, the label timestamp it entered the phase at and how long the previous phase lasted.
 import { POL_LABELS, POL_SERVICE_READY_GATE, parseNanoTimestamp } from '@cloneset-suite/api-types';
-import type { PlannedEvent } from './lifecycle-plan.ts';
+import type { PlannedEvent } from './planned-event.ts';
 import { hasServiceReadyGate, type Pod } from './pod-state.ts';
 import { keyOf, phaseOf, readLifecycle, typeOf, type IdLabels, type IdPhase } from './protocol.ts';
 

@@ -19,7 +19,7 @@ import {
   POL_TRAFFIC_OPT_OUT_VALUE,
   isKusionControlled,
 } from '@cloneset-suite/api-types';
-import type { PlannedEvent } from './lifecycle-plan.ts';
+import type { PlannedEvent } from './planned-event.ts';
 import { condition, expectedFinalizers, hasServiceReadyGate, isPodReady, type Pod } from './pod-state.ts';
 import { serviceSelects, type ServiceSelector } from './service-selector.ts';
 

@@ -1,5 +1,6 @@
-// The lifecycle controller's imperative shell (Kuperator's PodOpsLifecycle controller): read the controlled pod (and the
-// Services its expected finalizers name) from the shared caches, ask planLifecycle, execute its
+// The lifecycle controller's imperative shell (Kuperator's PodOpsLifecycle controller): from the cached controlled pod
+// the builder hands it (once the cache shows our last write), read the Services its expected
+// finalizers name from the shared caches, ask planLifecycle, execute its
 // one write, record its Events. Holds no policy.
 import { POL_ANNOTATIONS, POL_SERVICE_READY_GATE, isKusionControlled, nanoTimestamp } from '@cloneset-suite/api-types';
 import {
@@ -23,7 +24,8 @@ import {
   jsonPointerEscape,
 } from '@cloneset-suite/kube-runtime';
 import { labelPatchOps } from '../core/label-patch.ts';
-import { planLifecycle, serviceReadyEvent, serviceReadyPatchOps, type LifecycleWrite, type PlannedEvent } from '../core/lifecycle-plan.ts';
+import { planLifecycle, serviceReadyEvent, serviceReadyPatchOps, type LifecycleWrite } from '../core/lifecycle-plan.ts';
+import type { PlannedEvent } from '../core/planned-event.ts';
 import { observePod, phaseChangeEvents, type PodObservation } from '../core/phase-events.ts';
 import type { ServiceSelectorLookup } from '../core/dirty-finalizers.ts';
 import type { Pod } from '../core/pod-state.ts';
@@ -73,19 +75,18 @@ export function createPodOpsLifecycleController(manager: Manager, options: PodOp
     .triggeredBy((enqueue) => gate.onDecisionChange((namespace, name) => enqueue(namespacedKey(namespace, name))))
     .tracksOwnWrites(pods)
     .recordsEvents('podopslifecycle-controller', options.instance ?? 'cloneset-suite')
-    .complete((c) => lifecycleReconciler({ manager, pods, services, gate, versions: c.ownWrites(pods), recorder: c.recorder }));
+    .complete((c) => lifecycleReconciler({ manager, services, gate, versions: c.ownWrites(pods), recorder: c.recorder }));
 }
 
 interface LifecycleReconcilerDeps {
   manager: Manager;
-  pods: CachedSource<KubeObject>;
   services: CachedSource<ServiceObject>;
   gate: StageGate;
   versions: ResourceVersionExpectations;
   recorder: EventRecorder;
 }
 
-function lifecycleReconciler({ manager, pods, services, gate, versions, recorder }: LifecycleReconcilerDeps): ReconcilerParts {
+function lifecycleReconciler({ manager, services, gate, versions, recorder }: LifecycleReconcilerDeps): ReconcilerParts {
   const serviceSelector: ServiceSelectorLookup = (namespace, name) => {
     const svc = services.getByKey(namespacedKey(namespace, name));
     return svc ? (svc.spec?.selector ?? null) : undefined;
@@ -119,16 +120,9 @@ function lifecycleReconciler({ manager, pods, services, gate, versions, recorder
     }
   };
 
-  const reconcile = async (key: string, ctx: ReconcileContext): Promise<ReconcileAction> => {
-    const cached = pods.getByKey(key);
-    if (!cached || !concerned(cached)) {
-      observed.delete(key);
-      return done();
-    }
-    if (!versions.satisfied(key, cached.metadata?.resourceVersion)) {
-      ctx.logger.debug('waiting for the cache to observe our last write');
-      return done();
-    }
+  // The builder reconciles only pods it is concerned with (for(.., { when: concerned })) and forgets the others.
+  const reconcile = async (cached: DeepReadonly<KubeObject>, ctx: ReconcileContext): Promise<ReconcileAction> => {
+    const key = ctx.key;
     // The planners read client-node's shapes; the cache holds the frozen JSON the apiserver sent.
     const pod = cached as unknown as PodObject;
     if (isKusionControlled(pod.metadata?.labels)) {

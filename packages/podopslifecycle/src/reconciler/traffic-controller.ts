@@ -1,5 +1,5 @@
 // The built-in traffic cooperation's shell: for each controlled pod (or any pod still holding
-// its finalizer), read the Services of its namespace and the EndpointSlice endpoints naming it
+// its finalizer), as the builder hands it from the cache once the cache shows our last write, read the Services of its namespace and the EndpointSlice endpoints naming it
 // from the shared caches, ask planTraffic, execute its one write and record its Events.
 import { POL_ANNOTATIONS, POL_TRAFFIC_FINALIZER, isKusionControlled } from '@cloneset-suite/api-types';
 import {
@@ -85,13 +85,12 @@ export function createTrafficCooperationController(manager: Manager, options: Tr
       })
       .tracksOwnWrites(pods)
       .recordsEvents('endpointslice-cooperation', options.instance ?? 'cloneset-suite')
-      .complete((c) => trafficReconciler({ manager, pods, services, slices, versions: c.ownWrites(pods), recorder: c.recorder, onDrained: options.onDrained }))
+      .complete((c) => trafficReconciler({ manager, services, slices, versions: c.ownWrites(pods), recorder: c.recorder, onDrained: options.onDrained }))
   );
 }
 
 interface TrafficReconcilerDeps {
   manager: Manager;
-  pods: CachedSource<KubeObject>;
   services: CachedSource<ServiceObject>;
   slices: CachedSource<EndpointSliceObject>;
   versions: ResourceVersionExpectations;
@@ -99,21 +98,14 @@ interface TrafficReconcilerDeps {
   onDrained: ((seconds: number) => void) | undefined;
 }
 
-function trafficReconciler({ manager, pods, services, slices, versions, recorder, onDrained }: TrafficReconcilerDeps): ReconcilerParts {
+function trafficReconciler({ manager, services, slices, versions, recorder, onDrained }: TrafficReconcilerDeps): ReconcilerParts {
   const client = manager.client.resource<PodObject>(Resources.pods);
   // When each pod was first seen draining (ms), for "traffic off ... after N ms".
   const drainStarts = new Map<string, number>();
 
-  const reconcile = async (key: string, ctx: ReconcileContext): Promise<ReconcileAction> => {
-    const cached = pods.getByKey(key);
-    if (!cached || !concerned(cached)) {
-      drainStarts.delete(key);
-      return done();
-    }
-    if (!versions.satisfied(key, cached.metadata?.resourceVersion)) {
-      ctx.logger.debug('waiting for the cache to observe our last write');
-      return done();
-    }
+  // The builder reconciles only pods it is concerned with (for(.., { when: concerned })) and forgets the others.
+  const reconcile = async (cached: DeepReadonly<KubeObject>, ctx: ReconcileContext): Promise<ReconcileAction> => {
+    const key = ctx.key;
     const pod = cached as unknown as PodObject;
     const namespace = pod.metadata?.namespace ?? '';
     const nowMs = manager.clock.now();

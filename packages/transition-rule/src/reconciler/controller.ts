@@ -1,5 +1,5 @@
-// The PodTransitionRule controller's imperative shell: gather the rule and the pods of
-// its namespace from the caches, run planRound, execute the plan (finalizer, webhook actions,
+// The PodTransitionRule controller's imperative shell: from the cached rule the builder hands it
+// (once the cache shows our own status write), gather the pods of its namespace, run planRound, execute the plan (finalizer, webhook actions,
 // status, pod annotations) and requeue as the plan says. It holds no policy.
 import { randomUUID } from 'node:crypto';
 import { compileLabelSelector, type LabelSelector, type TransitionRule } from '@cloneset-suite/api-types';
@@ -27,10 +27,10 @@ import { ruleKind } from '../core/rules.ts';
 import { cloneSetResource, podResource, podTransitionRuleResource, type CloneSetObject, type PodTransitionRuleObject } from './resources.ts';
 import { WebhookClient, type WebhookCaller, type WebhookClientOptions } from '../http/webhook-client.ts';
 import { WebhookRuntimeStore } from './webhook-runtime-store.ts';
-import { specEvents } from './spec-events.ts';
+import { specChanged } from './spec-changed.ts';
 import { addFinalizer, patchAnnotations, removeFinalizer } from './writes.ts';
 import { ResultWriter } from './result-writer.ts';
-import { ownersFromCloneSets, replicaChanges } from './owners.ts';
+import { ownersFromCloneSets, replicasChanged } from './owners.ts';
 
 export const TRANSITION_RULE_CONTROLLER_NAME = 'podtransitionrule';
 
@@ -48,9 +48,6 @@ export interface TransitionRuleControllerOptions {
   client?: KubeClient;
   newTraceId?: () => string;
 }
-
-/** Safety requeue while the cache has not caught up with our own status write. */
-const STALE_CACHE_REQUEUE_MS = 500;
 
 type Ptr = DeepReadonly<PodTransitionRuleObject>;
 
@@ -77,16 +74,15 @@ export function createTransitionRuleController(manager: Manager, options: Transi
       .map(keyOf);
   return manager
     .controller(TRANSITION_RULE_CONTROLLER_NAME, { maxConcurrentReconciles: options.maxConcurrentReconciles })
-    .for(specEvents(ptrs))
+    .for(ptrs, { changed: specChanged })
     .watches(pods, podKeys)
-    .watches(replicaChanges(cloneSets), availablePolicyKeys)
+    .watches(cloneSets, availablePolicyKeys, { changed: replicasChanged })
     .tracksOwnWrites(ptrs)
     .recordsEvents('podtransitionrule-controller', options.instance ?? 'cloneset-suite')
     .complete((c) =>
       ruleReconciler({
         manager,
         client: options.client ?? manager.client,
-        ptrs,
         pods,
         owners: ownersFromCloneSets(cloneSets),
         statusVersions: c.ownWrites(ptrs),
@@ -100,7 +96,6 @@ export function createTransitionRuleController(manager: Manager, options: Transi
 interface RuleReconcilerDeps {
   manager: Manager;
   client: KubeClient;
-  ptrs: CachedSource<PodTransitionRuleObject>;
   pods: CachedSource<KubeObject>;
   owners: OwnerLookup;
   statusVersions: ResourceVersionExpectations;
@@ -109,16 +104,11 @@ interface RuleReconcilerDeps {
   newTraceId: () => string;
 }
 
-function ruleReconciler({ manager, client, ptrs, pods, owners, statusVersions, recorder, store, newTraceId }: RuleReconcilerDeps): ReconcilerParts {
+function ruleReconciler({ manager, client, pods, owners, statusVersions, recorder, store, newTraceId }: RuleReconcilerDeps): ReconcilerParts<PodTransitionRuleObject> {
   const results = new ResultWriter({ client, recorder, clock: manager.clock });
 
-  const reconcile = async (key: string, ctx: ReconcileContext): Promise<ReconcileAction> => {
-    const ptr = ptrs.getByKey(key);
-    if (!ptr) return done();
-    if (!statusVersions.satisfied(key, ptr.metadata?.resourceVersion)) {
-      ctx.logger.debug('waiting for the cache to observe our status write');
-      return requeueAfter(STALE_CACHE_REQUEUE_MS);
-    }
+  const reconcile = async (ptr: Ptr, ctx: ReconcileContext): Promise<ReconcileAction> => {
+    const key = ctx.key;
     const namespace = ptr.metadata?.namespace ?? '';
     const plan = planRound({
       // Cached objects are frozen JSON; the engine only reads them.

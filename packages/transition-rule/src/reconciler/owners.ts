@@ -5,9 +5,8 @@
 // availablePolicy rules of its namespace, since no pod event may follow (a scale-in to the pods
 // already there).
 import { CLONESET_GVK } from '@cloneset-suite/api-types';
-import { namespacedKey, type EventSource, type CachedSource } from '@cloneset-suite/kube-runtime';
+import { namespacedKey, type CachedSource, type DeepReadonly } from '@cloneset-suite/kube-runtime';
 import type { OwnerLookup } from '../core/types.ts';
-import { filteredUpdates } from './filtered-updates.ts';
 import type { CloneSetObject } from './resources.ts';
 
 export function ownersFromCloneSets(cloneSets: Pick<CachedSource<CloneSetObject>, 'getByKey'>): OwnerLookup {
@@ -20,7 +19,7 @@ export function ownersFromCloneSets(cloneSets: Pick<CachedSource<CloneSetObject>
   };
 }
 
-/** CloneSet adds, deletes, and updates that change spec.replicas (or the UID). */
-export function replicaChanges(source: Pick<CachedSource<CloneSetObject>, 'addEventHandler' | 'hasSynced'>): EventSource<CloneSetObject> {
-  return filteredUpdates(source, (a, b) => a.spec?.replicas !== b.spec?.replicas || a.metadata?.uid !== b.metadata?.uid);
+/** The CloneSet updates that wake rules (the watch's update predicate): a change of spec.replicas, or of the UID. */
+export function replicasChanged(before: DeepReadonly<CloneSetObject>, after: DeepReadonly<CloneSetObject>): boolean {
+  return before.spec?.replicas !== after.spec?.replicas || before.metadata?.uid !== after.metadata?.uid;
 }

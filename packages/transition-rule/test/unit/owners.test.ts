@@ -1,6 +1,5 @@
-import { describe, expect, it, vi } from 'vitest';
-import type { ResourceEventHandler } from '@cloneset-suite/kube-runtime';
-import { ownersFromCloneSets, replicaChanges } from '../../src/reconciler/owners.ts';
+import { describe, expect, it } from 'vitest';
+import { ownersFromCloneSets, replicasChanged } from '../../src/reconciler/owners.ts';
 import type { CloneSetObject } from '../../src/reconciler/resources.ts';
 
 const cloneSet = (name: string, uid: string, replicas?: number): CloneSetObject => ({ metadata: { name, namespace: 'ns', uid }, spec: replicas === undefined ? {} : { replicas } });
@@ -22,17 +21,13 @@ describe('ownersFromCloneSets', () => {
   });
 });
 
-describe('replicaChanges', () => {
-  it('passes adds, deletes and updates of spec.replicas (or a new UID); drops other updates', () => {
-    let inner: ResourceEventHandler<CloneSetObject> | undefined;
-    const source = replicaChanges({ hasSynced: () => true, addEventHandler: (h) => ((inner = h), () => undefined) });
-    const onUpdate = vi.fn();
-    source.addEventHandler({ onUpdate });
-    const base = cloneSet('web', 'u1', 3);
-    inner!.onUpdate!(base, { ...base, metadata: { ...base.metadata, labels: { x: 'y' } } });
-    expect(onUpdate).not.toHaveBeenCalled();
-    inner!.onUpdate!(base, cloneSet('web', 'u1', 4));
-    inner!.onUpdate!(base, cloneSet('web', 'u9', 3));
-    expect(onUpdate).toHaveBeenCalledTimes(2);
+describe('replicasChanged', () => {
+  const base = cloneSet('web', 'u1', 3);
+  it.each<[string, CloneSetObject, boolean]>([
+    ['another field (labels) wakes nothing', { ...base, metadata: { ...base.metadata, labels: { x: 'y' } } }, false],
+    ['spec.replicas wakes the rules', cloneSet('web', 'u1', 4), true],
+    ['a new UID (the CloneSet re-created) wakes the rules', cloneSet('web', 'u9', 3), true],
+  ])('%s', (_name, after, changed) => {
+    expect(replicasChanged(base, after)).toBe(changed);
   });
 });

@@ -1,11 +1,13 @@
 // What every action family of the executor is given, and what it reports back: the CloneSet the
 // pass is about, its client, recorder and expectations, the pods the plan saw.
-import { withShardLabelOf, type DeepReadonly, type EventRecorder, type KubeClient, type KubeObject, type Logger, type ScaleExpectations } from '@cloneset-suite/kube-runtime';
+import { withShardLabelOf, type Clock, type DeepReadonly, type EventRecorder, type KubeClient, type KubeObject, type Logger, type ScaleExpectations } from '@cloneset-suite/kube-runtime';
 import type { CloneSetLike } from '../../core/types.ts';
 import type { ImagePullJobSupport } from '../image-pull-jobs.ts';
 
 export interface ExecutionContext {
   client: KubeClient;
+  /** The manager's clock: the time written into labels and annotations. */
+  clock: Clock;
   recorder: EventRecorder;
   expectations: ScaleExpectations;
   logger: Logger;

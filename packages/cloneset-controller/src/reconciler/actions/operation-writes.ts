@@ -5,7 +5,7 @@
 // and the next pass replans.
 import { POL_CLONESET_ID, POL_OPERATION_TYPES, nanoTimestamp } from '@cloneset-suite/api-types';
 import type { V1Pod } from '@kubernetes/client-node';
-import { jsonPatch, jsonPointerEscape, type JsonPatchOperation, type KubeObject, type ResourceClient } from '@cloneset-suite/kube-runtime';
+import { jsonPatch, jsonPointerEscape, type Clock, type JsonPatchOperation, type KubeObject, type ResourceClient } from '@cloneset-suite/kube-runtime';
 import { labelPatchOps, planBegin, planFinish, planUndo, preparingToDeleteHook, type LabelChanges, type OperationAdapter } from '@cloneset-suite/podopslifecycle';
 import { CLONESET_OPERATION_ANNOTATION, OPERATING_LABEL, formatOperationRecord, type CloneSetOperationType } from '../../core/lifecycle/begun-operation.ts';
 import type { OperationAction } from '../../core/plan.ts';
@@ -60,11 +60,12 @@ export async function writeOperation(
   pod: KubeObject | undefined,
   pods: ResourceClient<KubeObject>,
   namespace: string | undefined,
-  ctx: { signal: AbortSignal },
+  ctx: { signal: AbortSignal; clock: Clock },
 ): Promise<KubeObject | undefined> {
   if (!pod) throw new Error(`pod ${action.name} is not in the cache`);
-  // Label values are timestamps of the write (Unix nanoseconds, as Kuperator writes them).
-  const plan = planOperationWrite(action, pod as unknown as V1Pod, nanoTimestamp());
+  // Label values are timestamps of the write (Unix nanoseconds, as Kuperator writes them), read
+  // from the manager's clock as every other time the controller writes.
+  const plan = planOperationWrite(action, pod as unknown as V1Pod, nanoTimestamp(ctx.clock.now()));
   if (!plan.ok) throw new Error(`${action.kind} ${action.type} on pod ${action.name}: ${plan.error}`);
   const ops = operationPatchOps(pod as unknown as V1Pod, plan.write);
   if (ops.length === 0) return undefined;

@@ -1,0 +1,14 @@
+// The one seeded random source of the suite's tests (unit fixtures, chaos runs): the same seed
+// gives the same sequence, so a generated name or a kill point printed with its seed replays.
+
+/** mulberry32: a small, well-spread 32-bit generator; returns floats in [0, 1). */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
