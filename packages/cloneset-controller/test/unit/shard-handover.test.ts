@@ -88,7 +88,7 @@ function shardPass(o: { cs: KubeObject; cachedPods: KubeObject[]; cluster: Recor
     ring: { name: RING, handover: new ShardHandover({ client, now: () => clock.now(), membership: { ring: RING, shard: 'shard-0' } }) },
   });
   const ctx: ReconcileContext = { key: 'ns/cs', namespace: 'ns', name: 'cs', reconcileID: 'r1', logger: silentLogger(), signal: new AbortController().signal, retries: 0 };
-  return { api, lists, expectations, pass: () => parts.reconcile('ns/cs', ctx) };
+  return { api, lists, expectations, pass: () => parts.reconcile(caches.cloneSets.getByKey('ns/cs')!, ctx) };
 }
 
 const onShard = (labels: Record<string, string> = {}) => ({ metadata: { name: 'cs', namespace: 'ns', uid: 'uid-cs', generation: 1, resourceVersion: '42', labels: { [shardLabel(RING)]: 'shard-0', ...labels } } });
