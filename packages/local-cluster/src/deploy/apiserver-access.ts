@@ -5,7 +5,7 @@
 // Service IP. So the pods get kubernetes.default.svc as KUBERNETES_SERVICE_HOST (explicit env
 // wins over the Service variables the kubelet adds), resolved by a hostAlias to the gateway of the
 // node's pod bridge: the host, where the apiserver listens on every address.
-import { parseAllDocuments, stringify } from 'yaml';
+import { rewriteDeployments, type PodSpec } from './rewrite-deployments.ts';
 
 /** The name the apiserver's certificate covers that the pods dial. */
 export const APISERVER_HOSTNAME = 'kubernetes.default.svc';
@@ -31,29 +31,19 @@ export function apiserverPort(serverUrl: string): number {
   return port;
 }
 
-interface PodSpec {
-  hostAliases?: { ip: string; hostnames: string[] }[];
-  containers?: { env?: { name: string; value?: string }[] }[];
+/** Points one pod template at the apiserver at `address`: the hostAlias and the two env variables, replacing earlier ones. */
+export function pointPodAtApiserver(pod: PodSpec, address: ApiserverAddress): void {
+  pod.hostAliases = [...(pod.hostAliases ?? []).filter((a) => !a.hostnames.includes(APISERVER_HOSTNAME)), { ip: address.ip, hostnames: [APISERVER_HOSTNAME] }];
+  for (const container of pod.containers ?? []) {
+    const env = (container.env ?? []).filter((e) => e.name !== 'KUBERNETES_SERVICE_HOST' && e.name !== 'KUBERNETES_SERVICE_PORT');
+    container.env = [...env, { name: 'KUBERNETES_SERVICE_HOST', value: APISERVER_HOSTNAME }, { name: 'KUBERNETES_SERVICE_PORT', value: String(address.port) }];
+  }
 }
 
 /** Rewrites rendered manifests: every Deployment's pods dial the apiserver at `address`. */
 export function pointDeploymentsAtApiserver(manifests: string, address: ApiserverAddress): string {
-  const docs = parseAllDocuments(manifests);
-  for (const doc of docs) if (doc.errors.length > 0) throw new Error(`the rendered chart is not YAML: ${doc.errors[0]?.message ?? ''}`);
-  return docs
-    .map((doc) => doc.toJS() as unknown)
-    .filter((obj) => obj !== null && obj !== undefined)
-    .map((obj) => {
-      const o = obj as { kind?: string; spec?: { template?: { spec?: PodSpec } } };
-      const pod = o.kind === 'Deployment' ? o.spec?.template?.spec : undefined;
-      if (pod !== undefined) {
-        pod.hostAliases = [...(pod.hostAliases ?? []).filter((a) => !a.hostnames.includes(APISERVER_HOSTNAME)), { ip: address.ip, hostnames: [APISERVER_HOSTNAME] }];
-        for (const container of pod.containers ?? []) {
-          const env = (container.env ?? []).filter((e) => e.name !== 'KUBERNETES_SERVICE_HOST' && e.name !== 'KUBERNETES_SERVICE_PORT');
-          container.env = [...env, { name: 'KUBERNETES_SERVICE_HOST', value: APISERVER_HOSTNAME }, { name: 'KUBERNETES_SERVICE_PORT', value: String(address.port) }];
-        }
-      }
-      return `---\n${stringify(o)}`;
-    })
-    .join('');
+  return rewriteDeployments(manifests, (deployment) => {
+    const pod = deployment.spec?.template?.spec;
+    if (pod !== undefined) pointPodAtApiserver(pod, address);
+  });
 }

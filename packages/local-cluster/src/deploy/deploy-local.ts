@@ -1,34 +1,18 @@
 // `npm run deploy:local -- --cluster=NAME`: the controller-manager as users run it, on a local
 // cluster of its own. Builds the image, brings up the cluster with its real node, imports the
-// image into the node's containerd, installs the Helm chart and waits for the rollout. The
-// in-cluster suite upgrades the release with installRelease and retagImage.
-import { spawn } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+// image into the node's containerd, installs the Helm chart (or, with `--kustomize`, the
+// kustomize base) and waits for the rollout. The in-cluster suite upgrades the Helm release with
+// installRelease and retagImage.
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
 import { startCluster } from '../cluster.ts';
 import { OWNER_REFERENCES_ENFORCEMENT } from '../kwok-config.ts';
 import { cacheRoot, clusterDir, clusterName, kubeconfigPath, repoRoot } from '../paths.ts';
-import { networkOf } from '../real-node/config.ts';
 import { importImage, tagImage } from '../real-node/real-node.ts';
-import { apiserverPort, gatewayOf } from './apiserver-access.ts';
-import { MANAGER_DEPLOYMENT, RELEASE_NAME, RELEASE_NAMESPACE, contentTag, releaseValues, splitImageRef } from './release-values.ts';
-
-const log = (line: string): void => {
-  process.stderr.write(`[deploy-local] ${line}\n`);
-};
-
-/** Runs a command with its stderr shown as it comes; returns stdout. */
-function runShown(command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    child.once('error', reject);
-    child.once('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`))));
-  });
-}
+import { clusterApiserverAddress, log, runShown, waitForRollout } from './deploy-shell.ts';
+import { installKustomizeBase } from './install-kustomize.ts';
+import { RELEASE_NAME, RELEASE_NAMESPACE, contentTag, releaseValues, splitImageRef } from './release-values.ts';
 
 const postRenderer = fileURLToPath(new URL('./post-render.ts', import.meta.url));
 const chartDir = path.join(repoRoot, 'deploy', 'helm', 'cloneset-suite');
@@ -39,7 +23,10 @@ export interface Deployed {
   image: string;
 }
 
-export async function deployLocal(): Promise<Deployed> {
+/** How the release is installed: the Helm chart, or the kustomize base (`--kustomize`). */
+export type Installer = 'helm' | 'kustomize';
+
+export async function deployLocal({ installer = 'helm' }: { installer?: Installer } = {}): Promise<Deployed> {
   log('building the image (npm run image:build)...');
   // An archive of the cluster's own: another cluster's deploy may be building at the same time.
   const imageTar = path.join(cacheRoot, 'image', `${clusterName}.tar`);
@@ -48,7 +35,7 @@ export async function deployLocal(): Promise<Deployed> {
   await startCluster({ realNode: true, extraAdmissionPlugins: [OWNER_REFERENCES_ENFORCEMENT], log: (line) => log(line) });
   log(`importing ${archive} into the real node's containerd...`);
   const image = await importImage(clusterName, archive, imageRef, contentTag);
-  await installRelease(image);
+  await (installer === 'kustomize' ? installKustomizeBase(image) : installRelease(image));
   return { kubeconfigPath, image };
 }
 
@@ -58,9 +45,7 @@ export async function deployLocal(): Promise<Deployed> {
  */
 export async function installRelease(image: string, { wait = true }: { wait?: boolean } = {}): Promise<void> {
   const helm = (await runShown('bash', [path.join(repoRoot, 'apps', 'controller-manager', 'scripts', 'helm.sh'), '--build'])).trim();
-  const kubeconfig = parse(await readFile(kubeconfigPath, 'utf8')) as { clusters?: { cluster?: { server?: string } }[] };
-  const server = kubeconfig.clusters?.[0]?.cluster?.server;
-  if (server === undefined) throw new Error(`${kubeconfigPath} names no server`);
+  const apiserver = await clusterApiserverAddress();
   const valuesFile = path.join(clusterDir, 'release-values.json');
   await writeFile(valuesFile, `${JSON.stringify(releaseValues(splitImageRef(image)), null, 2)}\n`);
   log(`installing the chart as ${image} into ${RELEASE_NAMESPACE}...`);
@@ -71,12 +56,10 @@ export async function installRelease(image: string, { wait = true }: { wait?: bo
     '--values', valuesFile,
     '--post-renderer', process.execPath,
     '--post-renderer-args', postRenderer,
-    '--post-renderer-args', gatewayOf(networkOf(clusterName).podSubnet),
-    '--post-renderer-args', String(apiserverPort(server)),
+    '--post-renderer-args', apiserver.ip,
+    '--post-renderer-args', String(apiserver.port),
   ]);
-  if (!wait) return;
-  log('waiting for the rollout...');
-  await runShown('kubectl', ['--kubeconfig', kubeconfigPath, 'rollout', 'status', `deployment/${MANAGER_DEPLOYMENT}`, '-n', RELEASE_NAMESPACE, '--timeout=5m']);
+  if (wait) await waitForRollout();
 }
 
 /** Tags the image `image` already in the real node's containerd as `<repository>:<tag>` too; returns that reference. */

@@ -19,13 +19,21 @@ export function splitImageRef(ref: string): ImageRef {
   return { repository: ref.slice(0, colon), tag: ref.slice(colon + 1) };
 }
 
+/** The chart values the local release sets; the kustomize install applies the same ones to the base's manifests. */
+export interface ReleaseValues {
+  replicaCount: number;
+  image: ImageRef & { pullPolicy: 'Never' };
+  nodeSelector: Record<string, string>;
+  tolerations: { key: string; operator: 'Equal'; value: string; effect: string }[];
+}
+
 /**
  * Two replicas on the real node: its taint tolerated and its label selected (the kwok nodes run
  * no containers). The image was imported into the node's containerd and is never pulled. The
  * chart's topology spread counts only nodes a pod may select and tolerate, so the one real node
  * is one domain and both replicas fit on it without relaxing `nodeSpread`.
  */
-export function releaseValues(image: ImageRef): Record<string, unknown> {
+export function releaseValues(image: ImageRef): ReleaseValues {
   return {
     replicaCount: 2,
     image: { repository: image.repository, tag: image.tag, pullPolicy: 'Never' },

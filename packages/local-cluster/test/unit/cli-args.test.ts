@@ -4,12 +4,13 @@ import { parseCliArgs } from '../../src/cli-args.ts';
 
 describe('the local cluster command line', () => {
   it.each([
-    [['--cluster=incluster'], { cluster: 'incluster', realNode: false }],
-    [['--cluster', 'a-1'], { cluster: 'a-1', realNode: false }],
-    [['--real-node', '--cluster=x'], { cluster: 'x', realNode: true }],
-    [[], { cluster: undefined, realNode: false }],
+    [['--cluster=incluster'], { cluster: 'incluster', realNode: false, kustomize: false }],
+    [['--cluster', 'a-1'], { cluster: 'a-1', realNode: false, kustomize: false }],
+    [['--real-node', '--cluster=x'], { cluster: 'x', realNode: true, kustomize: false }],
+    [['--cluster=x', '--kustomize'], { cluster: 'x', realNode: false, kustomize: true }],
+    [[], { cluster: undefined, realNode: false, kustomize: false }],
   ])('%j parses', (argv, expected) => {
-    expect(parseCliArgs(argv, ['--cluster', '--real-node'])).toEqual(expected);
+    expect(parseCliArgs(argv, ['--cluster', '--real-node', '--kustomize'])).toEqual(expected);
   });
 
   it.each([
@@ -25,6 +26,7 @@ describe('the local cluster command line', () => {
 
   it('refuses an argument the command does not take', () => {
     expect(() => parseCliArgs(['--real-node'], ['--cluster'])).toThrow(/unknown argument "--real-node" \(accepted: --cluster\)/);
+    expect(() => parseCliArgs(['--kustomize'], ['--cluster', '--real-node'])).toThrow(/unknown argument "--kustomize" \(accepted: --cluster, --real-node\)/);
   });
 
   it('accepts exactly the DNS labels as names, so a name never escapes its directory or makes an invalid bridge', () => {
