@@ -40,6 +40,20 @@ module.exports = {
       to: { path: '^packages/(podopslifecycle|transition-rule|cloneset-controller)/', pathNot: '^packages/$1/' },
     },
     {
+      name: 'cloneset-core-vocabulary-below-its-steps',
+      severity: 'error',
+      comment: "The CloneSet core's shared vocabulary (plan, waits, context, types...) sits under the steps that use it: only reconcile-plan.ts, which composes the steps, imports them; pods/ (a pod's own facts) is the one folder under the vocabulary.",
+      from: { path: '^packages/cloneset-controller/src/core/[^/]+[.]ts$', pathNot: '^packages/cloneset-controller/src/core/reconcile-plan[.]ts$' },
+      to: { path: '^packages/cloneset-controller/src/core/(?!pods/)[^/]+/' },
+    },
+    {
+      name: 'cloneset-core-reads-the-lifecycle-protocol-only',
+      severity: 'error',
+      comment: "The CloneSet core reads PodOpsLifecycle's label protocol from its protocol subpath, never from the package face (which loads its reconcilers and kube-runtime).",
+      from: { path: '^packages/cloneset-controller/src/core/' },
+      to: { path: '^packages/podopslifecycle/src/', pathNot: '^packages/podopslifecycle/src/core/protocol[.]ts$' },
+    },
+    {
       name: 'cloneset-imports-no-rule-engine',
       severity: 'error',
       comment: 'The CloneSet controller reads the lifecycle protocol, never the rule engine (the manager plugs that in).',
