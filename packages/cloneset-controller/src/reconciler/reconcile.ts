@@ -124,7 +124,8 @@ export function cloneSetReconciler(deps: CloneSetReconcilerDeps): ReconcilerPart
       podNamed: (name) => asPods([caches.pods.getByKey(namespacedKey(ns, name))].filter(Boolean))[0],
       imagePullJobCrdPresent: imagePullJobs ? await imagePullJobs.available(ctx.signal) : false,
     }));
-    ctx.logger.debug({ cloneSet: key, ...describePlan(plan) }, 'reconcile plan');
+    // describePlan renders every wait's text: only when the line is written, not on every pass.
+    if (ctx.logger.isLevelEnabled('debug')) ctx.logger.debug({ cloneSet: key, ...describePlan(plan) }, 'reconcile plan');
 
     const execution = await executePlan(plan.actions, {
       client,
