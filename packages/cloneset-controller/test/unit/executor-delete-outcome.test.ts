@@ -2,16 +2,15 @@
 // out") may have landed, as a create may: its expectation stays until the cache shows the object go
 // or the expectation window passes, so no pass plans from a cache that still lists it (a claim
 // still listed would have its instance id reused by a replacement pod that then never schedules).
-import { ApiError, ControllerStoppedError, FakeClock, ResourceVersionExpectations, ScaleExpectations, silentLogger, type KubeObject, type Logger } from '@cloneset-suite/kube-runtime';
+import { ApiError, ControllerStoppedError, FakeClock, ScaleExpectations, type KubeObject, type Logger } from '@cloneset-suite/kube-runtime';
 import { describe, expect, it } from 'vitest';
 import type { PlannedAction } from '../../src/core/plan.ts';
 import { claimExpectation } from '../../src/reconciler/actions/claim-expectation.ts';
 import type { CloneSetCaches } from '../../src/reconciler/caches.ts';
 import { executePlan } from '../../src/reconciler/executor.ts';
-import { cloneSetReconciler } from '../../src/reconciler/reconcile.ts';
 import { executionContext, fakeApi, type FakeCall } from './fake-api.ts';
-import { NOW, cloneSet, pvc, seededRandom } from './fixtures.ts';
-import { listCache } from './list-cache.ts';
+import { NOW, cloneSet, pvc } from './fixtures.ts';
+import { listCache, passContext, reconcilerOverLists } from './list-cache.ts';
 
 const KEY = 'ns/cs';
 const WINDOW_MS = 5 * 60_000;
@@ -115,20 +114,8 @@ describe('the next pass after a claim delete with an unknown outcome', () => {
       revisions: listCache([]),
       nodes: listCache([]),
     } as unknown as CloneSetCaches;
-    const { reconcile } = cloneSetReconciler({
-      caches,
-      client: api.client,
-      clock: new FakeClock(NOW),
-      recorder: api.recorder,
-      expectations: exp,
-      podWrites: new ResourceVersionExpectations(),
-      statusWrites: new ResourceVersionExpectations(),
-      gates: {},
-      random: seededRandom(3),
-      resizeDeferredTimeoutMs: undefined,
-      imagePullJobs: undefined,
-    });
-    await reconcile(caches.cloneSets.getByKey(KEY)!, { key: KEY, namespace: 'ns', name: 'cs', reconcileID: 'r1', logger: silentLogger(), signal: new AbortController().signal, retries: 0 });
+    const { reconcile } = reconcilerOverLists({ caches, client: api.client, recorder: api.recorder, expectations: exp });
+    await reconcile(caches.cloneSets.getByKey(KEY)!, passContext(KEY));
     return api.calls;
   }
 

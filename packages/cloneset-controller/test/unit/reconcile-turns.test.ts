@@ -4,14 +4,13 @@
 // performance.now is made to advance past that threshold between any two readings, and the turns
 // the event loop gets during one settled pass are counted against a pass whose clock stands still.
 import type { V1ControllerRevision, V1Pod } from '@kubernetes/client-node';
-import { FakeClock, ResourceVersionExpectations, ScaleExpectations, silentLogger, type KubeObject, type ReconcileContext } from '@cloneset-suite/kube-runtime';
+import { type KubeObject } from '@cloneset-suite/kube-runtime';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { planReconcileStages } from '../../src/core/reconcile-plan.ts';
 import type { CloneSetLike } from '../../src/core/types.ts';
 import type { CloneSetCaches } from '../../src/reconciler/caches.ts';
-import { cloneSetReconciler } from '../../src/reconciler/reconcile.ts';
 import { fakeApi } from './fake-api.ts';
-import { listCache } from './list-cache.ts';
+import { listCache, passContext, reconcilerOverLists } from './list-cache.ts';
 import { CS_UID, NOW, cloneSet, seededRandom, settledPods } from './fixtures.ts';
 
 /** A settled CloneSet of `n` pods: the pass plans no write. */
@@ -49,20 +48,8 @@ function stageBoundaries(caches: CloneSetCaches): number {
 /** Runs one pass and counts the event-loop turns (check phases) that ran while it was in flight. */
 async function turnsDuringOnePass(caches: CloneSetCaches): Promise<number> {
   const api = fakeApi();
-  const { reconcile } = cloneSetReconciler({
-    caches,
-    client: api.client,
-    clock: new FakeClock(NOW),
-    recorder: api.recorder,
-    expectations: new ScaleExpectations({ controller: 'cloneset' }),
-    podWrites: new ResourceVersionExpectations(),
-    statusWrites: new ResourceVersionExpectations(),
-    gates: {},
-    random: seededRandom(2),
-    resizeDeferredTimeoutMs: undefined,
-    imagePullJobs: undefined,
-  });
-  const ctx: ReconcileContext = { key: 'ns/cs', namespace: 'ns', name: 'cs', reconcileID: 'r1', logger: silentLogger(), signal: new AbortController().signal, retries: 0 };
+  const { reconcile } = reconcilerOverLists({ caches, client: api.client, recorder: api.recorder, random: seededRandom(2) });
+  const ctx = passContext('ns/cs');
   let turns = 0;
   let passing = true;
   const count = (): void => {

@@ -1,15 +1,14 @@
 // A shard plans a CloneSet it was just given only once its caches show what the cluster holds of
 // it (core/shard-handover.ts); a drained CloneSet is handed back in one guarded write.
 import fc from 'fast-check';
-import { FakeClock, ResourceVersionExpectations, ScaleExpectations, drainLabel, shardLabel, silentLogger, type KubeObject, type ReconcileContext } from '@cloneset-suite/kube-runtime';
+import { FakeClock, ScaleExpectations, drainLabel, shardLabel, type KubeObject } from '@cloneset-suite/kube-runtime';
 import { describe, expect, it } from 'vitest';
 import { handoverVerdict, type HandoverState } from '../../src/core/shard-handover.ts';
 import type { CloneSetCaches } from '../../src/reconciler/caches.ts';
-import { cloneSetReconciler } from '../../src/reconciler/reconcile.ts';
 import { ShardHandover } from '../../src/reconciler/shard-handover.ts';
 import { fakeApi, type FakeApi } from './fake-api.ts';
-import { listCache } from './list-cache.ts';
-import { NOW, cloneSet, seededRandom, settledPods } from './fixtures.ts';
+import { listCache, passContext, reconcilerOverLists } from './list-cache.ts';
+import { NOW, cloneSet, settledPods } from './fixtures.ts';
 
 const RING = 'ring-a';
 const listed = (pods: string[], pvcs: string[] = [], revisions: string[] = []): HandoverState => ({ listedAtMs: 0, listed: { pods, pvcs, revisions } });
@@ -73,22 +72,15 @@ function shardPass(o: { cs: KubeObject; cachedPods: KubeObject[]; cluster: Recor
     nodes: listCache([]),
   } as unknown as CloneSetCaches;
   const clock = new FakeClock(NOW);
-  const parts = cloneSetReconciler({
+  const parts = reconcilerOverLists({
     caches,
     client,
     clock,
     recorder: api.recorder,
     expectations,
-    podWrites: new ResourceVersionExpectations(),
-    statusWrites: new ResourceVersionExpectations(),
-    gates: {},
-    random: seededRandom(3),
-    resizeDeferredTimeoutMs: undefined,
-    imagePullJobs: undefined,
     ring: { name: RING, handover: new ShardHandover({ client, now: () => clock.now(), membership: { ring: RING, shard: 'shard-0' } }) },
   });
-  const ctx: ReconcileContext = { key: 'ns/cs', namespace: 'ns', name: 'cs', reconcileID: 'r1', logger: silentLogger(), signal: new AbortController().signal, retries: 0 };
-  return { api, lists, expectations, pass: () => parts.reconcile(caches.cloneSets.getByKey('ns/cs')!, ctx) };
+  return { api, lists, expectations, pass: () => parts.reconcile(caches.cloneSets.getByKey('ns/cs')!, passContext('ns/cs')) };
 }
 
 const onShard = (labels: Record<string, string> = {}) => ({ metadata: { name: 'cs', namespace: 'ns', uid: 'uid-cs', generation: 1, resourceVersion: '42', labels: { [shardLabel(RING)]: 'shard-0', ...labels } } });
