@@ -20,7 +20,7 @@ const workspaceDirs = JSON.parse(readFileSync(path.join(root, 'package.json'), '
 // e2e and bench are test suites through and through: nothing of theirs ships.
 const testOnlyWorkspaces = new Set(['e2e', 'bench']);
 // The local development start (npm start) runs from the checkout, beside the local cluster it brings up.
-const devOnlySources = ['apps/controller-manager/src/dev-start.ts'];
+const devOnlySources = ['apps/controller-manager/src/dev-start.ts', 'apps/controller-manager/src/dev-ring/**'];
 const devDependencyGlobs = (dir) =>
   testOnlyWorkspaces.has(dir)
     ? true

@@ -10,7 +10,7 @@ import { createTestNamespace, eventually, freePort } from '@cloneset-suite/local
 import { observerClient } from './chaos/cluster-client.ts';
 import { breaking, installForNamespace, ManagerReplica, waitForAdmission } from './chaos/manager-process.ts';
 import { applyObject, chaosCloneSet, setImage, waitForRollout } from './chaos/rollout.ts';
-import { startTcpFront, type TcpFront } from './chaos/tcp-front.ts';
+import { startTcpFront, type TcpFront } from '@cloneset-suite/controller-manager';
 
 const LEASE_MS = 6_000;
 const RETRY_MS = 1_000;

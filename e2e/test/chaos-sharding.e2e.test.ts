@@ -16,7 +16,7 @@ import { installForNamespace, ManagerReplica, waitForAdmission } from './chaos/m
 import { applyObject, chaosCloneSet, PVC_TEMPLATE, setImage, waitForRollout } from './chaos/rollout.ts';
 import { InvariantSampler, takeSnapshot } from './chaos/sampler.ts';
 import { SharderRole } from './chaos/sharder-role.ts';
-import { startTcpFront, type TcpFront } from './chaos/tcp-front.ts';
+import { startTcpFront, type TcpFront } from '@cloneset-suite/controller-manager';
 
 const SHARDS = ['shard-0', 'shard-1', 'shard-2'] as const;
 const LEASE_MS = 6_000;

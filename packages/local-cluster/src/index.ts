@@ -2,6 +2,8 @@ export { startCluster, stopCluster, restartComponent, waitForWorkingControlPlane
 export type { StartClusterOptions, ClusterHandle, ComponentName } from './cluster.ts';
 export { clockTicks, componentCpuSeconds } from './component-cpu.ts';
 export { ensureBinaries, controlPlaneBinaries } from './binaries.ts';
+export { ensureSharder } from './sharder.ts';
+export type { SharderBuild } from './sharder.ts';
 export { kubeconfigPath, testKubeconfigPath, usingExternalCluster, repoRoot, clusterName } from './paths.ts';
 export { zones, nodeName } from './nodes.ts';
 export { defaultStorageClassName, sampleStorageClassName } from './storage.ts';
