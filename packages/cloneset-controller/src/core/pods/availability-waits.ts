@@ -3,7 +3,7 @@
 // Each is a wait of its own, with the seconds left.
 import type { PlanContext } from '../context.ts';
 import type { Wait } from '../wait.ts';
-import { unavailability } from './availability.ts';
+import { unavailability } from './pod-state.ts';
 import { podName } from './pod-state.ts';
 
 export function availabilityWaits(ctx: Pick<PlanContext, 'pods' | 'minReadySeconds' | 'nowMs'>): Wait[] {

@@ -2,7 +2,7 @@
 // lifecycle state, revision match, instance id, specified-delete.
 import type { V1Pod, V1PodCondition } from '@kubernetes/client-node';
 import { KUSION_CONTROL_LABEL, POL_LABELS } from '@cloneset-suite/api-types';
-import { readLifecycle } from '@cloneset-suite/podopslifecycle/protocol';
+import { phaseOf, readLifecycle, typeOf } from '@cloneset-suite/podopslifecycle/protocol';
 import {
   INPLACE_UPDATE_READY,
   INSTANCE_ID_LABEL,
@@ -16,6 +16,7 @@ import { selectorMatcher } from '../selector.ts';
 import { toMillis } from '../time.ts';
 import { memoByPod } from './pod-memo.ts';
 import type { CloneSetLike } from '../types.ts';
+import type { Unavailability } from '../wait.ts';
 
 export function podName(pod: V1Pod): string {
   return pod.metadata?.name ?? '';
@@ -64,13 +65,22 @@ export function readySinceMs(pod: V1Pod): number | undefined {
  * m > 0 counts as "not yet long enough", the conservative reading.
  */
 export function isUpdateReady(pod: V1Pod, minReadySeconds: number, nowMs: number): boolean {
+  return updateUnreadiness(pod, minReadySeconds, nowMs) === undefined;
+}
+
+/** Why a pod is not update-ready, the first question it fails; undefined (no allocation) when it is. */
+function updateUnreadiness(pod: V1Pod, minReadySeconds: number, nowMs: number): Unavailability | undefined {
   const r = readiness(pod);
-  if (!r.running || !r.ready || !r.inPlaceUpdateReady) return false;
+  if (!r.running) return { cause: 'phase', phase: pod.status?.phase, scheduled: !!pod.spec?.nodeName };
+  if (!r.ready) return { cause: 'notReady' };
+  if (!r.inPlaceUpdateReady) return { cause: 'inPlaceUpdate', status: getCondition(pod, INPLACE_UPDATE_READY)?.status ?? '' };
   if (minReadySeconds > 0) {
     const since = r.readySinceMs;
-    if (since === undefined || since + minReadySeconds * 1000 >= nowMs) return false;
+    if (since === undefined) return { cause: 'minReadySeconds', minReadySeconds };
+    const availableAt = since + minReadySeconds * 1000;
+    if (availableAt >= nowMs) return { cause: 'minReadySeconds', minReadySeconds, readyForSeconds: Math.max(0, Math.floor((nowMs - since) / 1000)), availableInMs: availableAt - nowMs + 1 };
   }
-  return true;
+  return undefined;
 }
 
 export function lifecycleState(pod: V1Pod): string {
@@ -93,28 +103,45 @@ export function isControlled(pod: V1Pod): boolean {
   return podLabels(pod)[KUSION_CONTROL_LABEL] === 'true';
 }
 
+/** `cloneset/update (PreCheck)` for each PodOpsLifecycle operation the labels put the pod in. */
+function operationsOf(labels: Readonly<Record<string, string>>): string[] {
+  const view = readLifecycle(labels);
+  return view.ids.map((id) => {
+    const idLabels = view.labelsById.get(id) ?? {};
+    return `${id}/${typeOf(idLabels) ?? '?'} (${phaseOf(idLabels) ?? 'PreCheck'})`;
+  });
+}
+
 /**
- * README, CloneSet under PodOpsLifecycle: a controlled pod serves only while it is
- * `service-available` and in no PodOpsLifecycle operation (of any id).
+ * README, CloneSet under PodOpsLifecycle: a controlled pod serves only while it is in no
+ * PodOpsLifecycle operation (of any id) and `service-available`. Kept per pod version, so an
+ * available pod costs one lookup a pass.
  */
-export const isServingUnderOpsLifecycle = memoByPod((pod: V1Pod): boolean => {
-  if (!isControlled(pod)) return true;
+const opsLifecycleUnavailability = memoByPod((pod: V1Pod): Unavailability | undefined => {
+  if (!isControlled(pod)) return undefined;
   const labels = podLabels(pod);
-  return labels[POL_LABELS.serviceAvailable] !== undefined && readLifecycle(labels).ids.length === 0;
+  const operations = operationsOf(labels);
+  if (operations.length > 0) return { cause: 'podOpsOperation', operations };
+  if (labels[POL_LABELS.serviceAvailable] === undefined) return { cause: 'notServiceAvailable' };
+  return undefined;
 });
 
 /**
- * available: update-ready for more than minReadySeconds and serving; for a controlled
- * pod also serving under PodOpsLifecycle (maxUnavailable, availableReplicas). Why a pod is not:
- * unavailability (./availability.ts), which asks the same questions in the same order.
+ * available: update-ready for more than minReadySeconds and in a serving lifecycle state; for a
+ * controlled pod also serving under PodOpsLifecycle (maxUnavailable, availableReplicas).
+ * Undefined when the pod is available (without allocating); otherwise the first question it
+ * fails, which the waits that name unavailable pods and kubectl-cloneset say.
  */
-export function isAvailable(pod: V1Pod, minReadySeconds: number, nowMs: number): boolean {
-  return isUpdateReady(pod, minReadySeconds, nowMs) && isLifecycleServing(pod) && isServingUnderOpsLifecycle(pod);
+export function unavailability(pod: V1Pod, minReadySeconds: number, nowMs: number): Unavailability | undefined {
+  const notUpdateReady = updateUnreadiness(pod, minReadySeconds, nowMs);
+  if (notUpdateReady !== undefined) return notUpdateReady;
+  if (!isLifecycleServing(pod)) return { cause: 'lifecycleState', state: lifecycleState(pod) };
+  return opsLifecycleUnavailability(pod);
 }
 
-/** The readiness facts the predicates above read, for explaining them (./availability.ts). */
-export function readinessOf(pod: V1Pod): { running: boolean; ready: boolean; readySinceMs: number | undefined; inPlaceUpdateReady: boolean } {
-  return readiness(pod);
+/** The one chain of questions above, as a yes or no. */
+export function isAvailable(pod: V1Pod, minReadySeconds: number, nowMs: number): boolean {
+  return unavailability(pod, minReadySeconds, nowMs) === undefined;
 }
 
 export function isPreparingDelete(pod: V1Pod): boolean {

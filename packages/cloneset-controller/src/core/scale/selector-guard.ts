@@ -8,8 +8,6 @@ import { podLabels, podName } from '../pods/pod-state.ts';
 import { selectorMatches, selectorToString } from '../selector.ts';
 import type { CloneSetLike } from '../types.ts';
 
-export const SELECTOR_EXCLUDES_REASON = 'SelectorExcludesCreatedPods';
-
 export interface SelfReleaseRefusal {
   /** The pod (as it would be created) the selector does not match. */
   pod: string;

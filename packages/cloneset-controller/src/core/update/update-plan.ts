@@ -21,7 +21,7 @@ import { hasReadinessGate, isHooked, kruisePodReadyChange, statePatch } from '..
 import { setPodConditions } from '../pods/pod-conditions.ts';
 import { PASS_LIMIT_REQUEUE_MS, passBudget } from '../pass-limits.ts';
 import { emptyPlan, minRequeue, type Plan, type PlanAction, type PodConditionPatch } from '../plan.ts';
-import { isAvailable, isControlled, isPodAtRevision, isPreparingDelete, lifecycleState, podName, podRevision } from '../pods/pod-state.ts';
+import { isAvailable, isControlled, isPodAtRevision, isPreparingDelete, lifecycleState, podName, podRevision, unavailability } from '../pods/pod-state.ts';
 import { inOperationFirst, isBegun, isGranted, throughLifecycle } from '../lifecycle/ops-lifecycle.ts';
 import { planRefreshStages } from './refresh.ts';
 import { revisionLabels } from '../revisions/revisions.ts';
@@ -31,7 +31,6 @@ import { updateMode } from './update-mode.ts';
 import { recreateMark } from './recreate-mark.ts';
 import { planResizeFallbacks } from './resize-fallback.ts';
 import { runToEnd, type Stages } from '../stages.ts';
-import { unavailability } from '../pods/availability.ts';
 import type { Wait } from '../wait.ts';
 
 /**

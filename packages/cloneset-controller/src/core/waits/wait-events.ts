@@ -2,7 +2,6 @@
 // holds): its type, reason, and the wait's own message. Holds are ordinary waits (Normal); the
 // controller's own waits are Warnings, as kruise records ScaleUpLimited.
 import type { EventAction } from '../plan.ts';
-import { SELECTOR_EXCLUDES_REASON } from '../scale/selector-guard.ts';
 import type { Wait, WaitKind } from '../wait.ts';
 import { waitMessage } from './wait-text.ts';
 
@@ -12,7 +11,7 @@ const EVENTS: Readonly<Partial<Record<WaitKind, { type: 'Normal' | 'Warning'; re
   operationTypeLabel: { type: 'Normal', reason: 'WaitingForOperationTypeLabel' },
   terminatingPods: { type: 'Warning', reason: 'WaitingForPodDeletion' },
   instanceIdsExhausted: { type: 'Warning', reason: 'InstanceIdsExhausted' },
-  selectorExcludesPods: { type: 'Warning', reason: SELECTOR_EXCLUDES_REASON },
+  selectorExcludesPods: { type: 'Warning', reason: 'SelectorExcludesCreatedPods' },
   // Said as a failed in-place update, as the other reasons a pod is not updated in place are.
   resizeStalled: { type: 'Warning', reason: 'FailedUpdatePodInPlace', prefix: 'failed to update ' },
   scaleUpLimited: { type: 'Warning', reason: 'ScaleUpLimited' },
