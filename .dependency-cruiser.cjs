@@ -12,6 +12,14 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'no-circular-core-folders',
+      severity: 'error',
+      scope: 'folder',
+      comment: "The folders of a package's core/ form layers: folder A importing B while B imports A (through other files) passes the module check, yet neither folder can be read or moved alone.",
+      from: { path: '^packages/[^/]+/src/core/[^/]+$' },
+      to: { circular: true },
+    },
+    {
       name: 'core-imports-no-shell',
       severity: 'error',
       comment: 'core/ holds the pure planners; the shell (reconciler/, http/, server/) imports them, never the reverse.',

@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { ensureSharder, freePort, kubeconfigPath, kubectl, repoRoot, startCluster } from '@cloneset-suite/local-cluster';
-import { issueCertificate } from '../certs/x509.ts';
+import { planBundle } from '../certs/bundle.ts';
 import { ConfigError, loadConfig } from '../config/load.ts';
 import { ensureNamespace, installCrds, installWebhookConfigurations, urlModeConfigurations } from '../local-install.ts';
 import { startTcpFront } from '../tcp-front.ts';
@@ -47,27 +47,28 @@ function spawnLabelled(name: string, command: string, args: readonly string[], e
   return child;
 }
 
-/** The sharder's serving certificate for 127.0.0.1, from a CA made for it, in `dir`. */
+/** The sharder's serving pair for 127.0.0.1 from a CA made for it (the manager's own bundle planner), in `dir`; returns the CA. */
 async function sharderCertificates(dir: string): Promise<string> {
-  const now = Date.now();
-  const ca = await issueCertificate({ commonName: 'sharder-local-ca', isCA: true, notBefore: new Date(now - 60_000), notAfter: new Date(now + 365 * DAY_MS) });
-  const serving = await issueCertificate({ commonName: 'sharder', isCA: false, hosts: ['127.0.0.1', 'localhost'], issuer: ca, notBefore: new Date(now - 60_000), notAfter: new Date(now + 365 * DAY_MS) });
+  const { bundle } = await planBundle(undefined, { hosts: ['127.0.0.1', 'localhost'], servingValidityMs: 365 * DAY_MS, now: new Date() });
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'tls.crt'), serving.cert);
-  writeFileSync(path.join(dir, 'tls.key'), serving.key, { mode: 0o600 });
-  return ca.cert;
+  writeFileSync(path.join(dir, 'tls.crt'), bundle.tlsCert);
+  writeFileSync(path.join(dir, 'tls.key'), bundle.tlsKey, { mode: 0o600 });
+  return bundle.caCert;
 }
 
 export async function runRing(shards: number, managerArgs: readonly string[]): Promise<number> {
-  const probe = (() => {
+  // One address for every shard's webhooks, as the chart's Service is one for every replica.
+  const frontPort = await freePort();
+  const urlBase = `https://127.0.0.1:${frontPort}`;
+  const loaded = (() => {
     try {
-      return loadConfig({ argv: ['--kubeconfig', kubeconfigPath, ...managerArgs], knownControllers: [] });
+      return loadConfig({ argv: ['--kubeconfig', kubeconfigPath, '--webhook-url-base', urlBase, ...managerArgs], knownControllers: [] });
     } catch (err) {
       if (err instanceof ConfigError) fail(err.message, 2);
       throw err;
     }
   })();
-  if (probe.kind !== 'config') fail('--help is not taken with --shards', 2);
+  if (loaded.kind !== 'config') fail('--help is not taken with --shards', 2);
   if (managerArgs.some((a) => a.startsWith('--kubeconfig') || a.startsWith('--controller-ring') || a.startsWith('--shard-name'))) {
     fail('--shards runs on the local cluster and names the ring and shards itself: drop --kubeconfig, --controller-ring and --shard-name', 2);
   }
@@ -90,13 +91,9 @@ export async function runRing(shards: number, managerArgs: readonly string[]): P
   const children: ChildProcess[] = [];
   const sharder = spawnLabelled('sharder', build.binary, [`--config=${configPath}`], { ...process.env, KUBECONFIG: kubeconfigPath, DISABLE_HTTP2: 'true' });
 
-  // One address for every shard's webhooks, as the chart's Service is one for every replica.
-  const frontPort = await freePort();
   const shardPorts = await Promise.all(Array.from({ length: shards }, async () => ({ webhook: await freePort(), metrics: await freePort(), health: await freePort() })));
   const front = await startTcpFront(frontPort, shardPorts.map((p) => p.webhook));
-  const urlBase = `https://127.0.0.1:${frontPort}`;
-  const urlConfig = loadConfig({ argv: ['--kubeconfig', kubeconfigPath, '--webhook-url-base', urlBase, ...managerArgs], knownControllers: [] });
-  if (urlConfig.kind === 'config') await installWebhookConfigurations(run, urlModeConfigurations(urlConfig.config));
+  await installWebhookConfigurations(run, urlModeConfigurations(loaded.config));
 
   const shardArgs = (i: number): string[] => [
     mainEntry,

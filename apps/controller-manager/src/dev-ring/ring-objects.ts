@@ -23,7 +23,7 @@ export function controllerRing(name: string, namespaces?: readonly string[]): Re
         // A rule's status spans every shard's pods: one shard writes it.
         { group: 'apps.kusionstack.io', resource: 'podtransitionrules' },
       ],
-      ...(namespaces ? { namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: [...namespaces] }] } } : {}),
+      namespaceSelector: namespaces && { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: [...namespaces] }] },
     },
   };
 }
