@@ -1,12 +1,13 @@
 // The CloneSet controller, declared: what it reconciles, owns, watches and waits for, and the pass
 // (./reconcile.ts) built from what the declaration hands it.
 import { CLONESET_GVK } from '@cloneset-suite/api-types';
-import { namespacedKey, type Controller, type DeepReadonly, type KubeObject, type Manager } from '@cloneset-suite/kube-runtime';
+import { namespacedKey, type Controller, type DeepReadonly, type GroupVersionResource, type KubeObject, type Manager } from '@cloneset-suite/kube-runtime';
 import type { FeatureGates } from '../core/keys.ts';
 import { selectorMatches } from '../core/selector.ts';
 import type { CloneSetLike } from '../core/types.ts';
 import { claimExpectation } from './actions/claim-expectation.ts';
 import { cloneSetCaches } from './caches.ts';
+import { podResource, pvcResource } from './resources.ts';
 import { failedPodEvents } from './failed-pod-events.ts';
 import { ImagePullJobSupport } from './image-pull-jobs.ts';
 import { cloneSetReconciler } from './reconcile.ts';
@@ -40,13 +41,17 @@ export function createCloneSetController(manager: Manager, options: CloneSetCont
       .filter((cs) => selectorMatches(cs.spec.selector as CloneSetLike['spec']['selector'], labels))
       .map((cs) => namespacedKey(cs.metadata.namespace, cs.metadata.name ?? ''));
   };
+  // On a shard, a pod or PVC that left the view without a deletion mark is read back: gone, its
+  // CloneSet plans at once; still there, it lives on another shard and the CloneSet waits.
+  const lookup = (resource: GroupVersionResource) => (obj: DeepReadonly<KubeObject>): Promise<KubeObject | undefined> =>
+    manager.client.resource(resource).find(obj.metadata?.namespace, obj.metadata?.name ?? '');
   return (
     manager
       .controller(CLONESET_CONTROLLER_NAME, { maxConcurrentReconciles: options.maxConcurrentReconciles, expectationTimeoutMs: options.expectationTimeoutMs })
       .for(caches.cloneSets, { groupKind: CLONESET_GVK })
-      .owns(caches.pods, { expectations: (pod) => pod.metadata?.name, orphans: selectingCloneSets })
+      .owns(caches.pods, { expectations: (pod) => pod.metadata?.name, orphans: selectingCloneSets, lookup: lookup(podResource) })
       // A PVC turning terminating, or gone, meets the delete expectation of that claim.
-      .owns(caches.pvcs, { expectations: (pvc) => pvc.metadata?.name && claimExpectation(pvc.metadata.name) })
+      .owns(caches.pvcs, { expectations: (pvc) => pvc.metadata?.name && claimExpectation(pvc.metadata.name), lookup: lookup(pvcResource) })
       .owns(caches.revisions)
       // Read when scale-in ranks by topology and when a resize must fit the node's allocatable; a
       // node's change alone changes no decision.

@@ -1,5 +1,5 @@
 // A typed client for one GVR: the verbs controllers need, with typed errors and pagination.
-import { ConflictError, InvalidError, type Status } from './errors.ts';
+import { ConflictError, InvalidError, isNotFound, type Status } from './errors.ts';
 import { apiVersionOf, isBuiltIn, resourcePath, type GroupVersionResource } from './gvr.ts';
 import { PatchContentTypes, type Patch } from './patch.ts';
 import { jsonEqual, valueAtPointer } from './json-pointer.ts';
@@ -63,6 +63,16 @@ export class ResourceClient<T extends KubeObject> {
 
   get(namespace: string | undefined, name: string, options: { signal?: AbortSignal } = {}): Promise<T> {
     return this.rest.request<T>({ method: 'GET', path: this.path(namespace, name), ...signalOf(options) });
+  }
+
+  /** The object, or undefined when the API has none of that name. */
+  async find(namespace: string | undefined, name: string, options: { signal?: AbortSignal } = {}): Promise<T | undefined> {
+    try {
+      return await this.get(namespace, name, options);
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
   }
 
   /** One page; pass `limit` and `continue` to page, or use listAll(). Namespace undefined = all. */

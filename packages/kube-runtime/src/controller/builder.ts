@@ -34,7 +34,7 @@ import type { RuntimeMetrics } from '../metrics.ts';
 import type { Runnable } from '../runnable.ts';
 import { WorkQueue } from '../queue/work-queue.ts';
 import type { Clock } from '../util/clock.ts';
-import { ownedLeftView } from '../ring/left-view.ts';
+import { confirmedLeftView, ownedLeftView } from '../ring/left-view.ts';
 import type { RingMembership } from '../ring/ring-labels.ts';
 import type { DeepReadonly } from '../util/deep-readonly.ts';
 import { done, requeueAfter, type ReconcileAction } from './action.ts';
@@ -117,6 +117,7 @@ interface Owned {
   source: EventSource<KubeObject>;
   expectations: ((obj: DeepReadonly<KubeObject>) => string | undefined) | undefined;
   orphans: MapObjectToKeys<KubeObject> | undefined;
+  lookup: ((obj: DeepReadonly<KubeObject>) => Promise<DeepReadonly<KubeObject> | undefined>) | undefined;
 }
 
 export interface OwnsOptions<T> {
@@ -127,6 +128,12 @@ export interface OwnsOptions<T> {
   expectations?: (obj: DeepReadonly<T>) => string | undefined;
   /** Keys for an object without a controller reference (adoption candidates). */
   orphans?: MapObjectToKeys<T>;
+  /**
+   * Reads the object from the API (undefined when not found). On a shard, a watch DELETE without a
+   * deletion mark holds its owner (it may be a move); this read tells a deletion at once, instead of
+   * after the expectation's timeout.
+   */
+  lookup?: (obj: DeepReadonly<T>) => Promise<DeepReadonly<T> | undefined>;
 }
 
 /** `P`: the primary resource's type, set by for(). */
@@ -162,7 +169,12 @@ export class ControllerBuilder<P extends KubeObject = KubeObject> {
 
   /** Objects whose controller reference is of the primary's kind: their owner's key. */
   owns<T extends KubeObject>(source: EventSource<T>, options: OwnsOptions<T> = {}): this {
-    this.owned.push({ source: source, expectations: options.expectations as Owned['expectations'], orphans: options.orphans as Owned['orphans'] });
+    this.owned.push({
+      source: source,
+      expectations: options.expectations as Owned['expectations'],
+      orphans: options.orphans as Owned['orphans'],
+      lookup: options.lookup as Owned['lookup'],
+    });
     return this;
   }
 
@@ -263,7 +275,11 @@ export class ControllerBuilder<P extends KubeObject = KubeObject> {
     // Bookkeeping first: an event meets the versions and expectations before the enqueue it causes.
     for (const [source, v] of versions) source.addEventHandler(trackVersions(v));
     const sharded = this.host.ring !== undefined;
-    for (const o of this.owned) if (o.expectations && expectations && groupKind) o.source.addEventHandler(observeExpectations(expectations, groupKind, o.expectations, sharded));
+    for (const o of this.owned) {
+      if (!o.expectations || !expectations || !groupKind) continue;
+      const held = sharded ? { lookup: o.lookup, enqueue, logger: handles.logger } : undefined;
+      o.source.addEventHandler(observeExpectations(expectations, groupKind, o.expectations, held));
+    }
     for (const r of this.reactions) r.source.addEventHandler(whileRunning(controller, r.build(handles)));
     primary.source.addEventHandler({
       onDelete: (obj) => {
@@ -316,17 +332,37 @@ function trackVersions(versions: ResourceVersionExpectations): ResourceEventHand
   };
 }
 
+/** On a shard: how a held owner learns that what left its view was deleted after all. */
+interface HeldOwners {
+  lookup: Owned['lookup'];
+  enqueue: (key: string) => void;
+  logger: Logger;
+}
+
 /**
  * An owned object's add meets its create; its deletion mark or its delete meets its delete. On a
- * shard, a delete may be a move instead (ring/left-view.ts): the owner then waits to see the
- * object again, or to leave this shard itself, rather than replace what it no longer sees.
+ * shard (`held`), a delete may be a move instead (ring/left-view.ts): the owner then waits to see
+ * the object again, or to leave this shard itself, rather than replace what it no longer sees;
+ * the object read from the API ends the wait at once when it is gone after all.
  */
 function observeExpectations(
   expectations: ScaleExpectations,
   owner: GroupKind,
   nameOf: (obj: DeepReadonly<KubeObject>) => string | undefined,
-  sharded: boolean,
+  held: HeldOwners | undefined,
 ): ResourceEventHandler<KubeObject> {
+  const confirm = (obj: DeepReadonly<KubeObject>, key: string, name: string): void => {
+    if (!held?.lookup) return;
+    held.lookup(obj).then(
+      (current) => {
+        if (confirmedLeftView(obj, current) === 'hold-owner') return;
+        expectations.observe(key, 'create', name);
+        held.enqueue(key);
+      },
+      // The hold's timeout still ends the wait.
+      (err: unknown) => held.logger.debug({ owner: key, name, err }, 'reading an object that left the shard\'s view failed; its owner waits for the expectation to expire'),
+    );
+  };
   const observe = (obj: DeepReadonly<KubeObject>, action: 'create' | 'delete'): void => {
     const key = controllerOwnerKey(obj, owner);
     const name = nameOf(obj);
@@ -341,8 +377,9 @@ function observeExpectations(
       const key = controllerOwnerKey(obj, owner);
       const name = nameOf(obj);
       if (!key || !name) return;
-      if (ownedLeftView(obj, { sharded, deletePending: expectations.pending(key).delete.includes(name) }) === 'hold-owner') {
+      if (ownedLeftView(obj, { sharded: held !== undefined, deletePending: expectations.pending(key).delete.includes(name) }) === 'hold-owner') {
         expectations.expect(key, 'create', name);
+        confirm(obj, key, name);
       } else {
         expectations.observe(key, 'delete', name);
       }

@@ -15,3 +15,13 @@ export function ownedLeftView(obj: DeepReadonly<KubeObject>, context: { sharded:
   if (!context.sharded || context.deletePending) return 'observe-delete';
   return leftViewReason(obj) === 'deleted' ? 'observe-delete' : 'hold-owner';
 }
+
+/**
+ * A held object as the API has it now (undefined: not found): gone, replaced under its name (another
+ * uid) or terminating is a deletion, observed at once; one still there lives on another shard (or
+ * none yet), and the owner keeps waiting to see it again or to leave this shard itself.
+ */
+export function confirmedLeftView(left: DeepReadonly<KubeObject>, current: DeepReadonly<KubeObject> | undefined): OwnedLeftView {
+  if (!current || current.metadata?.deletionTimestamp) return 'observe-delete';
+  return current.metadata?.uid !== left.metadata?.uid ? 'observe-delete' : 'hold-owner';
+}

@@ -113,6 +113,62 @@ describe('ControllerBuilder', () => {
     await stop();
   });
 
+  it('on a shard, a pod that left the view unmarked holds its owner until the API says it is gone, or it comes back', async () => {
+    const f = fakeHost();
+    const host: ControllerHost = { ...f.host, ring: { ring: 'r', shard: 's-0' } };
+    const [cloneSets, pods] = [new FakeSource<KubeObject>(), new FakeSource<KubeObject>()];
+    const reconciled: string[] = [];
+    let expectations: ScaleExpectations | undefined;
+    // What the API answers for each pod name: the pod (it lives on another shard), undefined (gone) or a failure.
+    const api = new Map<string, KubeObject | undefined | Error>();
+    const looked: string[] = [];
+    new ControllerBuilder(host, 'demo')
+      .for(cloneSets, { groupKind: OWNER })
+      .owns(pods, {
+        expectations: (p) => p.metadata?.name,
+        lookup: (p) => {
+          const name = p.metadata?.name ?? '';
+          looked.push(name);
+          const answer = api.get(name);
+          return answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer);
+        },
+      })
+      .complete((c) => {
+        expectations = c.expectations;
+        return recording(reconciled);
+      });
+    const pod = (name: string, uid = `uid-${name}`): KubeObject => obj(name, { uid, ownerReferences: [ownerRef('web')] });
+    cloneSets.seed(obj('web'));
+    for (const name of ['moved', 'gone', 'replaced', 'unreadable']) pods.seed(pod(name));
+    api.set('moved', pod('moved'));
+    api.set('gone', undefined);
+    api.set('replaced', pod('replaced', 'uid-new'));
+    api.set('unreadable', new Error('connection reset'));
+    const stop = run(f.runnables);
+    await settle(f.clock);
+    const held = (): string[] => expectations!.pending('ns/web').create;
+
+    pods.delete(pod('moved'));
+    pods.delete(pod('unreadable'));
+    await settle(f.clock);
+    expect(looked).toEqual(['moved', 'unreadable']);
+    expect(held()).toEqual(['moved', 'unreadable']);
+    // Back in view: its hold is met by the add.
+    pods.add(pod('moved'));
+    await settle(f.clock);
+    expect(held()).toEqual(['unreadable']);
+
+    // Gone, or another object under its name: the hold ends at once and the owner is planned again.
+    pods.delete(pod('gone'));
+    pods.delete(pod('replaced'));
+    reconciled.length = 0;
+    await settle(f.clock);
+    expect(looked).toEqual(['moved', 'unreadable', 'gone', 'replaced']);
+    expect(held()).toEqual(['unreadable']);
+    expect(reconciled).toContain('ns/web');
+    await stop();
+  });
+
   it('keeps the versions of our own writes current from the tracked source, and forgets a gone object', () => {
     const f = fakeHost();
     const pods = new FakeSource<KubeObject>();

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/client/types.ts';
-import { ownedLeftView } from '../../src/ring/left-view.ts';
+import { confirmedLeftView, ownedLeftView } from '../../src/ring/left-view.ts';
 import { drainAcknowledgement, drainLabel, isDraining, leftViewReason, ringMembershipError, shardLabel, shardSelector, withShardLabelOf } from '../../src/ring/ring-labels.ts';
 import { shardLease } from '../../src/ring/shard-lease.ts';
 
@@ -98,6 +98,15 @@ describe('an object leaving a shard-filtered cache', () => {
     { case: 'ring, no mark but this owner deleted it: its delete', o: unmarked, sharded: true, deletePending: true, want: 'observe-delete' },
   ])('$case', ({ o, sharded, deletePending, want }) => {
     expect(ownedLeftView(o, { sharded, deletePending })).toBe(want);
+  });
+
+  it.each([
+    { case: 'not found: deleted', current: undefined, want: 'observe-delete' },
+    { case: 'terminating: deleted', current: { ...unmarked, metadata: { ...unmarked.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } }, want: 'observe-delete' },
+    { case: 'another object under its name: deleted', current: { ...unmarked, metadata: { ...unmarked.metadata, uid: 'other' } }, want: 'observe-delete' },
+    { case: 'still there (on another shard): the owner keeps waiting', current: unmarked, want: 'hold-owner' },
+  ])('read back from the API, $case', ({ current, want }) => {
+    expect(confirmedLeftView(unmarked, current)).toBe(want);
   });
 
   it('reads the deletion mark only', () => {
