@@ -12,3 +12,4 @@ export { CLONESET_CRD_NAME, handBackCrdConversion, installCrds, installWebhookCo
 export { CLONESET_CONVERSION_PATH } from './webhooks/cloneset-conversion.ts';
 export { startTcpFront } from './tcp-front.ts';
 export type { TcpFront } from './tcp-front.ts';
+export { MANAGER_MAIN, localManagerArgs } from './local-manager-args.ts';

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { createTestNamespace, eventually, freePort, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
-import { installCrds, installWebhookConfigurations, loadConfig, urlModeConfigurations } from '@cloneset-suite/controller-manager';
+import { MANAGER_MAIN, installCrds, installWebhookConfigurations, loadConfig, localManagerArgs, urlModeConfigurations } from '@cloneset-suite/controller-manager';
 
 /**
  * CHAOS_BREAK=<name> breaks one guarantee on purpose, to show the scenario checking it fails:
@@ -17,7 +17,6 @@ import { installCrds, installWebhookConfigurations, loadConfig, urlModeConfigura
  */
 export const breaking = (name: 'admission' | 'two-leaders' | 'lost-delete' | 'rbac' | 'body-limit'): boolean => process.env.CHAOS_BREAK === name;
 
-const mainEntry = path.join(repoRoot, 'apps/controller-manager/src/main.ts');
 const run = (args: readonly string[], input?: string): Promise<string> => kubectl(args, input);
 
 export interface ReplicaOptions {
@@ -65,27 +64,17 @@ export class ManagerReplica {
   }
 
   args(): string[] {
-    return [
-      `--kubeconfig=${this.o.kubeconfig ?? testKubeconfigPath()}`,
-      `--namespace=${this.o.watchNamespace ?? this.o.namespace}`,
-      `--leader-election-namespace=${this.o.namespace}`,
-      `--leader-election-id=${this.o.name}`,
-      '--leader-election-lease-duration=6s',
-      '--leader-election-renew-deadline=4s',
-      '--leader-election-retry-period=1s',
-      `--metrics-bind-address=127.0.0.1:${this.metricsPort}`,
-      `--health-probe-bind-address=127.0.0.1:${this.probesPort}`,
-      '--webhook-host=127.0.0.1',
-      `--webhook-port=${this.o.webhookPort ?? this.o.webhookUrlPort}`,
-      `--webhook-url-base=https://127.0.0.1:${this.o.webhookUrlPort}`,
-      `--webhook-configuration-name=${this.o.name}`,
-      `--webhook-secret-name=${this.o.name}-certs`,
-      '--graceful-shutdown-timeout=5s',
-      // The suites' rule servers listen on 127.0.0.1, refused to webhooks unless loopback is allowed.
-      '--transition-rule-webhook-allow-addresses=loopback',
-      ...(process.env.CHAOS_MANAGER_LOG_LEVEL ? [`--log-level=${process.env.CHAOS_MANAGER_LOG_LEVEL}`] : []),
-      ...(this.o.extraArgs ?? []),
-    ];
+    return localManagerArgs({
+      kubeconfig: this.o.kubeconfig ?? testKubeconfigPath(),
+      namespace: this.o.watchNamespace ?? this.o.namespace,
+      leaseNamespace: this.o.namespace,
+      name: this.o.name,
+      lease: { duration: '6s', renewDeadline: '4s', retryPeriod: '1s' },
+      ports: { webhook: this.o.webhookPort ?? this.o.webhookUrlPort, metrics: this.metricsPort, health: this.probesPort },
+      webhookUrlPort: this.o.webhookUrlPort,
+      gracefulShutdownTimeout: '5s',
+      extraArgs: [...(process.env.CHAOS_MANAGER_LOG_LEVEL ? [`--log-level=${process.env.CHAOS_MANAGER_LOG_LEVEL}`] : []), ...(this.o.extraArgs ?? [])],
+    });
   }
 
   get pid(): number | undefined {
@@ -102,7 +91,7 @@ export class ManagerReplica {
    */
   async start(timeoutMs = 120_000, probe: 'readyz' | 'healthz' = 'readyz'): Promise<void> {
     if (this.pid !== undefined) throw new Error('already running');
-    const child = spawn(process.execPath, [mainEntry, ...this.args()], { cwd: repoRoot, env: this.o.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [MANAGER_MAIN, ...this.args()], { cwd: repoRoot, env: this.o.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     this.starts++;
     this.record(`\n--- start ${this.starts} (pid ${child.pid}) ---\n`);
