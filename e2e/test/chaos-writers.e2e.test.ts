@@ -130,8 +130,8 @@ async function mismatches(namespace: string, want: WantedSpec): Promise<string[]
     want,
     {
       generation: cs.metadata.generation,
-      spec: { ...(cs.spec.replicas !== undefined ? { replicas: cs.spec.replicas } : {}), partition: spec.updateStrategy.partition ?? 0, paused: spec.updateStrategy.paused ?? false, image: spec.template.spec.containers[0]?.image ?? '' },
-      ...(cs.status ? { status: cs.status } : {}),
+      spec: { replicas: cs.spec.replicas, partition: spec.updateStrategy.partition ?? 0, paused: spec.updateStrategy.paused ?? false, image: spec.template.spec.containers[0]?.image ?? '' },
+      status: cs.status,
     },
     pods.map((p) => ({
       name: p.metadata.name ?? '',

@@ -67,7 +67,7 @@ export function startManager(config: ManagerConfig, options: StartOptions = {}):
   const logger = createLogger({
     level: config.logLevel,
     base: { component: 'controller-manager' },
-    ...(options.logDestination ? { destination: options.logDestination } : {}),
+    destination: options.logDestination,
   });
   const membership = ringMembership(config);
   // A shard is known by its name: its Lease's holder and its Events' reporting instance.
@@ -136,7 +136,7 @@ export function startManager(config: ManagerConfig, options: StartOptions = {}):
     const webhooks = admissionWebhooks({
       // The controllers' own pod informer (same scope), which every replica runs.
       // On a shard, admission concerns objects of every shard: this cache holds all of them.
-      pods: podCacheFromInformer(manager.informers.informerFor(Resources.pods, { ...(namespace ? { namespace } : {}), acrossShards: true })),
+      pods: podCacheFromInformer(manager.informers.informerFor(Resources.pods, { namespace, acrossShards: true })),
       featureGates: config.featureGates,
       transitionRuleWebhookAllowedPrefixes: config.transitionRuleWebhookAllowedPrefixes,
       transitionRuleWebhookAllowAddresses: transitionRuleAllowAddresses(config),
@@ -200,7 +200,8 @@ export function startManager(config: ManagerConfig, options: StartOptions = {}):
       namespace: namespace ?? '(all)',
       controllers: enabled,
       leaderElect: config.leaderElect,
-      ...(membership ? { controllerRing: membership.ring, shard: membership.shard } : {}),
+      controllerRing: membership?.ring,
+      shard: membership?.shard,
       metrics: formatBindAddress(config.metricsBindAddress),
       probes: formatBindAddress(config.healthProbeBindAddress),
       webhookPort: config.webhookPort,

@@ -24,7 +24,7 @@ export function urlModeConfigurations(config: ManagerConfig, extra: { namespaceS
     name: config.webhookConfigurationName,
     target: { urlBase: config.webhookUrlBase },
     labels: { 'app.kubernetes.io/name': 'cloneset-suite', 'app.kubernetes.io/managed-by': 'npm-start' },
-    ...(extra.namespaceSelector ? { namespaceSelector: extra.namespaceSelector } : {}),
+    namespaceSelector: extra.namespaceSelector,
   });
 }
 

@@ -15,7 +15,7 @@ export async function takeSnapshot(client: KubeClient, namespace: string, select
   const pvcs = (await pvcsOf(client).list({ namespace, labelSelector: selector })).items;
   const pods = (await podsOf(client).list({ namespace, labelSelector: selector })).items;
   const cloneSet = cloneSetUid === undefined ? undefined : await cloneSetView(client, namespace, cloneSetUid);
-  return { pvcs: pvcs.map(pvcView), pods: pods.map(podView), ...(cloneSet ? { cloneSet } : {}) };
+  return { pvcs: pvcs.map(pvcView), pods: pods.map(podView), cloneSet };
 }
 
 async function cloneSetView(client: KubeClient, namespace: string, uid: string): Promise<CloneSetView> {

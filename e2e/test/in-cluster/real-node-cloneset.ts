@@ -79,7 +79,7 @@ export function realNodeCloneSet(shape: CloneSetShape): string {
               imagePullPolicy: 'Never',
               command: ['sh', '-c', `rm -f /tmp/ready; sleep ${READY_AFTER_S}; touch /tmp/ready; exec sleep 1000000`],
               readinessProbe: { exec: { command: ['cat', '/tmp/ready'] }, periodSeconds: 1 },
-              ...(shape.volumeMounts ? { volumeMounts: shape.volumeMounts } : {}),
+              volumeMounts: shape.volumeMounts,
             },
           ],
         },

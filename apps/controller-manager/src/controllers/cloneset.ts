@@ -34,7 +34,7 @@ export const cloneSetRegistration: ControllerRegistration = {
   ],
   create: (d) =>
     createCloneSetController(d.manager, {
-      ...(d.namespace ? { namespace: d.namespace } : {}),
+      namespace: d.namespace,
       maxConcurrentReconciles: d.maxConcurrentReconciles,
       // Compile-time check that the manager's gate set carries the gates the core reads.
       featureGates: d.featureGates satisfies Required<Omit<CloneSetGates, 'CloneSetScalingExcludePreparingDelete'>>,

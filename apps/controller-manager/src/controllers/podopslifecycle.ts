@@ -20,7 +20,7 @@ export const podOpsLifecycleRegistration: ControllerRegistration = {
   ],
   create: (d) =>
     createPodOpsLifecycleController(d.manager, {
-      ...(d.namespace ? { namespace: d.namespace } : {}),
+      namespace: d.namespace,
       maxConcurrentReconciles: d.maxConcurrentReconciles,
       // PreCheck/PostCheck pass when every PodTransitionRule selecting the pod passes;
       // with the rule controller turned off nothing would keep their decisions current, so every

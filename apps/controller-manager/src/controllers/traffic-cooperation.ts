@@ -26,7 +26,7 @@ export const trafficCooperationRegistration: ControllerRegistration = {
       registers: [d.registry],
     });
     createTrafficCooperationController(d.manager, {
-      ...(d.namespace ? { namespace: d.namespace } : {}),
+      namespace: d.namespace,
       maxConcurrentReconciles: d.maxConcurrentReconciles,
       instance: d.identity,
       onDrained: (seconds) => drain.observe(seconds),

@@ -28,7 +28,7 @@ export const transitionRuleRegistration: ControllerRegistration = {
       maxConcurrentCallsPerNamespace: d.config.transitionRuleWebhookMaxConcurrentCallsPerNamespace,
     };
     createTransitionRuleController(d.manager, {
-      ...(d.namespace ? { namespace: d.namespace } : {}),
+      namespace: d.namespace,
       maxConcurrentReconciles: d.maxConcurrentReconciles,
       instance: d.identity,
       caller: timedWebhookCaller(new WebhookClient(webhook), webhookCallHistogram(d.manager.metrics.registry)),

@@ -56,7 +56,7 @@ export function certificatesRunnable(o: CertificatesOptions): Runnable {
                 logger: o.logger,
                 onCertificate,
                 ...(o.checkIntervalMs ? { checkIntervalMs: o.checkIntervalMs } : {}),
-                ...(o.conversions ? { conversions: o.conversions } : {}),
+                conversions: o.conversions,
               },
               signal,
             ));

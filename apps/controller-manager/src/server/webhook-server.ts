@@ -100,7 +100,7 @@ export class WebhookServer {
     }
     await this.listening;
     // The new context replaces the whole old one: the client CA goes with it.
-    this.app.server.setSecureContext({ cert: c.cert, key: c.key, ...(this.o.clientCa ? { ca: this.o.clientCa } : {}) });
+    this.app.server.setSecureContext({ cert: c.cert, key: c.key, ca: this.o.clientCa });
     this.logger.info('serving certificate reloaded');
   }
 

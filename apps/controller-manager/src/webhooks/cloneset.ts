@@ -52,7 +52,7 @@ export function cloneSetDefaulter(deps: WebhookDeps): AdmissionWebhook {
       if (!isObject(obj)) return Promise.resolve(deniedInvalid(identity(request, obj), [fieldError.required('spec', 'the request has no object')]));
       const old = request.operation === 'UPDATE' && isObject(request.oldObject) ? (request.oldObject as unknown as CloneSet) : undefined;
       const defaulted = defaultCloneSet(obj as unknown as CloneSet, {
-        ...(old ? { old } : {}),
+        old,
         templateNoDefaults: deps.featureGates.TemplateNoDefaults,
       });
       return Promise.resolve(allowed(createJsonPatch(obj, defaulted)));

@@ -39,14 +39,14 @@ function entry(hook: AdmissionWebhook, o: ConfigurationOptions): Record<string, 
     matchPolicy: 'Equivalent',
     sideEffects: 'None',
     timeoutSeconds: hook.timeoutSeconds,
-    ...(o.namespaceSelector ? { namespaceSelector: o.namespaceSelector } : {}),
-    ...(hook.objectSelector ? { objectSelector: hook.objectSelector } : {}),
+    namespaceSelector: o.namespaceSelector,
+    objectSelector: hook.objectSelector,
     ...(hook.type === 'mutating' ? { reinvocationPolicy: 'Never' } : {}),
   };
 }
 
 export function webhookConfigurations(hooks: readonly AdmissionWebhook[], o: ConfigurationOptions): WebhookConfiguration[] {
-  const metadata = { name: o.name, ...(o.labels ? { labels: o.labels } : {}) };
+  const metadata = { name: o.name, labels: o.labels };
   return [
     {
       apiVersion: 'admissionregistration.k8s.io/v1',

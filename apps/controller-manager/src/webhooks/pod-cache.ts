@@ -14,7 +14,7 @@ export function podCacheFromInformer(informer: CachedSource<CachedPod>): PodCach
       if (!meta) return undefined;
       return {
         ...(meta.deletionTimestamp ? { deletionTimestamp: meta.deletionTimestamp } : {}),
-        ownerReferences: (meta.ownerReferences ?? []).map((r) => ({ uid: r.uid, ...(r.controller !== undefined ? { controller: r.controller } : {}) })),
+        ownerReferences: (meta.ownerReferences ?? []).map((r) => ({ uid: r.uid, controller: r.controller })),
       };
     },
   };

@@ -47,7 +47,7 @@ export interface OutboundPolicy {
 /** Webhook URLs (url and poll.url) the controller would refuse to call. */
 export function disallowedWebhookUrls(rule: PodTransitionRule, policy: OutboundPolicy): FieldError[] {
   const origins = policy.allowed.map(parseAllowedOrigin);
-  const addresses = addressPolicy({ allow: policy.allowAddresses, ...(policy.privateCidrs ? { privateCidrs: policy.privateCidrs } : {}) });
+  const addresses = addressPolicy({ allow: policy.allowAddresses, privateCidrs: policy.privateCidrs });
   const errs: FieldError[] = [];
   const check = (url: unknown, field: string): void => {
     if (typeof url !== 'string') return;
@@ -100,7 +100,7 @@ export function podTransitionRuleValidator(deps: WebhookDeps): AdmissionWebhook 
       const forbidden = disallowedWebhookUrls(rule, {
         allowed: deps.transitionRuleWebhookAllowedPrefixes,
         allowAddresses: deps.transitionRuleWebhookAllowAddresses ?? [],
-        ...(deps.transitionRuleWebhookPrivateCidrs ? { privateCidrs: deps.transitionRuleWebhookPrivateCidrs } : {}),
+        privateCidrs: deps.transitionRuleWebhookPrivateCidrs,
       });
       return Promise.resolve(forbidden.length > 0 ? deniedForbidden(identity(request, obj), forbidden) : allowed());
     },

@@ -67,7 +67,7 @@ describe('CloneSet through PodOpsLifecycle and PodTransitionRule on a cluster', 
           spec: { containers: [{ name: 'main', image }] },
         },
         updateStrategy: { type: opts.type ?? 'InPlaceIfPossible', maxUnavailable: opts.maxUnavailable ?? 1 },
-        ...(opts.lifecycle ? { lifecycle: opts.lifecycle } : {}),
+        lifecycle: opts.lifecycle,
       },
     }));
   }

@@ -17,7 +17,7 @@ describe('PodTransitionRule admission: where webhooks may point', () => {
       apiVersion: 'apps.kusionstack.io/v1alpha1',
       kind: 'PodTransitionRule',
       metadata: { name },
-      spec: { selector: { matchLabels: { app: 'web' } }, rules: [{ name: 'hook', webhook: { clientConfig: { url, ...(poll ? { poll } : {}) } } }] },
+      spec: { selector: { matchLabels: { app: 'web' } }, rules: [{ name: 'hook', webhook: { clientConfig: { url, poll } } }] },
     });
   const apply = (manifest: string) =>
     kubectl(['apply', '-n', ns.name, '-f', '-'], manifest).then(

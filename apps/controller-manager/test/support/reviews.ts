@@ -19,7 +19,7 @@ function request(t: Target, operation: Operation, object: unknown, oldObject?: u
     name: t.name,
     operation,
     object: operation === 'DELETE' ? null : object,
-    ...(oldObject !== undefined ? { oldObject } : {}),
+    oldObject,
     ...extra,
   };
 }

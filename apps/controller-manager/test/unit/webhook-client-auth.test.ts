@@ -58,7 +58,7 @@ async function startServer(clientCaPem?: string): Promise<{ server: WebhookServe
     requestTimeoutMs: 5_000,
     maxBodyBytes: 1024 * 1024,
     limits: { idleTimeoutMs: 60_000, maxConnections: 64, maxRequestsInFlight: 32, conversionMaxRequestsInFlight: 2 },
-    ...(clientCaPem ? { clientCa: clientCaPem } : {}),
+    clientCa: clientCaPem,
     logger: silentLogger(),
   });
   await server.setCertificate({ cert: serving.tlsCert, key: serving.tlsKey });

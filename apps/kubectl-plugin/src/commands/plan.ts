@@ -13,7 +13,7 @@ export async function plan(api: CloneSetApi, io: Io, o: { name: string; gates: F
   const reads = await api.planReads(cs, { imagePullJobs: o.gates.PreDownloadImageForInPlaceUpdate });
   // New pods' instance ids are the controller's own draw: the report names only reused ones.
   const input = reconcileInputOf(reads, { gates: o.gates, nowMs: io.now().getTime(), random: Math.random });
-  const report = planReport(input, { gates: o.gates, ...(reads.nodesUnreadable ? { nodesUnreadable: reads.nodesUnreadable } : {}) });
+  const report = planReport(input, { gates: o.gates, nodesUnreadable: reads.nodesUnreadable });
   io.out(o.output ? formatObject(report, o.output) : planText(report));
   return 0;
 }

@@ -83,8 +83,8 @@ function summary(input: ReconcileInput, plan: ReconcilePlan): CloneSetSummary {
   return {
     namespace: cs.metadata.namespace ?? '',
     name: cs.metadata.name ?? '',
-    ...(cs.metadata.generation !== undefined ? { generation: cs.metadata.generation } : {}),
-    ...(cs.status?.observedGeneration !== undefined ? { observedGeneration: cs.status.observedGeneration } : {}),
+    generation: cs.metadata.generation,
+    observedGeneration: cs.status?.observedGeneration,
     replicas: knobs.replicas,
     pods: plan.context.pods.length,
     updatedReplicas: cs.status?.updatedReplicas ?? 0,
@@ -135,7 +135,7 @@ function notes(input: ReconcileInput, plan: ReconcilePlan, context: ReportContex
 function pass(input: ReconcileInput, plan: ReconcilePlan): PassReport {
   const waits = plan.waits.map((w): ReportWait => {
     const condition = conditionOf(w);
-    return { ...w, message: waitMessage(w), ...(condition ? { condition } : {}) };
+    return { ...w, message: waitMessage(w), condition };
   });
   return { actions: reportActions(input, plan), waits, errors: plan.errors };
 }

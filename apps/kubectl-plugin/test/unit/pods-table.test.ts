@@ -12,7 +12,7 @@ function pod(name: string, o: { labels?: Record<string, string>; annotations?: R
     metadata: {
       name,
       labels: { 'apps.kruise.io/cloneset-instance-id': name.slice(-5), ...o.labels },
-      ...(o.annotations ? { annotations: o.annotations } : {}),
+      annotations: o.annotations,
       creationTimestamp: new Date(o.created ?? '2030-01-01T11:00:00Z'),
       ...(o.deleting ? { deletionTimestamp: new Date('2030-01-01T11:59:00Z') } : {}),
     },

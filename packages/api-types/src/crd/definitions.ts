@@ -94,7 +94,7 @@ function crd(versions: readonly ServedVersion[], extras: CrdVersionExtras, optio
         plural: gvk.plural,
         singular: gvk.singular,
         shortNames: [...gvk.shortNames],
-        ...(categories ? { categories } : {}),
+        categories,
       },
       scope: 'Namespaced',
       versions: versions.map((v) => ({
@@ -103,9 +103,9 @@ function crd(versions: readonly ServedVersion[], extras: CrdVersionExtras, optio
         storage: v.storage,
         schema: { openAPIV3Schema: v.schema },
         subresources: extras.subresources,
-        ...(extras.additionalPrinterColumns ? { additionalPrinterColumns: extras.additionalPrinterColumns } : {}),
+        additionalPrinterColumns: extras.additionalPrinterColumns,
       })),
-      ...(conversion ? { conversion } : {}),
+      conversion,
     },
   }) as unknown as CustomResourceDefinition;
 }

@@ -20,10 +20,10 @@ export function resolveKnobs(cs: CloneSetLike): Knobs {
   const source = {
     replicas,
     updateStrategy: {
-      ...(us.partition !== undefined ? { partition: us.partition } : {}),
-      ...(us.maxSurge !== undefined ? { maxSurge: us.maxSurge } : {}),
-      ...(us.maxUnavailable !== undefined ? { maxUnavailable: us.maxUnavailable } : {}),
-      ...(us.paused !== undefined ? { paused: us.paused } : {}),
+      partition: us.partition,
+      maxSurge: us.maxSurge,
+      maxUnavailable: us.maxUnavailable,
+      paused: us.paused,
     },
     scaleStrategy: spec.scaleStrategy?.maxUnavailable !== undefined ? { maxUnavailable: spec.scaleStrategy.maxUnavailable } : {},
   };

@@ -106,7 +106,7 @@ export function* planReconcileStages(input: ReconcileInput): Stages<ReconcilePla
   for (const p of claim.toRelease) actions.push({ kind: 'releasePod', name: podName(p), step: 'claim' });
   for (const p of claim.toAdopt) actions.push({ kind: 'adoptPod', name: podName(p), step: 'claim' });
 
-  const revisions = computeRevisions({ cs, revisions: input.revisions, ...(input.revisionNameTaken ? { nameTaken: input.revisionNameTaken } : {}) });
+  const revisions = computeRevisions({ cs, revisions: input.revisions, nameTaken: input.revisionNameTaken });
   actions.push(...inStep('revisions', revisions.actions));
   const allRevisions = revisions.actions.some((a) => a.kind === 'createRevision')
     ? [...input.revisions, revisions.updateRevision]
@@ -123,10 +123,10 @@ export function* planReconcileStages(input: ReconcileInput): Stages<ReconcilePla
     revisions: allRevisions,
     currentRevision: revisions.currentRevision,
     updateRevision: revisions.updateRevision,
-    ...(input.nodeLabels ? { nodeLabels: input.nodeLabels } : {}),
-    ...(input.nodeAllocatable ? { nodeAllocatable: input.nodeAllocatable } : {}),
-    ...(input.resizeDeferredTimeoutMs !== undefined ? { resizeDeferredTimeoutMs: input.resizeDeferredTimeoutMs } : {}),
-    ...(input.podNamed ? { podNamed: input.podNamed } : {}),
+    nodeLabels: input.nodeLabels,
+    nodeAllocatable: input.nodeAllocatable,
+    resizeDeferredTimeoutMs: input.resizeDeferredTimeoutMs,
+    podNamed: input.podNamed,
   });
 
   yield;
@@ -256,7 +256,7 @@ export function describePlan(plan: ReconcilePlan): Record<string, unknown> {
     actions,
     ...(plan.errors.length ? { errors: plan.errors.map((e) => `${e.condition}: ${e.message}`) } : {}),
     ...(plan.waits.length ? { waits: plan.waits.map((w) => `${w.kind}${podsOf(w).length ? ` (${podsOf(w).length} pod(s))` : ''}: ${waitMessage(w)}`) } : {}),
-    ...(plan.requeueAfterMs !== undefined ? { requeueAfterMs: plan.requeueAfterMs } : {}),
+    requeueAfterMs: plan.requeueAfterMs,
   };
 }
 

@@ -64,7 +64,7 @@ export class ImagePullJobSupport {
     const path = `/apis/${imagePullJobResource.group}/${imagePullJobResource.version}`;
     let served: boolean;
     try {
-      const list = await this.opts.client.rest.request<ApiResourceList>({ method: 'GET', path, ...(signal ? { signal } : {}) });
+      const list = await this.opts.client.rest.request<ApiResourceList>({ method: 'GET', path, signal });
       served = (list.resources ?? []).some((r) => r.name === imagePullJobResource.resource);
     } catch (err) {
       if (!isNotFound(err)) {

@@ -138,7 +138,7 @@ export function cloneSetReconciler(deps: CloneSetReconcilerDeps): ReconcilerPart
       podsByName: new Map(cachedPods.map((p) => [p.metadata?.name ?? '', p])),
       signal: ctx.signal,
       podWritten: (name, rv) => podWrites.expect(namespacedKey(ns, name), rv),
-      ...(ring ? { ring: ring.name } : {}),
+      ring: ring?.name,
       imagePullJobs,
     });
 

@@ -79,11 +79,11 @@ export function cloneSetManifest(name: string, o: CloneSetOptions = {}): Record<
         metadata: { labels: { app: name }, annotations: { 'sim.cloneset-suite.io/ready-delay': '600ms', ...(o.sim ?? {}) } },
         spec: { containers: [container] },
       },
-      ...(o.updateStrategy ? { updateStrategy: o.updateStrategy } : {}),
-      ...(o.lifecycle ? { lifecycle: o.lifecycle } : {}),
-      ...(o.minReadySeconds !== undefined ? { minReadySeconds: o.minReadySeconds } : {}),
-      ...(o.progressDeadlineSeconds !== undefined ? { progressDeadlineSeconds: o.progressDeadlineSeconds } : {}),
-      ...(o.volumeClaimTemplates ? { volumeClaimTemplates: o.volumeClaimTemplates } : {}),
+      updateStrategy: o.updateStrategy,
+      lifecycle: o.lifecycle,
+      minReadySeconds: o.minReadySeconds,
+      progressDeadlineSeconds: o.progressDeadlineSeconds,
+      volumeClaimTemplates: o.volumeClaimTemplates,
     },
   };
 }

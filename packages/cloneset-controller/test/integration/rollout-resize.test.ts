@@ -18,7 +18,7 @@ interface ResizedPod extends Pod {
 }
 
 function manifest(name: string, replicas: number, o: { sim?: Record<string, string>; maxUnavailable: number }): Record<string, unknown> {
-  const m = cloneSetManifest(name, { replicas, updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: o.maxUnavailable }, ...(o.sim ? { sim: o.sim } : {}) }) as {
+  const m = cloneSetManifest(name, { replicas, updateStrategy: { type: 'InPlaceIfPossible', maxUnavailable: o.maxUnavailable }, sim: o.sim }) as {
     spec: { template: { spec: { containers: Record<string, unknown>[] } } };
   };
   m.spec.template.spec.containers[0]!.resources = SMALL;

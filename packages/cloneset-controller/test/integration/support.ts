@@ -152,8 +152,8 @@ export function cloneSet(name: string, replicas: number, extra: Record<string, u
       template: {
         metadata: {
           labels: { app: name, ...(template.labels ?? {}) },
-          ...(template.annotations ? { annotations: template.annotations } : {}),
-          ...(template.finalizers ? { finalizers: template.finalizers } : {}),
+          annotations: template.annotations,
+          finalizers: template.finalizers,
         },
         spec: { containers: [{ name: 'main', image: 'nginx:alpine' }], ...(template.spec ?? {}) },
       },

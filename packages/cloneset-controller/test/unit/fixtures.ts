@@ -149,7 +149,7 @@ export function ctxFor(cs: CloneSetLike, pods: V1Pod[], o: CtxOpts = {}): PlanCo
     currentRevision: oldRev,
     updateRevision: newRev,
     ...(o.nodeLabels ? { nodeLabels: (node: string) => o.nodeLabels?.get(node) } : {}),
-    ...(o.podNamed ? { podNamed: o.podNamed } : {}),
+    podNamed: o.podNamed,
   });
 }
 

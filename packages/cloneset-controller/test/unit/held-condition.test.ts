@@ -12,7 +12,7 @@ import { NOW, cloneSet, pod } from './fixtures.ts';
 
 const hook = (...pods: string[]): Hold => ({ kind: 'lifecycleHook', hook: 'preDelete', state: 'PreparingDelete', pods, finalizers: ['f'], labels: {} });
 const rule = (...pods: string[]): Hold => ({ kind: 'podTransitionRule', transitionRule: 'approval', rule: '', reason: '', stage: 'PreCheck', operationTypes: ['update'], pods });
-const cond = (status: string, message?: string): StatusCondition => ({ type: 'PodsHeld', status, reason: 'LifecycleHook', ...(message ? { message } : {}) });
+const cond = (status: string, message?: string): StatusCondition => ({ type: 'PodsHeld', status, reason: 'LifecycleHook', message });
 
 describe('heldCondition', () => {
   it.each<[string, Hold[] | undefined, StatusCondition | undefined, ReturnType<typeof heldCondition>]>([
@@ -62,7 +62,7 @@ describe('computeStatus: PodsHeld', () => {
     collisionCount: 0,
     partition: 0,
     failures: { FailedScale: null, FailedUpdate: null },
-    ...(held ? { held } : {}),
+    held,
     nowMs: NOW,
   });
   const byType = (cs: StatusCondition[] | undefined, type: string) => cs?.find((c) => c.type === type);

@@ -35,7 +35,7 @@ describe('hookWaits: a pod a lifecycle hook holds is reported as a hold (PodsHel
       { parts: ['inPlaceUpdate', 'cs-h'] },
     ]],
   ])('%s', (_name, lifecycle, pods, expected) => {
-    const waits = hookWaits(ctxFor(cloneSet({ replicas: pods.length, ...(lifecycle ? { lifecycle } : {}) }), pods));
+    const waits = hookWaits(ctxFor(cloneSet({ replicas: pods.length, lifecycle }), pods));
     expect(waits.map((w) => w.kind)).toEqual(expected.map(() => 'lifecycleHook'));
     waits.forEach((w, i) => {
       for (const part of expected[i]!.parts) expect(waitMessage(w)).toContain(part);

@@ -48,7 +48,7 @@ function ctxOf(c: Case = {}): PlanContext {
       name: 'cs',
       namespace: 'ns',
       uid: 'uid-cs',
-      ...(c.annotations ? { annotations: c.annotations } : {}),
+      annotations: c.annotations,
       ...(c.deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}),
     },
     status: c.status ?? { updateRevision: UPDATE, updatedReadyReplicas: 0 },

@@ -45,8 +45,8 @@ describe('in-place completion', () => {
     fc.assert(
       fc.property(fc.option(id, { nil: undefined }), fc.option(id, { nil: undefined }), (recordedId, statusId) => {
         const p = updated({
-          recorded: { imageID: 'sha-a', ...(recordedId ? { containerID: recordedId } : {}) },
-          status: { image: 'nginx:alpine', imageID: 'sha-a', ...(statusId ? { containerID: statusId } : {}) },
+          recorded: { imageID: 'sha-a', containerID: recordedId },
+          status: { image: 'nginx:alpine', imageID: 'sha-a', containerID: statusId },
         });
         expect(isInPlaceUpdateComplete(p)).toBe(recordedId !== undefined && statusId !== undefined && recordedId !== statusId);
       }),

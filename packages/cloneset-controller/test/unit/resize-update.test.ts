@@ -23,7 +23,7 @@ const SMALL: Res = { requests: { cpu: '100m', memory: '64Mi' }, limits: { cpu: '
 const LARGE: Res = { requests: { cpu: '150m', memory: '96Mi' }, limits: { cpu: '300m', memory: '128Mi' } };
 
 function container(resources: Res, extra: Partial<V1Container> = {}): V1Container {
-  return { name: 'main', image: 'nginx:1', ...(resources ? { resources } : {}), ...extra };
+  return { name: 'main', image: 'nginx:1', resources, ...extra };
 }
 function template(resources: Res, extra: Partial<V1Container> = {}): V1PodTemplateSpec {
   return { metadata: { labels: { app: 'demo' } }, spec: { containers: [container(resources, extra)] } };

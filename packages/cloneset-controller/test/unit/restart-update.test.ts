@@ -108,7 +108,7 @@ describe('restart property', () => {
   it('a pair of templates is made in place only when the restart stamp is the same in both', () => {
     fc.assert(
       fc.property(change, fc.constantFrom(undefined, T1), (c, stamp) => {
-        const from = template({ ...(stamp ? { restartedAt: stamp } : {}) });
+        const from = template({ restartedAt: stamp });
         const to = template({ ...(c.restart ? { restartedAt: T2 } : stamp ? { restartedAt: stamp } : {}), ...(c.image ? { image: 'nginx:2' } : {}), ...(c.label ? { label: 'x' } : {}) });
         expect(inPlaceDiff(from, to) === undefined).toBe(c.restart);
       }),

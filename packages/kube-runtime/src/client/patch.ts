@@ -39,7 +39,7 @@ export function jsonPatch(ops: readonly JsonPatchOperation[], options: { resourc
 
 /** Server-side apply; requires a fieldManager on the call. */
 export function applyPatch(body: unknown, options: { force?: boolean } = {}): Patch {
-  return { type: 'apply', body, ...(options.force !== undefined ? { force: options.force } : {}) };
+  return { type: 'apply', body, force: options.force };
 }
 
 /** Escapes a key for a JSON pointer (e.g. a label key with '/'). */

@@ -193,9 +193,9 @@ export class ResourceClient<T extends KubeObject> {
     const body = {
       apiVersion: 'v1',
       kind: 'DeleteOptions',
-      ...(options.preconditions ? { preconditions: options.preconditions } : {}),
-      ...(options.propagationPolicy ? { propagationPolicy: options.propagationPolicy } : {}),
-      ...(options.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: options.gracePeriodSeconds } : {}),
+      preconditions: options.preconditions,
+      propagationPolicy: options.propagationPolicy,
+      gracePeriodSeconds: options.gracePeriodSeconds,
       ...(options.dryRun ? { dryRun: ['All'] } : {}),
     };
     return this.rest.request<T | Status>({

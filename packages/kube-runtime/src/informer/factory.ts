@@ -77,11 +77,11 @@ export class InformerFactory {
         ...(scope.labelSelector ? { labelSelector: scope.labelSelector } : {}),
         ...(scope.fieldSelector ? { fieldSelector: scope.fieldSelector } : {}),
         resyncPeriodMs: scope.resyncPeriodMs ?? this.o.defaultResyncMs ?? 0,
-        ...(this.o.clock ? { clock: this.o.clock } : {}),
-        ...(this.o.logger ? { logger: this.o.logger } : {}),
-        ...(this.o.metrics ? { metrics: this.o.metrics } : {}),
+        clock: this.o.clock,
+        logger: this.o.logger,
+        metrics: this.o.metrics,
         ...(this.o.minWatchTimeoutSeconds ? { minWatchTimeoutSeconds: this.o.minWatchTimeoutSeconds } : {}),
-        ...(scope.transform ? { transform: scope.transform } : {}),
+        transform: scope.transform,
         pools: this.pools,
       });
       this.informers.set(id, informer as unknown as SharedIndexInformer<KubeObject>);

@@ -87,7 +87,7 @@ export class SharedIndexInformer<T extends KubeObject> implements CachedSource<T
       store: this,
       clock: this.clock,
       logger: this.logger,
-      ...(options.metrics ? { metrics: options.metrics } : {}),
+      metrics: options.metrics,
       ...(options.namespace ? { namespace: options.namespace } : {}),
       ...(options.labelSelector ? { labelSelector: options.labelSelector } : {}),
       ...(options.fieldSelector ? { fieldSelector: options.fieldSelector } : {}),

@@ -14,7 +14,7 @@ interface Obj {
   metadata: { name: string; namespace: string; ownerName?: string };
 }
 const obj = (name: string, ownerName?: string): Obj => ({
-  metadata: { name, namespace: 'ns', ...(ownerName ? { ownerName } : {}) },
+  metadata: { name, namespace: 'ns', ownerName },
 });
 
 /** Event-loop turns per settle: a worker takes one after each reconcile before its next key. */

@@ -24,7 +24,7 @@ function setup(maxQueuedWrites?: number) {
     reportingInstance: 'ctl-0',
     clock,
     metrics,
-    ...(maxQueuedWrites !== undefined ? { maxQueuedWrites } : {}),
+    maxQueuedWrites,
   });
   const recover = async (): Promise<void> => {
     state.slow = false;

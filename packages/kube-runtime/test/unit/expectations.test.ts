@@ -12,7 +12,7 @@ function setup(timeoutMs?: number) {
     clock,
     metrics,
     onExpired: (k) => expired.push(k),
-    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    timeoutMs,
   });
   return { clock, metrics, expired, exp };
 }

@@ -4,7 +4,7 @@ import { controllerRef, enqueueControllerOwner, groupOf, keyOf } from '../../src
 import { splitKey } from '../../src/keys.ts';
 
 const pod = (owners: OwnerReference[] | undefined): KubeObject => ({
-  metadata: { name: 'p', namespace: 'ns', ...(owners ? { ownerReferences: owners } : {}) },
+  metadata: { name: 'p', namespace: 'ns', ownerReferences: owners },
 });
 
 describe('event handlers', () => {

@@ -127,7 +127,7 @@ describe('Indexer', () => {
             indexed.set(p);
             plain.set(p);
           }
-          const query = { ...(namespace ? { namespace } : {}), labelSelector: parseLabelSelector(selector) };
+          const query = { namespace, labelSelector: parseLabelSelector(selector) };
           const keysOf = (ps: readonly Pod[]) => ps.map((p) => `${p.metadata?.namespace}/${p.metadata?.name}`).sort();
           const viaIndex = keysOf(indexed.list(query) as Pod[]);
           const scan = keysOf([...plain.values()].filter((p) => (!namespace || p.metadata?.namespace === namespace) && matchesLabels(query.labelSelector, p.metadata?.labels)) as Pod[]);

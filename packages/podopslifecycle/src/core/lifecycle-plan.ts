@@ -41,7 +41,7 @@ export interface LifecyclePlanInput {
   serviceSelector?: ServiceSelectorLookup;
 }
 
-const plan = (why: string, write?: LifecycleWrite, events: PlannedEvent[] = []): LifecyclePlan => ({ ...(write ? { write } : {}), events, why });
+const plan = (why: string, write?: LifecycleWrite, events: PlannedEvent[] = []): LifecyclePlan => ({ write, events, why });
 
 export function planLifecycle({ pod, gate, now, serviceSelector }: LifecyclePlanInput): LifecyclePlan {
   if (pod.metadata?.deletionTimestamp) return plan('pod is being deleted');

@@ -145,10 +145,9 @@ export function planTraffic(input: TrafficInput): TrafficPlan {
   const availableConditions = deleting ? undefined : syncedAvailableConditions(pod, namespace, selecting);
   const held = hasFinalizer(pod);
   const write = (finalizer?: 'add' | 'remove'): TrafficWrite | undefined =>
-    finalizer || availableConditions !== undefined ? { ...(finalizer ? { finalizer } : {}), ...(availableConditions !== undefined ? { availableConditions } : {}) } : undefined;
+    finalizer || availableConditions !== undefined ? { finalizer, availableConditions } : undefined;
   const plan = (why: string, finalizer?: 'add' | 'remove', events: PlannedEvent[] = [], drainedMs?: number): TrafficPlan => {
-    const w = write(finalizer);
-    return { ...(w ? { write: w } : {}), events, ...(drainedMs !== undefined ? { drainedMs } : {}), why };
+    return { write: write(finalizer), events, drainedMs, why };
   };
 
   if (held && servingFor.length === 0 && isKusionControlled(pod.metadata?.labels) && !hasOptOut(pod.metadata?.annotations) && !hasServiceReadyGate(pod)) {

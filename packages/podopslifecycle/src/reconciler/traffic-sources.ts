@@ -38,7 +38,7 @@ export function endpointsOfPod(slices: CachedSource<EndpointSliceObject>, namesp
     if (!service) continue;
     for (const e of slice.endpoints ?? []) {
       if (e.targetRef?.kind !== 'Pod' || e.targetRef.name !== name) continue;
-      out.push({ service, ready: e.conditions?.ready !== false, ...(e.targetRef.uid ? { podUid: e.targetRef.uid } : {}) });
+      out.push({ service, ready: e.conditions?.ready !== false, podUid: e.targetRef.uid });
     }
   }
   return out;

@@ -13,7 +13,7 @@ const labelSets = fc
 const pods = fc
   .record({ labels: labelSets, prot: fc.boolean(), serviceReady: fc.constantFrom<'True' | 'False' | undefined>('True', 'False', undefined) })
   .map((r) => {
-    const p = pod({ ...(r.serviceReady ? { serviceReady: r.serviceReady } : {}), ...(r.prot ? { finalizers: [PROT] } : {}) });
+    const p = pod({ serviceReady: r.serviceReady, ...(r.prot ? { finalizers: [PROT] } : {}) });
     p.metadata!.labels = r.labels;
     return p;
   });

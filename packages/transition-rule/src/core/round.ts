@@ -82,7 +82,7 @@ export function planRound(input: RoundInput): RoundPlan {
   const missing = hasAvailablePolicy && input.owners ? missingReplicas(namespace, selected, input.pods, input.owners) : 0;
 
   let status: PodTransitionRuleStatus = {
-    ...(ptr.metadata?.generation !== undefined ? { observedGeneration: ptr.metadata.generation } : {}),
+    observedGeneration: ptr.metadata?.generation,
     targets: selected.map(podName),
     details: [],
     ruleStates: [],
@@ -125,6 +125,6 @@ export function planRound(input: RoundInput): RoundPlan {
     annotations: planAnnotations({ ptrName, status, previousTargets: ptr.status?.targets ?? [], annotationsOf: annotationsLookup(input.pods) }),
     actions,
     errors,
-    ...(requeueAfterMs !== undefined ? { requeueAfterMs } : {}),
+    requeueAfterMs,
   };
 }

@@ -343,6 +343,6 @@ export function evaluateWebhookRule(input: WebhookRuleInput): WebhookRuleResult 
     rejected: round.rejected,
     ruleState,
     actions: round.actions,
-    ...(round.requeueAfterMs !== undefined ? { requeueAfterMs: round.requeueAfterMs } : {}),
+    requeueAfterMs: round.requeueAfterMs,
   };
 }

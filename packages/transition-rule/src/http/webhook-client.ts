@@ -84,14 +84,14 @@ export class WebhookClient implements WebhookCaller {
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.maxRequestBytes = options.maxRequestBytes ?? MAX_REQUEST_BODY_BYTES;
     this.allowed = (options.allowedOrigins ?? []).map(parseAllowedOrigin);
-    this.policy = addressPolicy({ ...(options.allowAddresses ? { allow: options.allowAddresses } : {}), ...(options.privateCidrs ? { privateCidrs: options.privateCidrs } : {}) });
+    this.policy = addressPolicy({ allow: options.allowAddresses, privateCidrs: options.privateCidrs });
     this.limiter = new FairLimiter({
       total: options.maxConcurrentCalls ?? DEFAULT_MAX_CONCURRENT_CALLS,
       perKey: options.maxConcurrentCallsPerNamespace ?? DEFAULT_MAX_CONCURRENT_CALLS_PER_NAMESPACE,
     });
     const lookup = options.lookup;
     this.agents = new TrustAgents((ca) => {
-      const connect = guardedConnector({ ...(ca ? { ca } : {}), policy: this.policy, ...(lookup ? { lookup } : {}), connectTimeoutMs: this.timeoutMs });
+      const connect = guardedConnector({ ca, policy: this.policy, lookup, connectTimeoutMs: this.timeoutMs });
       // HTTP/1.1 only, as the apiserver transport: undici 8's HTTP/2 client can end the process
       // with an unhandled socket error when a server idles out or sends GOAWAY.
       return new Agent({ connect, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs, allowH2: false });

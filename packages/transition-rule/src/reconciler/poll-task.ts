@@ -69,7 +69,7 @@ export class PollTask {
       finished: this.finished,
       stopped: this.stopped,
       message: this.message,
-      ...(this.lastQueryMs !== undefined ? { lastQueryMs: this.lastQueryMs } : {}),
+      lastQueryMs: this.lastQueryMs,
     };
   }
 

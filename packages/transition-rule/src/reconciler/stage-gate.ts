@@ -41,6 +41,6 @@ export function stageGateFromInformer(ptrs: Pick<CachedSource<PodTransitionRuleO
 /** The StageGate backed by the manager's shared PodTransitionRule cache. */
 export function createTransitionRuleStageGate(manager: Manager, options: { namespace?: string } = {}): StageGate {
   // A pod's shard gates it on every rule of its namespace, whichever shard reconciles the rule.
-  const scope = { ...(options.namespace ? { namespace: options.namespace } : {}), acrossShards: true };
+  const scope = { namespace: options.namespace, acrossShards: true };
   return stageGateFromInformer(manager.informers.informerFor<PodTransitionRuleObject & KubeObject>(podTransitionRuleResource, scope));
 }

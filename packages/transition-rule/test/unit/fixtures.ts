@@ -31,7 +31,7 @@ export function pod(name: string, opts: PodOpts = {}): TestPod {
   }
   return {
     metadata: { name, namespace: NS, labels, annotations: opts.annotations ?? {} },
-    ...(opts.status ? { status: opts.status } : {}),
+    status: opts.status,
   };
 }
 
@@ -39,6 +39,6 @@ export function ptr(rules: TransitionRule[], status?: PodTransitionRuleStatus, e
   return {
     metadata: { name: 'ptr', namespace: NS, generation: 1, finalizers: ['finalizer.operating.kusionstack.io/protected'], ...extra },
     spec: { selector: { matchLabels: { app: 'web' } }, rules },
-    ...(status ? { status } : {}),
+    status,
   };
 }

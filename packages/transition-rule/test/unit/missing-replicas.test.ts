@@ -53,7 +53,7 @@ describe('availablePolicy with the owner\'s missing replicas', () => {
   const web = ref('web', 'uid-web');
   const pods = Array.from({ length: 9 }, (_, i) => owned(`web-${i}`, web, i === 0 ? { stage: 'PreCheck' } : {}));
   const evaluate = (owners?: OwnerLookup) => {
-    const plan = planRound({ ptr: ptr([rule]), pods, runtime: () => ({ polls: new Map() }), nowMs: 0, newTraceId: () => 'T', ...(owners ? { owners } : {}) });
+    const plan = planRound({ ptr: ptr([rule]), pods, runtime: () => ({ polls: new Map() }), nowMs: 0, newTraceId: () => 'T', owners });
     if (plan.kind !== 'evaluate') throw new Error('expected an evaluation');
     return plan.status.details;
   };

@@ -63,7 +63,7 @@ export function buildPod(
         [LIFECYCLE_STATE_LABEL]: LifecycleState.PreparingNormal,
       },
       annotations: { ...(tplMeta.annotations ?? {}), [LIFECYCLE_TIMESTAMP_ANNOTATION]: rfc3339(nowMs) },
-      ...(tplMeta.finalizers ? { finalizers: [...tplMeta.finalizers] } : {}),
+      finalizers: tplMeta.finalizers?.slice(),
       ownerReferences: [ownerRefTo(cs)],
     },
     spec,

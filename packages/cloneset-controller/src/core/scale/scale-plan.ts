@@ -106,7 +106,7 @@ function scaleOut(ctx: PlanContext, d: Diffs, plan: Plan): void {
     pvcs: ctx.pvcs,
     disableReuse: !!ctx.cs.spec.scaleStrategy?.disablePVCReuse,
     random: ctx.random,
-    ...(ctx.podNamed ? { podNamed: ctx.podNamed } : {}),
+    podNamed: ctx.podNamed,
   });
   if (alloc.waitingFor.length > 0) {
     plan.requeueAfterMs = ID_WAIT_REQUEUE_MS;
@@ -166,7 +166,7 @@ export function chooseScaleIn(ctx: PlanContext, d: Diffs): V1Pod[] {
             minReadySeconds: ctx.minReadySeconds,
             nowMs: ctx.nowMs,
             template: ctx.cs.spec.template,
-            ...(ctx.nodeLabels ? { nodeLabels: ctx.nodeLabels } : {}),
+            nodeLabels: ctx.nodeLabels,
           }),
           POL_OPERATION_TYPES.scaleIn,
         ).slice(0, n);

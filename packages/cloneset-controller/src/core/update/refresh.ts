@@ -222,7 +222,7 @@ export function refreshPod(ctx: PlanContext, pod: V1Pod): { actions: PlanAction[
       labelPatched = true;
     }
   }
-  return { actions, labelPatched, ...(requeueMs !== undefined ? { requeueMs } : {}) };
+  return { actions, labelPatched, requeueMs };
 }
 
 /**
