@@ -34,6 +34,10 @@ const MANAGER_PER_POD_S = 0.05;
 const MANAGER_FIXED_S = 180;
 const TEMPLATE_CHANGE_S = 5;
 const REQUEST_S = 0.005;
+// sharding, per pod of the namespace: the one-manager variants pace about 3 writes per pod on the
+// scale-out and 4 on the rollout at 50/s; the ring's four phases; three namespaces to delete.
+const SHARDING_PER_POD_S = (7 / 50) * 2 + 0.15 + 3 * 0.04;
+const SHARDING_FIXED_S = 180;
 
 const scaleOutRun = (n: number): number => SCALE_OUT_FIXED_S + SCALE_OUT_PER_POD_S * n;
 const largeShippedRun = (n: number): number => n * (LARGE_SHIPPED_PER_POD_S + LARGE_DELETE_PER_POD_S);
@@ -57,6 +61,7 @@ export function estimateSeconds(sizes: BenchSizes, scenarios: readonly string[])
     'scale-large-shipped': LARGE_FIXED_S + largeShippedRun(sizes.large.cloneSetReplicas),
     'manager-large':
       MANAGER_FIXED_S + sizes.large.managerCloneSets * sizes.large.managerPodsPerCloneSet * MANAGER_PER_POD_S + 2 * sizes.large.templateChanges * TEMPLATE_CHANGE_S,
+    sharding: SHARDING_FIXED_S + SHARDING_PER_POD_S * sizes.sharding.cloneSets * sizes.sharding.podsPerCloneSet,
     webhook:
       WEBHOOK_FIXED_S +
       r * sizes.podWebhook.paceSeconds +

@@ -23,8 +23,9 @@ export const DEFAULT_OUT = fileURLToPath(new URL('../results.md', import.meta.ur
 export const USAGE = `usage: npm run bench -- [--quick] [--only=NAME[,NAME...]] [--out=PATH] [--merge]
                        [--large-replicas=N] [--manager-size=CLONESETSxPODS]
   --quick            smaller sizes (a smoke run)
-  --only             run only these scenarios (scale-large, scale-large-shipped and manager-large
-                     run only when named here)
+  --only             run only these scenarios (scale-large, scale-large-shipped, manager-large and
+                     sharding run only when named here; sharding needs the sharder, see
+                     packages/local-cluster/scripts/build-sharder.sh)
   --out              where to write the report (default bench/results.md; results.json beside it)
   --merge            keep the sections and results.json groups of scenarios this run does not measure
   --large-replicas   the replicas of the CloneSet of scale-large and scale-large-shipped (default 10000, --quick 300)

@@ -1,6 +1,7 @@
 // What a scenario hands the report: one titled table, plus notes on how to read it, and its
 // share of results.json.
 import type { ResultData } from './results-json.ts';
+import type { ShardingSizes } from './scenarios/sharding.ts';
 
 export type Cell = string | number;
 
@@ -65,6 +66,8 @@ export interface BenchSizes {
   apiserverRequests: number;
   podWebhook: PodWebhookLoad;
   large: LargeSizes;
+  /** sharding: this many CloneSets of this many pods, under one manager and under a ring of shards. */
+  sharding: ShardingSizes;
 }
 
 export const FULL: BenchSizes = {
@@ -84,6 +87,7 @@ export const FULL: BenchSizes = {
   podWebhook: { connections: 16, paceRps: 1000, paceSeconds: 5, saturationRequests: 20_000, saturationSeconds: 10 },
   // The sizes: platform teams run CloneSets of thousands of pods, clusters of tens of thousands.
   large: { cloneSetReplicas: 10_000, maxUnavailable: '10%', managerCloneSets: 50, managerPodsPerCloneSet: 1000, templateChanges: 5 },
+  sharding: { cloneSets: 6, podsPerCloneSet: 300 },
 };
 
 // Every code path of the full run, at sizes a loaded machine gets through in a few minutes.
@@ -102,6 +106,7 @@ export const QUICK: BenchSizes = {
   apiserverRequests: 50,
   podWebhook: { connections: 16, paceRps: 1000, paceSeconds: 1, saturationRequests: 2_000, saturationSeconds: 3 },
   large: { cloneSetReplicas: 300, maxUnavailable: '10%', managerCloneSets: 4, managerPodsPerCloneSet: 100, templateChanges: 2 },
+  sharding: { cloneSets: 6, podsPerCloneSet: 20 },
 };
 
 export const seconds = (ms: number): string => (ms / 1000).toFixed(2);

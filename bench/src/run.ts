@@ -1,4 +1,4 @@
-// npm run bench -- [--quick] [--only=scale-out,rollout,settled,memory,webhook,lease,scale-large,scale-large-shipped,manager-large] [--out=path] [--merge] (options: ./options.ts)
+// npm run bench -- [--quick] [--only=scale-out,rollout,settled,memory,webhook,lease,scale-large,scale-large-shipped,manager-large,sharding] [--out=path] [--merge] (options: ./options.ts)
 // Starts (or reuses) the local cluster, runs each scenario in its own namespace, one after the
 // other, and writes bench/results.md and bench/results.json beside it.
 import { readFile, writeFile } from 'node:fs/promises';

@@ -8,6 +8,7 @@ import { rolloutScenario } from './scenarios/rollout.ts';
 import { nodesForLarge, scaleLargeScenario, scaleLargeShippedScenario } from './scenarios/scale-large.ts';
 import { scaleOutScenario } from './scenarios/scale-out.ts';
 import { settledScenario } from './scenarios/settled.ts';
+import { shardingScenario } from './scenarios/sharding.ts';
 import { webhookScenario } from './scenarios/webhook.ts';
 
 export type Scenario = (sizes: BenchSizes, log: (line: string) => void) => Promise<Section>;
@@ -24,10 +25,11 @@ export const SCENARIOS: Record<string, Scenario> = {
   'scale-large': scaleLargeScenario,
   'scale-large-shipped': scaleLargeShippedScenario,
   'manager-large': managerLargeScenario,
+  sharding: shardingScenario,
 };
 
-/** Most of an hour or more at full size: run only when --only names them. */
-export const OPT_IN = ['scale-large', 'scale-large-shipped', 'manager-large'];
+/** Most of an hour or more at full size, or (sharding) the sharder built from its source: run only when --only names them. */
+export const OPT_IN = ['scale-large', 'scale-large-shipped', 'manager-large', 'sharding'];
 
 /** The scenarios of one CloneSet of --large-replicas pods. */
 const LARGE_CLONESET = ['scale-large', 'scale-large-shipped'];

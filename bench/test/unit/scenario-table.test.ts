@@ -9,7 +9,7 @@ const names = Object.keys(SCENARIOS);
 describe('the scenario table', () => {
   it('runs the six default scenarios without --only, an opt-in one when --only names it', () => {
     expect(parseBenchArgs([], names, OPT_IN).scenarios).toEqual(['scale-out', 'rollout', 'settled', 'webhook', 'memory', 'lease']);
-    expect(OPT_IN).toEqual(['scale-large', 'scale-large-shipped', 'manager-large']);
+    expect(OPT_IN).toEqual(['scale-large', 'scale-large-shipped', 'manager-large', 'sharding']);
     for (const name of OPT_IN) expect(parseBenchArgs([`--only=${name}`], names, OPT_IN).scenarios).toEqual([name]);
   });
 

@@ -16,10 +16,12 @@ export interface RingPorts {
   shards: ShardPorts[];
 }
 
+/** One shard's own ports (a shard added to a running ring takes these). */
+export const portsForShard = async (): Promise<ShardPorts> => ({ webhook: await freePort(), metrics: await freePort(), health: await freePort() });
+
 export async function shardPorts(shards: number): Promise<RingPorts> {
   const front = await freePort();
-  const one = async (): Promise<ShardPorts> => ({ webhook: await freePort(), metrics: await freePort(), health: await freePort() });
-  return { front, shards: await Promise.all(Array.from({ length: shards }, one)) };
+  return { front, shards: await Promise.all(Array.from({ length: shards }, portsForShard)) };
 }
 
 export interface ShardsOptions {

@@ -59,6 +59,11 @@ export class SupervisedProcess {
     return this;
   }
 
+  /** The running child's pid. */
+  get pid(): number | undefined {
+    return this.running ? this.child?.pid : undefined;
+  }
+
   get running(): boolean {
     return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
   }

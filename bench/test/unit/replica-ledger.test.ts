@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '@cloneset-suite/kube-runtime';
+import { ReplicaLedger } from '../../src/replica-ledger.ts';
+
+const ID = 'apps.kruise.io/cloneset-instance-id';
+const pod = (uid: string, id: string, extra: { terminating?: boolean; owner?: string } = {}): KubeObject => ({
+  metadata: {
+    name: `web-${id}-${uid}`,
+    uid,
+    labels: { [ID]: id },
+    ownerReferences: [{ apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: extra.owner ?? 'web', uid: 'cs', controller: true }],
+    ...(extra.terminating ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}),
+  },
+});
+
+describe('the handover ledger', () => {
+  it('a replacement after its old pod turned terminating is no duplicate; two live pods of one id are', () => {
+    const l = new ReplicaLedger(() => 2);
+    l.pod(pod('a', 'x'));
+    l.pod(pod('b', 'y'));
+    l.pod(pod('a', 'x', { terminating: true }));
+    l.pod(pod('c', 'x'));
+    expect(l.snapshot()).toEqual({ duplicates: 0, maxOverReplicas: 0, lostPvcs: 0 });
+    l.pod(pod('d', 'y'));
+    expect(l.snapshot()).toMatchObject({ duplicates: 1, maxOverReplicas: 1 });
+    // The same pod again (an update) changes nothing.
+    l.pod(pod('d', 'y'));
+    expect(l.snapshot()).toMatchObject({ duplicates: 1, maxOverReplicas: 1 });
+  });
+
+  it('counts a claim deleted under a live pod of its instance id as lost, not one whose pods are gone', () => {
+    const l = new ReplicaLedger(() => 3);
+    l.pod(pod('a', 'x'));
+    l.pod(pod('b', 'y'));
+    l.pod(pod('b', 'y'), true);
+    l.claimDeleted(pod('pvc-y', 'y'));
+    expect(l.snapshot().lostPvcs).toBe(0);
+    l.claimDeleted(pod('pvc-x', 'x'));
+    expect(l.snapshot().lostPvcs).toBe(1);
+  });
+
+  it('keeps CloneSets apart', () => {
+    const l = new ReplicaLedger((cs) => (cs === 'web' ? 1 : 5));
+    l.pod(pod('a', 'x'));
+    l.pod(pod('b', 'x', { owner: 'api' }));
+    l.pod(pod('c', 'y', { owner: 'api' }));
+    expect(l.snapshot()).toEqual({ duplicates: 0, maxOverReplicas: 0, lostPvcs: 0 });
+  });
+});
