@@ -10,7 +10,7 @@ import { MANAGER_MAIN, installWebhookConfigurations, loadConfig, localManagerArg
 import { installRing, portsForShard, startSharder, startShards, SupervisedProcess, type LocalSharder, type ShardPorts } from '@cloneset-suite/controller-manager/dev-ring';
 import { ensureSharder, freePort, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
 import { sleep } from './kube.ts';
-import { EMPTY_READING, parseManagerMetrics, sumReadings, type ManagerReading } from './manager-metrics.ts';
+import { parseManagerMetrics, type ManagerReading } from './manager-metrics.ts';
 
 const run = (args: readonly string[], input?: string): Promise<string> => kubectl(args, input);
 const READY_TIMEOUT_MS = 120_000;
@@ -128,12 +128,11 @@ export class ManagerFleet {
     return this.members.filter((m) => m.process.running).map((m) => m.name);
   }
 
-  /** Every running member's metrics, summed. */
-  async reading(): Promise<ManagerReading> {
-    const texts = await Promise.all(
-      this.members.filter((m) => m.process.running).map((m) => fetch(`http://127.0.0.1:${m.ports.metrics}/metrics`).then((r) => r.text(), () => '')),
-    );
-    return texts.length ? sumReadings(texts.map(parseManagerMetrics)) : EMPTY_READING;
+  /** Each running member's metrics, by name. */
+  async readings(): Promise<Map<string, ManagerReading>> {
+    const running = this.members.filter((m) => m.process.running);
+    const texts = await Promise.all(running.map((m) => fetch(`http://127.0.0.1:${m.ports.metrics}/metrics`).then((r) => r.text(), () => '')));
+    return new Map(running.map((m, i) => [m.name, parseManagerMetrics(texts[i]!)]));
   }
 
   /** SIGKILL, not started again: the shard is lost as with its node. */

@@ -48,7 +48,16 @@ export function sumReadings(readings: readonly ManagerReading[]): ManagerReading
   );
 }
 
-/** after - before, field by field (a process restarted in between would count from 0: the caller avoids that). */
+/**
+ * What the members counted between two readings by name: a member that joined counts from 0; one
+ * gone by `after` (killed) took its counts with it, so `complete` is false.
+ */
+export function fleetGrowth(before: ReadonlyMap<string, ManagerReading>, after: ReadonlyMap<string, ManagerReading>): { used: ManagerReading; complete: boolean } {
+  const used = sumReadings([...after].map(([name, a]) => readingBetween(before.get(name) ?? EMPTY_READING, a)));
+  return { used, complete: [...before.keys()].every((name) => after.has(name)) };
+}
+
+/** after - before, field by field. */
 export function readingBetween(before: ManagerReading, after: ManagerReading): ManagerReading {
   return {
     writes: after.writes - before.writes,

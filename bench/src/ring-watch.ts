@@ -2,8 +2,8 @@
 // ledger (./replica-ledger.ts), the CloneSets' replicas for it, and each CloneSet's shard label, so
 // a phase can say which shard holds what and how many CloneSets moved.
 import { Resources, SharedIndexInformer, type DeepReadonly, type KubeObject } from '@cloneset-suite/kube-runtime';
-import { benchClient, cloneSetResource } from './kube.ts';
-import { ReplicaLedger, type LedgerCounts } from './replica-ledger.ts';
+import { benchClient, cloneSetResource, now, sleep } from './kube.ts';
+import { CLAIM_SETTLE_MS, ReplicaLedger, type LedgerCounts } from './replica-ledger.ts';
 import type { Pod } from './pods.ts';
 
 type CloneSetLike = KubeObject & { spec?: { replicas?: number } };
@@ -15,6 +15,7 @@ export class RingWatch {
   private readonly cloneSets: SharedIndexInformer<CloneSetLike>;
   private readonly ledger: ReplicaLedger;
   private readonly shardLabel: string | undefined;
+  private readonly settleTimer: NodeJS.Timeout;
   /** Shard label changes of CloneSets seen (a drain and a reassignment are two). */
   labelChanges = 0;
 
@@ -26,7 +27,8 @@ export class RingWatch {
     this.cloneSets = new SharedIndexInformer<CloneSetLike>({ client: client.resource<CloneSetLike>(cloneSetResource), namespace });
     this.ledger = new ReplicaLedger((name) => this.cloneSets.list().find((cs) => cs.metadata?.name === name)?.spec?.replicas);
     this.pods.addEventHandler({ onAdd: (p) => this.ledger.pod(p), onUpdate: (_o, p) => this.ledger.pod(p), onDelete: (p) => this.ledger.pod(p, true) });
-    const claimGone = (c: DeepReadonly<KubeObject>): void => this.ledger.claimDeleted(c);
+    const claimGone = (c: DeepReadonly<KubeObject>): void => this.ledger.claimDeleted(c, now());
+    this.settleTimer = setInterval(() => this.ledger.settle(now()), 1_000);
     this.claims.addEventHandler({
       onUpdate: (old, c) => void (!old.metadata?.deletionTimestamp && c.metadata?.deletionTimestamp ? claimGone(c) : undefined),
       onDelete: (c) => void (c.metadata?.deletionTimestamp ? undefined : claimGone(c)),
@@ -45,8 +47,17 @@ export class RingWatch {
     return w;
   }
 
-  counts(): LedgerCounts {
+  /** The counts once every claim deletion seen so far is judged. */
+  async counts(): Promise<LedgerCounts> {
+    await sleep(CLAIM_SETTLE_MS);
+    this.ledger.settle(now());
     return this.ledger.snapshot();
+  }
+
+  /** Live pods of CloneSets with claim templates whose claim (`<template>-<cloneset>-<id>`) is missing. */
+  podsWithoutClaims(templates: ReadonlyMap<string, string>): number {
+    const claims = new Set(this.claims.list().filter((c) => !c.metadata?.deletionTimestamp).map((c) => c.metadata?.name));
+    return this.ledger.liveIds().filter(([cs, id]) => templates.has(cs) && !claims.has(`${templates.get(cs)}-${cs}-${id}`)).length;
   }
 
   /** CloneSet name -> the shard its label names now ('' when unassigned). */
@@ -62,12 +73,8 @@ export class RingWatch {
     }).length;
   }
 
-  /** Claims of the namespace by name -> uid. */
-  claimUids(): Map<string, string> {
-    return new Map(this.claims.list().map((c) => [c.metadata?.name ?? '', c.metadata?.uid ?? '']));
-  }
-
   stop(): void {
+    clearInterval(this.settleTimer);
     this.abort.abort();
   }
 }

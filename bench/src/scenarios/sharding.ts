@@ -10,7 +10,7 @@ import os from 'node:os';
 import type { KubeObject } from '@cloneset-suite/kube-runtime';
 import { benchClient, cloneSetResource, inNamespace, now, sleep } from '../kube.ts';
 import { ManagerFleet } from '../manager-fleet.ts';
-import { readingBetween, type ManagerReading } from '../manager-metrics.ts';
+import { fleetGrowth } from '../manager-metrics.ts';
 import { machineCpuNow } from '../machine-cpu.ts';
 import { NamespaceObserver } from '../observer.ts';
 import { allReadyOn } from '../pod-goal.ts';
@@ -71,8 +71,8 @@ interface VariantResult {
   duplicates: number;
   maxOverReplicas: number;
   lostPvcs: number;
-  /** Claims of the scale-out whose name or uid was gone after the rollouts. */
-  claimsReplaced: number;
+  /** Live pods at the end without their claim. */
+  podsWithoutClaims: number;
   failoverSeconds?: number;
   killed?: { shard: string; cloneSets: string[] };
   added?: { shard: string; cloneSetsMoved: number; labelChanges: number };
@@ -120,8 +120,7 @@ class Variant {
    * member killed in between leaves its part out (its counters die with it).
    */
   async phase(name: string, image: string, write: () => Promise<void>, during?: (t0: number) => Promise<void>): Promise<PhaseResult> {
-    const before = await this.fleet.reading();
-    const running = this.fleet.running();
+    const before = await this.fleet.readings();
     const cpu0 = await processCpuNow();
     const machine0 = await machineCpuNow();
     const timeoutMs = 600_000 + this.total * 400;
@@ -131,12 +130,11 @@ class Variant {
     await Promise.all([done, during?.(t0)]);
     await waitSettled(this.ns, this.sizes.cloneSets, this.sizes.podsPerCloneSet, 120_000);
     const windowMs = now() - t0;
-    const after = await this.fleet.reading();
+    const after = await this.fleet.readings();
     const cpu1 = await processCpuNow();
     const machine1 = await machineCpuNow();
-    const same = this.fleet.running().length === running.length;
-    // With a member gone its counts went with it: the survivors' growth only.
-    const used: ManagerReading = same ? readingBetween(before, after) : after;
+    // A member killed in between took its counts with it: the others' only.
+    const { used, complete } = fleetGrowth(before, after);
     const load = {
       windowSeconds: windowMs / 1000,
       requests: used.requests,
@@ -157,7 +155,7 @@ class Variant {
       processCpu: processCpuBetween(cpu0, cpu1, used.cpuSeconds),
       clientRateShare: shares.clientRate,
       cpuBusyShare: shares.cpuBusy,
-      bound: same ? boundOf(load) : `${boundOf(load)} (survivors' counters)`,
+      bound: complete ? boundOf(load) : `${boundOf(load)} (the killed shard's counts lost)`,
     };
     this.phases.push(result);
     return result;
@@ -175,14 +173,13 @@ async function runVariant(label: string, shards: number, unthrottled: boolean, s
       const fleet = await ManagerFleet.start({ namespace: ns, shards, unthrottled, log });
       const watch = await RingWatch.start(ns, fleet.shardLabel);
       const observer = await NamespaceObserver.start(ns, { podsOnly: true });
-      const result: VariantResult = { variant: label, managers: Math.max(1, shards), unthrottled, phases: [], duplicates: 0, maxOverReplicas: 0, lostPvcs: 0, claimsReplaced: 0 };
+      const result: VariantResult = { variant: label, managers: Math.max(1, shards), unthrottled, phases: [], duplicates: 0, maxOverReplicas: 0, lostPvcs: 0, podsWithoutClaims: 0 };
       const v = new Variant(fleet, observer, ns, sizes, unthrottled ? 5000 : SHIPPED_DEFAULTS.qps);
       try {
         log(`sharding: ${label}: ${sizes.cloneSets} CloneSets of ${sizes.podsPerCloneSet} pods, scale-out`);
         await v.phase('scale-out', IMAGE_V1, async () => {
           for (let i = 0; i < sizes.cloneSets; i++) await createWorkload('CloneSet', ns, workload(i, sizes.podsPerCloneSet));
         });
-        const claims = watch.claimUids();
         log(`sharding: ${label}: rollout to ${IMAGE_V2}`);
         await v.phase('rollout', IMAGE_V2, () => v.rollAll(IMAGE_V2));
         if (shards > 0) {
@@ -215,13 +212,13 @@ async function runVariant(label: string, shards: number, unthrottled: boolean, s
           const moved = [...watch.shards()].filter(([cs, s]) => shardsBefore.get(cs) !== s).length;
           result.added = { shard: added, cloneSetsMoved: moved, labelChanges: watch.labelChanges - changesBefore };
         }
-        const claimsAfter = watch.claimUids();
-        result.claimsReplaced = [...claims].filter(([name, uid]) => claimsAfter.get(name) !== uid).length;
+        const templates = new Map(Array.from({ length: sizes.cloneSets }, (_, i) => i).filter(recreates).map((i) => [csName(i), 'data']));
+        result.podsWithoutClaims = watch.podsWithoutClaims(templates);
       } catch (err) {
         result.failure = (err as Error).message.split('\n')[0];
         log(`sharding: ${label} failed: ${result.failure}`);
       } finally {
-        Object.assign(result, watch.counts());
+        Object.assign(result, await watch.counts());
         result.phases = v.phases;
         observer.stop();
         watch.stop();
@@ -264,15 +261,15 @@ export async function shardingScenario(sizes: BenchSizes, log: Log): Promise<Sec
   const sum = (v: VariantResult | undefined): number => (phaseOf(v, 'scale-out')?.seconds ?? Number.NaN) + (phaseOf(v, 'rollout')?.seconds ?? Number.NaN);
   const speedup = sum(one) / sum(ring);
   const duplicates = variants.reduce((n, v) => n + v.duplicates, 0);
-  const lostPvcs = variants.reduce((n, v) => n + v.lostPvcs + v.claimsReplaced, 0);
+  const lostPvcs = variants.reduce((n, v) => n + v.lostPvcs + v.podsWithoutClaims, 0);
   const total = s.cloneSets * s.podsPerCloneSet;
   const notes = [
     `Speed-up at the shipped limits (1 manager's scale-out + rollout time over ${SHARDS} shards'): ×${fixed(speedup)}; unthrottled, one manager took ${fixed(sum(free), 1)} s against the ring's ${fixed(sum(ring), 1)} s.`,
     ring?.killed
       ? `Failover: ${ring.killed.shard} (holding ${ring.killed.cloneSets.join(', ')}) SIGKILLed ${CHAOS_AFTER_MS / 1000} s into the rollout and not started again; ${ring.failoverSeconds === undefined ? 'its CloneSets had already finished' : `the first pod of its CloneSets asked for the new image by another shard ${fixed(ring.failoverSeconds, 1)} s after the kill`} (the shipped Lease duration of 15 s, then the sharder's reassignment and the new owner's first pass).`
       : 'Failover: not measured.',
-    ring?.added ? `Shard added: ${ring.added.shard} joined ${CHAOS_AFTER_MS / 1000} s into a rollout; ${ring.added.cloneSetsMoved} CloneSet(s) ended on another shard than before (${ring.added.labelChanges} shard label changes: a drain and a reassignment are two).` : 'Shard added: not measured.',
-    `Handover invariants over every variant (a watch of each namespace): ${duplicates} instance id(s) with two live pods, at most ${Math.max(...variants.map((v) => v.maxOverReplicas))} live pods over a CloneSet's replicas (maxSurge 0), ${lostPvcs} claim(s) lost (deleted under a live pod, or not the same object after the rollouts).`,
+    ring?.added ? `Shard added: ${ring.added.shard} joined ${CHAOS_AFTER_MS / 1000} s into a rollout; ${ring.added.cloneSetsMoved} CloneSet(s) ended on another shard than before (${ring.added.labelChanges} changes of their shard label seen).` : 'Shard added: not measured.',
+    `Handover invariants over every variant (a watch of each namespace): ${duplicates} instance id(s) with two live pods, at most ${Math.max(...variants.map((v) => v.maxOverReplicas))} live pods over a CloneSet's replicas (maxSurge 0), ${lostPvcs} claim(s) lost (deleted under a pod that stayed live, or missing for a live pod at the end; a recreate update deletes the old pod's claims with it, as OpenKruise does, and its replacement gets new ones).`,
   ];
   for (const v of variants) if (v.failure) notes.push(`${v.variant} did not finish: ${v.failure}.`);
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseManagerMetrics, readingBetween, sumReadings } from '../../src/manager-metrics.ts';
+import { fleetGrowth, parseManagerMetrics, readingBetween, sumReadings } from '../../src/manager-metrics.ts';
 
 const text = [
   '# HELP rest_client_requests_total Number of HTTP requests, partitioned by status code, method, and host',
@@ -25,5 +25,12 @@ describe('a manager process on /metrics', () => {
     expect(sumReadings([one, one]).writes).toBe(714);
     expect(readingBetween(one, sumReadings([one, one]))).toEqual(one);
     expect(parseManagerMetrics('')).toEqual({ writes: 0, requests: 0, rateLimiterWaitSeconds: 0, cpuSeconds: 0 });
+  });
+
+  it('counts a member that joined from 0 and says when one that left took its counts', () => {
+    const one = parseManagerMetrics(text);
+    const twice = sumReadings([one, one]);
+    expect(fleetGrowth(new Map([['a', one]]), new Map([['a', twice], ['b', one]]))).toEqual({ used: twice, complete: true });
+    expect(fleetGrowth(new Map([['a', one], ['b', one]]), new Map([['a', twice]]))).toEqual({ used: one, complete: false });
   });
 });

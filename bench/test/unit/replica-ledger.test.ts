@@ -28,15 +28,21 @@ describe('the handover ledger', () => {
     expect(l.snapshot()).toMatchObject({ duplicates: 1, maxOverReplicas: 1 });
   });
 
-  it('counts a claim deleted under a live pod of its instance id as lost, not one whose pods are gone', () => {
+  it('counts a claim deleted under a pod that stays live as lost, not one whose pod\'s deletion shows up soon after', () => {
     const l = new ReplicaLedger(() => 3);
     l.pod(pod('a', 'x'));
     l.pod(pod('b', 'y'));
-    l.pod(pod('b', 'y'), true);
-    l.claimDeleted(pod('pvc-y', 'y'));
+    // A recreate update: the claim's deletion seen first, its pod's a moment later.
+    l.claimDeleted(pod('pvc-y', 'y'), 0);
+    l.pod(pod('b', 'y', { terminating: true }));
+    l.claimDeleted(pod('pvc-x', 'x'), 1_000);
+    l.settle(5_500);
     expect(l.snapshot().lostPvcs).toBe(0);
-    l.claimDeleted(pod('pvc-x', 'x'));
+    l.settle(6_000);
     expect(l.snapshot().lostPvcs).toBe(1);
+    l.settle(60_000);
+    expect(l.snapshot().lostPvcs).toBe(1);
+    expect(l.liveIds()).toEqual([['web', 'x']]);
   });
 
   it('keeps CloneSets apart', () => {
