@@ -2,29 +2,21 @@
 // webhook Service) driving a CloneSet whose pods are real containers on the local cluster's real
 // node: create, scale, an in-place image update, a ReCreate rollout, and the leader replica
 // force-deleted in the middle of a rollout. Only kubectl, as a user would.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestNamespace, eventually, kubectl } from '@cloneset-suite/local-cluster';
-import { IMAGE_2, MANAGER_DEPLOYMENT, READY_AFTER_S, RELEASE_NAMESPACE, cloneSetClient, containerIdOf, leaseHolder, realNodeCloneSet, watchForDuplicates, type Pod } from './real-node-cloneset.ts';
+import { describe, expect, it } from 'vitest';
+import { eventually, kubectl } from '@cloneset-suite/local-cluster';
+import { IMAGE_2, cloneSetScene, MANAGER_DEPLOYMENT, READY_AFTER_S, RELEASE_NAMESPACE, containerIdOf, leaseHolder, realNodeCloneSet, watchForDuplicates, type Pod } from './real-node-cloneset.ts';
 
 describe('a CloneSet of real containers under the in-cluster release', () => {
-  let ns: { name: string; remove: () => Promise<void> };
-  let web: ReturnType<typeof cloneSetClient>;
-  const pods = (): Promise<Pod[]> => web.pods();
-  const patch = (spec: unknown): Promise<string> => web.patch(spec);
-  const setContainer = (field: 'image' | 'env', value: unknown): Promise<string> => web.setContainer(field, value);
-  const settled = (replicas: number, what: string): Promise<Pod[]> => web.settled(replicas, what);
+  const scene = cloneSetScene('in-cluster', 'web');
+  const pods = (): Promise<Pod[]> => scene.cs.pods();
+  const patch = (spec: unknown): Promise<string> => scene.cs.patch(spec);
+  const setContainer = (field: 'image' | 'env', value: unknown): Promise<string> => scene.cs.setContainer(field, value);
+  const settled = (replicas: number, what: string): Promise<Pod[]> => scene.cs.settled(replicas, what);
   const containerIds = (list: Pod[]): Map<string, string | undefined> => new Map(list.map((p) => [p.metadata.uid, containerIdOf(p)]));
 
-  beforeAll(async () => {
-    ns = await createTestNamespace('in-cluster');
-    web = cloneSetClient(ns.name, 'web');
-  });
-  afterAll(async () => {
-    await ns?.remove();
-  });
 
   it('creates pods that run on the real node and turn Ready by their readinessProbe', async () => {
-    await kubectl(['apply', '-n', ns.name, '-f', '-'], realNodeCloneSet({ name: 'web', replicas: 2 }));
+    await kubectl(['apply', '-n', scene.ns, '-f', '-'], realNodeCloneSet({ name: 'web', replicas: 2 }));
     const list = await settled(2, '2 Ready pods');
     for (const pod of list) {
       expect(pod.spec.nodeName).toBe('real-node-0');
@@ -36,7 +28,7 @@ describe('a CloneSet of real containers under the in-cluster release', () => {
       expect(ready - started).toBeGreaterThanOrEqual((READY_AFTER_S - 1) * 1000);
     }
     // The container really runs: its output is the kubelet's.
-    expect(await kubectl(['exec', '-n', ns.name, list[0]!.metadata.name, '--', 'cat', '/tmp/ready'])).toBe('');
+    expect(await kubectl(['exec', '-n', scene.ns, list[0]!.metadata.name, '--', 'cat', '/tmp/ready'])).toBe('');
   });
 
   it('scales out and in', async () => {

@@ -3,9 +3,9 @@
 // owner's finalizers subresource. The in-cluster manager creates its pods with it, and the same
 // writes by an account holding the manager's ClusterRole without clonesets/finalizers (or
 // pods/finalizers, for claims a pod owns) are refused with 403: an RBAC gap shows.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestNamespace, getJson, kubectl } from '@cloneset-suite/local-cluster';
-import { MANAGER_DEPLOYMENT, RELEASE_NAMESPACE, cloneSetClient, realNodeCloneSet, type Pod } from './real-node-cloneset.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { getJson, kubectl } from '@cloneset-suite/local-cluster';
+import { MANAGER_DEPLOYMENT, cloneSetScene, RELEASE_NAMESPACE, realNodeCloneSet, type Pod } from './real-node-cloneset.ts';
 
 interface Rule {
   apiGroups?: string[];
@@ -20,27 +20,21 @@ const without = (rules: Rule[], resource: string): Rule[] =>
   rules.map((r) => ({ ...r, resources: (r.resources ?? []).filter((res) => res !== resource) })).filter((r) => r.resources.length > 0);
 
 describe('owner references under OwnerReferencesPermissionEnforcement', () => {
-  let ns: { name: string; remove: () => Promise<void> };
-  let owned: ReturnType<typeof cloneSetClient>;
+  const scene = cloneSetScene('in-cluster-owners', 'owned');
   const clusterRoles: string[] = [];
-  const account = (name: string): string => `system:serviceaccount:${ns.name}:${name}`;
+  const account = (name: string): string => `system:serviceaccount:${scene.ns}:${name}`;
 
-  beforeAll(async () => {
-    ns = await createTestNamespace('in-cluster-owners');
-    owned = cloneSetClient(ns.name, 'owned');
-  });
   afterAll(async () => {
     for (const role of clusterRoles) await kubectl(['delete', 'clusterrole', role, '--ignore-not-found']);
-    await ns?.remove();
   });
 
   it('lets the in-cluster manager create pods that block their CloneSet\'s deletion', async () => {
-    await kubectl(['apply', '-n', ns.name, '-f', '-'], realNodeCloneSet({ name: 'owned', replicas: 1 }));
-    const [pod] = await owned.settled(1, '1 Ready pod');
+    await kubectl(['apply', '-n', scene.ns, '-f', '-'], realNodeCloneSet({ name: 'owned', replicas: 1 }));
+    const [pod] = await scene.cs.settled(1, '1 Ready pod');
     expect(pod!.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'CloneSet', name: 'owned', controller: true, blockOwnerDeletion: true })]);
     const manager = `system:serviceaccount:${RELEASE_NAMESPACE}:${MANAGER_DEPLOYMENT}`;
     for (const resource of ['clonesets.apps.kruise.io', 'pods']) {
-      expect((await kubectl(['auth', 'can-i', 'update', resource, '--subresource=finalizers', '--as', manager, '-n', ns.name])).trim()).toBe('yes');
+      expect((await kubectl(['auth', 'can-i', 'update', resource, '--subresource=finalizers', '--as', manager, '-n', scene.ns])).trim()).toBe('yes');
     }
   });
 
@@ -54,14 +48,14 @@ describe('owner references under OwnerReferencesPermissionEnforcement', () => {
       'no-pods-finalizers': without(managerRole!.rules, 'pods/finalizers'),
     };
     for (const [name, rules] of Object.entries(accounts)) {
-      const role = `${ns.name}-${name}`;
+      const role = `${scene.ns}-${name}`;
       clusterRoles.push(role);
       await kubectl(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: role }, rules }));
-      await kubectl(['create', 'serviceaccount', name, '-n', ns.name]);
-      await kubectl(['create', 'rolebinding', name, '-n', ns.name, `--clusterrole=${role}`, `--serviceaccount=${ns.name}:${name}`]);
+      await kubectl(['create', 'serviceaccount', name, '-n', scene.ns]);
+      await kubectl(['create', 'rolebinding', name, '-n', scene.ns, `--clusterrole=${role}`, `--serviceaccount=${scene.ns}:${name}`]);
     }
-    const cloneSet = await getJson<{ metadata: { uid: string } }>(['clone', 'owned', '-n', ns.name]);
-    const [pod] = await owned.pods();
+    const cloneSet = await getJson<{ metadata: { uid: string } }>(['clone', 'owned', '-n', scene.ns]);
+    const [pod] = await scene.cs.pods();
     const ownedBy = (kind: string, name: string, uid: string) => [{ apiVersion: kind === 'CloneSet' ? 'apps.kruise.io/v1alpha1' : 'v1', kind, name, uid, controller: true, blockOwnerDeletion: true }];
     const writes = [
       {
@@ -80,7 +74,7 @@ describe('owner references under OwnerReferencesPermissionEnforcement', () => {
     ];
     for (const { owner, object } of writes) {
       // A server-side dry run goes through admission and stores nothing.
-      const create = (as: string): Promise<string> => kubectl(['create', '--dry-run=server', '-n', ns.name, '--as', account(as), '-f', '-'], JSON.stringify(object));
+      const create = (as: string): Promise<string> => kubectl(['create', '--dry-run=server', '-n', scene.ns, '--as', account(as), '-f', '-'], JSON.stringify(object));
       await expect(create('full')).resolves.toContain('(server dry run)');
       await expect(create(`no-${owner}-finalizers`)).rejects.toThrow(/\(Forbidden\).*cannot set blockOwnerDeletion/);
       // Only the owner's finalizers matter.

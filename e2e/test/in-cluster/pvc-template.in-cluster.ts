@@ -3,9 +3,9 @@
 // container writes to it, and OpenKruise's claim rules hold: an in-place update keeps the pod and
 // its claim, and a pod deleted from outside comes back with the same instance id and finds its
 // claim, data included.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestNamespace, eventually, getJson, kubectl } from '@cloneset-suite/local-cluster';
-import { IMAGE_2, cloneSetClient, containerIdOf, instanceIdOf, realNodeCloneSet, type Pod } from './real-node-cloneset.ts';
+import { describe, expect, it } from 'vitest';
+import { eventually, getJson, kubectl } from '@cloneset-suite/local-cluster';
+import { IMAGE_2, cloneSetScene, containerIdOf, instanceIdOf, realNodeCloneSet, type Pod } from './real-node-cloneset.ts';
 
 interface Claim {
   metadata: { name: string; uid: string; labels?: Record<string, string>; deletionTimestamp?: string };
@@ -14,28 +14,20 @@ interface Claim {
 }
 
 describe('a CloneSet with a volumeClaimTemplate on the real node', () => {
-  let ns: { name: string; remove: () => Promise<void> };
-  let data: ReturnType<typeof cloneSetClient>;
-  const claims = async (): Promise<Claim[]> => (await getJson<{ items: Claim[] }>(['pvc', '-n', ns.name]))?.items ?? [];
-  const readMarker = (pod: Pod): Promise<string> => kubectl(['exec', '-n', ns.name, pod.metadata.name, '--', 'cat', '/data/marker']);
+  const scene = cloneSetScene('in-cluster-pvc', 'data');
+  const claims = async (): Promise<Claim[]> => (await getJson<{ items: Claim[] }>(['pvc', '-n', scene.ns]))?.items ?? [];
+  const readMarker = (pod: Pod): Promise<string> => kubectl(['exec', '-n', scene.ns, pod.metadata.name, '--', 'cat', '/data/marker']);
   /** The one pod, its claim Bound, and the claim the pod mounts. */
   const podAndClaim = async (what: string): Promise<{ pod: Pod; claim: Claim }> => {
-    const [pod] = await data.settled(1, what);
+    const [pod] = await scene.cs.settled(1, what);
     const claimName = pod!.spec.volumes?.find((v) => v.name === 'data')?.persistentVolumeClaim?.claimName;
     const claim = await eventually(`the claim ${claimName} Bound`, async () => (await claims()).find((c) => c.metadata.name === claimName && c.status?.phase === 'Bound'), { timeoutMs: 60_000 });
     return { pod: pod!, claim };
   };
 
-  beforeAll(async () => {
-    ns = await createTestNamespace('in-cluster-pvc');
-    data = cloneSetClient(ns.name, 'data');
-  });
-  afterAll(async () => {
-    await ns?.remove();
-  });
 
   it('creates a Bound claim per pod that the real container writes to', async () => {
-    await kubectl(['apply', '-n', ns.name, '-f', '-'], realNodeCloneSet({
+    await kubectl(['apply', '-n', scene.ns, '-f', '-'], realNodeCloneSet({
       name: 'data',
       replicas: 1,
       volumeMounts: [{ name: 'data', mountPath: '/data' }],
@@ -47,13 +39,13 @@ describe('a CloneSet with a volumeClaimTemplate on the real node', () => {
     expect(claim.metadata.name).toBe(`data-${pod.metadata.name}`);
     expect(claim.metadata.labels?.['apps.kruise.io/cloneset-instance-id']).toBe(instanceIdOf(pod));
     expect(claim.spec.volumeName).toBeTruthy();
-    await kubectl(['exec', '-n', ns.name, pod.metadata.name, '--', 'sh', '-c', 'echo kept > /data/marker']);
+    await kubectl(['exec', '-n', scene.ns, pod.metadata.name, '--', 'sh', '-c', 'echo kept > /data/marker']);
     expect((await readMarker(pod)).trim()).toBe('kept');
   });
 
   it('keeps the pod and its claim, data included, across an in-place image update', async () => {
     const before = await podAndClaim('1 Ready pod');
-    await data.setContainer('image', IMAGE_2);
+    await scene.cs.setContainer('image', IMAGE_2);
     const after = await eventually('the pod running the new image', async () => {
       const found = await podAndClaim('1 Ready pod on the new revision');
       return found.pod.status.containerStatuses?.[0]?.image === IMAGE_2 ? found : undefined;
@@ -66,7 +58,7 @@ describe('a CloneSet with a volumeClaimTemplate on the real node', () => {
 
   it('gives a pod deleted from outside a replacement with the same instance id, which mounts the same claim', async () => {
     const before = await podAndClaim('1 Ready pod');
-    await kubectl(['delete', 'pod', before.pod.metadata.name, '-n', ns.name, '--wait=false']);
+    await kubectl(['delete', 'pod', before.pod.metadata.name, '-n', scene.ns, '--wait=false']);
     const after = await eventually('a replacement pod', async () => {
       const found = await podAndClaim('1 Ready replacement');
       return found.pod.metadata.uid !== before.pod.metadata.uid ? found : undefined;

@@ -1,6 +1,7 @@
 // What the in-cluster scenarios share: a CloneSet of busybox containers on the real node, and
 // kubectl reads of it and its pods.
-import { eventually, getJson, kubectl } from '@cloneset-suite/local-cluster';
+import { afterAll, beforeAll } from 'vitest';
+import { createTestNamespace, eventually, getJson, kubectl } from '@cloneset-suite/local-cluster';
 
 export const RELEASE_NAMESPACE = 'cloneset-suite-system';
 export const MANAGER_DEPLOYMENT = 'cloneset-suite-controller-manager';
@@ -150,4 +151,36 @@ export function watchForDuplicates(pods: () => Promise<Pod[]>): { stop: () => Pr
 export async function leaseHolder(): Promise<string> {
   const lease = await getJson<{ spec?: { holderIdentity?: string } }>(['lease', LEASE, '-n', RELEASE_NAMESPACE]);
   return (lease?.spec?.holderIdentity ?? '').split('_')[0] ?? '';
+}
+
+export interface CloneSetScene {
+  /** The namespace's name (read inside a test or hook: it exists from beforeAll on). */
+  readonly ns: string;
+  /** The CloneSet `name` in it. */
+  readonly cs: ReturnType<typeof cloneSetClient>;
+}
+
+/** Registers, in the calling describe block, a fresh namespace for its tests (removed after them) and a client for the CloneSet `name` in it. */
+export function cloneSetScene(prefix: string, name: string): CloneSetScene {
+  let ns: { name: string; remove: () => Promise<void> } | undefined;
+  let cs: ReturnType<typeof cloneSetClient> | undefined;
+  beforeAll(async () => {
+    ns = await createTestNamespace(prefix);
+    cs = cloneSetClient(ns.name, name);
+  });
+  afterAll(async () => {
+    await ns?.remove();
+  });
+  const ready = <T>(v: T | undefined): T => {
+    if (v === undefined) throw new Error('the scene is read before its beforeAll ran');
+    return v;
+  };
+  return {
+    get ns() {
+      return ready(ns).name;
+    },
+    get cs() {
+      return ready(cs);
+    },
+  };
 }

@@ -3,10 +3,10 @@
 // EndpointSlice before its container is changed, and it is listed ready again after, with its new
 // container (the root README's PodOpsLifecycle section). Read through `kubectl get endpointslices`,
 // as a user would.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestNamespace, eventually, getJson, kubectl } from '@cloneset-suite/local-cluster';
+import { describe, expect, it } from 'vitest';
+import { eventually, getJson, kubectl } from '@cloneset-suite/local-cluster';
 import { watchObjects } from './kubectl-watch.ts';
-import { IMAGE_2, cloneSetClient, containerIdOf, realNodeCloneSet, type Pod } from './real-node-cloneset.ts';
+import { IMAGE_2, cloneSetScene, containerIdOf, realNodeCloneSet, type Pod } from './real-node-cloneset.ts';
 
 interface EndpointSlice {
   metadata: { name: string; resourceVersion: string };
@@ -27,11 +27,10 @@ interface Event {
 const SERVICE_AVAILABLE = 'podopslifecycle.kusionstack.io/service-available';
 
 describe('controlled pods behind a Service through PodOpsLifecycle', () => {
-  let ns: { name: string; remove: () => Promise<void> };
-  let svc: ReturnType<typeof cloneSetClient>;
+  const scene = cloneSetScene('in-cluster-traffic', 'svc');
   /** Pod name -> whether an EndpointSlice of the Service lists it as ready. */
   const readyInSlices = async (): Promise<Map<string, boolean>> => {
-    const slices = (await getJson<{ items: EndpointSlice[] }>(['endpointslices', '-n', ns.name, '-l', 'kubernetes.io/service-name=svc']))?.items ?? [];
+    const slices = (await getJson<{ items: EndpointSlice[] }>(['endpointslices', '-n', scene.ns, '-l', 'kubernetes.io/service-name=svc']))?.items ?? [];
     const ready = new Map<string, boolean>();
     for (const endpoint of slices.flatMap((s) => s.endpoints ?? [])) {
       const name = endpoint.targetRef?.name;
@@ -40,39 +39,32 @@ describe('controlled pods behind a Service through PodOpsLifecycle', () => {
     return ready;
   };
 
-  beforeAll(async () => {
-    ns = await createTestNamespace('in-cluster-traffic');
-    svc = cloneSetClient(ns.name, 'svc');
-  });
-  afterAll(async () => {
-    await ns?.remove();
-  });
 
   it('lists the pods as ready endpoints once they are service-available', async () => {
     const service = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'svc' }, spec: { selector: { app: 'svc' }, ports: [{ port: 80 }] } };
-    await kubectl(['apply', '-n', ns.name, '-f', '-'], JSON.stringify(service));
-    await kubectl(['apply', '-n', ns.name, '-f', '-'], realNodeCloneSet({ name: 'svc', replicas: 2, labels: { 'kusionstack.io/control': 'true' } }));
+    await kubectl(['apply', '-n', scene.ns, '-f', '-'], JSON.stringify(service));
+    await kubectl(['apply', '-n', scene.ns, '-f', '-'], realNodeCloneSet({ name: 'svc', replicas: 2, labels: { 'kusionstack.io/control': 'true' } }));
     await eventually('2 service-available pods listed ready by the Service', async () => {
-      const list = await svc.settled(2, '2 Ready pods');
+      const list = await scene.cs.settled(2, '2 Ready pods');
       const ready = await readyInSlices();
       return list.every((p) => p.metadata.labels?.[SERVICE_AVAILABLE] !== undefined && ready.get(p.metadata.name) === true) ? list : undefined;
     }, { timeoutMs: 90_000 });
   });
 
   it('takes each pod out of the endpoints before its container is changed, and lists it again after', async () => {
-    const before = await svc.settled(2, '2 Ready pods');
+    const before = await scene.cs.settled(2, '2 Ready pods');
     const firstContainer = new Map(before.map((p) => [p.metadata.name, containerIdOf(p)]));
     // Every version of the pods and of the Service's slices, with its resourceVersion.
-    const podVersions = watchObjects<Pod & Versioned>(['pods', '-n', ns.name, '-l', 'app=svc']);
-    const sliceVersions = watchObjects<EndpointSlice>(['endpointslices', '-n', ns.name, '-l', 'kubernetes.io/service-name=svc']);
+    const podVersions = watchObjects<Pod & Versioned>(['pods', '-n', scene.ns, '-l', 'app=svc']);
+    const sliceVersions = watchObjects<EndpointSlice>(['endpointslices', '-n', scene.ns, '-l', 'kubernetes.io/service-name=svc']);
     let after: Pod[];
     let pods: (Pod & Versioned)[];
     let slices: EndpointSlice[];
     try {
       await eventually('the watches listing the pods and the slice', () => Promise.resolve(podVersions.objects().length >= 2 && sliceVersions.objects().length >= 1));
-      await svc.setContainer('image', IMAGE_2);
+      await scene.cs.setContainer('image', IMAGE_2);
       after = await eventually('both pods on the new image, listed ready again', async () => {
-        const list = await svc.settled(2, '2 Ready pods on the new revision');
+        const list = await scene.cs.settled(2, '2 Ready pods on the new revision');
         const ready = await readyInSlices();
         return list.every((p) => p.status.containerStatuses?.[0]?.image === IMAGE_2 && p.metadata.labels?.[SERVICE_AVAILABLE] !== undefined && ready.get(p.metadata.name) === true)
           ? list
@@ -98,7 +90,7 @@ describe('controlled pods behind a Service through PodOpsLifecycle', () => {
       expect(firstContainer.has(pod.metadata.name)).toBe(true);
       expect(containerIdOf(pod)).not.toBe(firstContainer.get(pod.metadata.name));
     }
-    const events = (await getJson<{ items: Event[] }>(['events', '-n', ns.name]))?.items ?? [];
+    const events = (await getJson<{ items: Event[] }>(['events', '-n', scene.ns]))?.items ?? [];
     for (const name of firstContainer.keys()) {
       const reasons = events.filter((e) => e.involvedObject.name === name).map((e) => e.reason);
       expect(reasons).toEqual(expect.arrayContaining(['TrafficOff', 'TrafficOn']));
