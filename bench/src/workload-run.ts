@@ -148,7 +148,7 @@ export async function timed(
   return {
     ms: t1 - t0,
     milestonesMs,
-    ...(controller ? { controller } : {}),
+    controller,
     processCpu: processCpuBetween(cpuBefore, cpuAfter, controller ? controller.cpuMicros / 1e6 : undefined),
     windowMs,
     ...(machineBefore && machineAfter ? { stolenSeconds: machineAfter.steal - machineBefore.steal, machineBusySeconds: machineAfter.busy - machineBefore.busy } : {}),

@@ -58,7 +58,7 @@ export function cloneSet(w: WorkloadSpec): KubeObject & Record<string, unknown> 
         type: w.updateType ?? 'ReCreate',
         maxUnavailable: w.maxUnavailable ?? '20%',
         maxSurge: 0,
-        ...(w.partition !== undefined ? { partition: w.partition } : {}),
+        partition: w.partition,
       },
     },
   };

@@ -159,7 +159,7 @@ async function measureManager(ns: string, pods: number, sizes: LargeSizes, run: 
       allSettledMs,
       firstWriteMs: sampleStats(changes.firstWriteMs),
       doneMs: sampleStats(changes.doneMs),
-      ...(before ? { startupLoop: before.eventLoop } : {}),
+      startupLoop: before?.eventLoop,
       changes: before ? diffSnapshots(before, after) : after,
       memory,
       renewals,
