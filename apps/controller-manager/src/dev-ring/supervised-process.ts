@@ -24,8 +24,6 @@ export class SupervisedProcess {
   private child: ChildProcess | undefined;
   private ended = false;
   private restartTimer: NodeJS.Timeout | undefined;
-  /** Starts after an exit it did not stop(): a crash, a lost Lease, a kill(). */
-  restarts = 0;
   private readonly o: SupervisedOptions;
 
   constructor(o: SupervisedOptions) {
@@ -53,7 +51,6 @@ export class SupervisedProcess {
       if (this.ended || this.child !== child) return;
       this.o.onExit?.(code, signal);
       if (this.o.restart === false) return;
-      this.restarts++;
       this.restartTimer = setTimeout(() => !this.ended && this.start(), RESTART_DELAY_MS);
     });
     return this;
