@@ -6,7 +6,7 @@
 import { mkdtempSync, createWriteStream, type WriteStream } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MANAGER_MAIN, installWebhookConfigurations, loadConfig, localManagerArgs, startTcpFront, urlModeConfigurations, type TcpFront } from '@cloneset-suite/controller-manager';
+import { MANAGER_MAIN, installScopedWebhooks, localManagerArgs, startTcpFront, type TcpFront } from '@cloneset-suite/controller-manager';
 import { installRing, portsForShard, startSharder, startShards, SupervisedProcess, type LocalSharder, type ShardPorts } from '@cloneset-suite/controller-manager/dev-ring';
 import { ensureSharder, freePort, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
 import { sleep } from './kube.ts';
@@ -41,6 +41,7 @@ export class ManagerFleet {
   private readonly name: string;
   private readonly out: WriteStream;
   private frontPort = 0;
+  private removeWebhooks: (() => Promise<void>) | undefined;
 
   private constructor(o: FleetOptions) {
     this.o = o;
@@ -74,10 +75,7 @@ export class ManagerFleet {
   private async begin(): Promise<void> {
     const { namespace, shards } = this.o;
     this.frontPort = await freePort();
-    const loaded = loadConfig({ argv: [`--webhook-url-base=https://127.0.0.1:${this.frontPort}`, `--webhook-configuration-name=${this.name}`], env: {}, knownControllers: [] });
-    if (loaded.kind !== 'config') throw new Error('unexpected help');
-    const scope = { namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In' as const, values: [namespace] }] } };
-    await installWebhookConfigurations(run, urlModeConfigurations(loaded.config, scope));
+    this.removeWebhooks = await installScopedWebhooks(run, { name: this.name, port: this.frontPort, namespaces: [namespace] });
     if (this.ring) {
       const build = await ensureSharder();
       await installRing(run, build, this.ring, [namespace]);
@@ -158,7 +156,7 @@ export class ManagerFleet {
     await Promise.all(this.members.map((m) => m.process.stop()));
     await this.sharder?.process.stop();
     await this.front?.close();
-    await run(['delete', 'mutatingwebhookconfiguration,validatingwebhookconfiguration', this.name, '--ignore-not-found']).catch(() => undefined);
+    await this.removeWebhooks?.();
     if (this.ring) await run(['delete', 'controllerring', this.ring, '--ignore-not-found']).catch(() => undefined);
     await new Promise<void>((r) => this.out.end(() => r()));
   }

@@ -8,7 +8,7 @@ export { NO_POD_CACHE } from './webhooks/pod-cache.ts';
 export { webhookConfigurations } from './webhooks/configurations.ts';
 export { rbacObjects } from './deploy/render.ts';
 export type { PolicyRule } from './rbac.ts';
-export { CLONESET_CRD_NAME, handBackCrdConversion, installCrds, installWebhookConfigurations, readCrdConversion, urlModeConfigurations } from './local-install.ts';
+export { CLONESET_CRD_NAME, handBackCrdConversion, installCrds, installScopedWebhooks, installWebhookConfigurations, readCrdConversion, urlModeConfigurations } from './local-install.ts';
 export { CLONESET_CONVERSION_PATH } from './webhooks/cloneset-conversion.ts';
 export { startTcpFront } from './tcp-front.ts';
 export type { TcpFront } from './tcp-front.ts';

@@ -10,6 +10,7 @@ import { decideOptInVersion, type CrdVersionsState } from './certs/crd-versions.
 import { admissionWebhooks } from './webhooks/index.ts';
 import { webhookConfigurations, type WebhookConfiguration } from './webhooks/configurations.ts';
 import type { ManagerConfig } from './config/flags.ts';
+import { loadConfig } from './config/load.ts';
 import { NO_POD_CACHE } from './webhooks/pod-cache.ts';
 import type { LabelSelectorSpec } from './webhooks/types.ts';
 
@@ -71,6 +72,22 @@ export async function ensureNamespace(kubectl: Kubectl, name: string): Promise<v
 /** Server-side apply keeps a caBundle the manager injected (another field manager owns it). */
 export async function installWebhookConfigurations(kubectl: Kubectl, configs: readonly WebhookConfiguration[]): Promise<void> {
   await kubectl(['apply', '--server-side', '--force-conflicts', '--field-manager=cloneset-suite-start', '-f', '-'], toYaml(configs));
+}
+
+/**
+ * URL-mode webhook configurations named `name`, calling https://127.0.0.1:`port`, asked about
+ * writes in `namespaces` only (so a manager that is down refuses nothing outside them), kept
+ * through `keep` (all by default); returns their removal.
+ */
+export async function installScopedWebhooks(
+  kubectl: Kubectl,
+  o: { name: string; port: number; namespaces: readonly string[]; keep?: (c: WebhookConfiguration) => boolean },
+): Promise<() => Promise<void>> {
+  const loaded = loadConfig({ argv: [`--webhook-url-base=https://127.0.0.1:${o.port}`, `--webhook-configuration-name=${o.name}`], env: {}, knownControllers: [] });
+  if (loaded.kind !== 'config') throw new Error('unexpected help');
+  const scope = { namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In' as const, values: [...o.namespaces] }] } };
+  await installWebhookConfigurations(kubectl, urlModeConfigurations(loaded.config, scope).filter(o.keep ?? (() => true)));
+  return async () => void (await kubectl(['delete', 'mutatingwebhookconfiguration,validatingwebhookconfiguration', o.name, '--ignore-not-found']).catch(() => undefined));
 }
 
 /** The CloneSet CRD, whose conversion webhook the manager serves. */

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { createTestNamespace, eventually, freePort, kubectl, repoRoot, testKubeconfigPath } from '@cloneset-suite/local-cluster';
-import { MANAGER_MAIN, installCrds, installWebhookConfigurations, loadConfig, localManagerArgs, urlModeConfigurations } from '@cloneset-suite/controller-manager';
+import { MANAGER_MAIN, installCrds, installScopedWebhooks, localManagerArgs } from '@cloneset-suite/controller-manager';
 
 /**
  * CHAOS_BREAK=<name> breaks one guarantee on purpose, to show the scenario checking it fails:
@@ -180,16 +180,8 @@ export async function installForNamespace(namespace: string, name: string, port:
  */
 export async function installForNamespaces(namespaces: readonly string[], name: string, port: number): Promise<() => Promise<void>> {
   await installCrds(run, path.join(repoRoot, 'crds'));
-  const loaded = loadConfig({
-    argv: [`--webhook-url-base=https://127.0.0.1:${port}`, `--webhook-configuration-name=${name}`],
-    env: {},
-    knownControllers: [],
-  });
-  if (loaded.kind !== 'config') throw new Error('unexpected help');
-  const configs = urlModeConfigurations(loaded.config, { namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: [...namespaces] }] } });
   // CHAOS_BREAK=admission: no validating webhook, to see the hostile-input scenario fail.
-  await installWebhookConfigurations(run, breaking('admission') ? configs.filter((c) => c.kind !== 'ValidatingWebhookConfiguration') : configs);
-  return async () => void (await kubectl(['delete', 'mutatingwebhookconfiguration,validatingwebhookconfiguration', name, '--ignore-not-found']).catch(() => undefined));
+  return installScopedWebhooks(run, { name, port, namespaces, keep: (c) => !breaking('admission') || c.kind !== 'ValidatingWebhookConfiguration' });
 }
 
 /** Waits until the webhooks admit a CloneSet in the namespace (the caBundle reached the apiserver). */
